@@ -1,0 +1,76 @@
+/// CMicroHTTPD: the small C surface linkhost needs from libmicrohttpd.
+///
+/// libmicrohttpd's entry point is variadic and several of its answers are unions, and neither
+/// imports into Swift. Every helper here exists to turn one of those into a plain, prefixed,
+/// non-variadic C function; nothing else in linkhost includes <microhttpd.h> directly.
+#ifndef CMICROHTTPD_H
+#define CMICROHTTPD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+/// Opens, binds and listens on a TCP socket for `host` (numeric address or name) and `port`.
+/// Owning the socket (rather than letting MHD bind) gives precise bind errors, dual stack on "::",
+/// an ephemeral port that can be read back, and a path for systemd socket activation.
+/// Returns the descriptor, or -1 with `*error_number` set to errno (or EAI_* negated for lookups).
+int cmhd_listen(const char *host, uint16_t port, int backlog, int *error_number);
+
+/// Writes the bound address of a listening socket as "ADDR" into `buffer` and returns its port, or -1.
+int cmhd_socket_address(int fd, char *buffer, size_t length);
+
+/// Starts a daemon on an already listening socket, with the options in `options` (ended by MHD_OPTION_END).
+/// MHD_start_daemon is variadic; this is its one fixed-arity form.
+struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
+                                     int listen_fd,
+                                     MHD_AccessHandlerCallback handler,
+                                     void *handler_context,
+                                     MHD_RequestCompletedCallback completed,
+                                     void *completed_context,
+                                     const struct MHD_OptionItem *options);
+
+/// Builds an option entry that carries a number (MHD_OptionItem mixes intptr_t and pointers).
+static inline struct MHD_OptionItem cmhd_option_value(enum MHD_OPTION option, intptr_t value) {
+    struct MHD_OptionItem item = { option, value, NULL };
+    return item;
+}
+
+/// Builds an option entry that carries a pointer, such as PEM text for TLS.
+static inline struct MHD_OptionItem cmhd_option_pointer(enum MHD_OPTION option, void *pointer) {
+    struct MHD_OptionItem item = { option, 0, pointer };
+    return item;
+}
+
+/// The terminating entry of an option array.
+static inline struct MHD_OptionItem cmhd_option_end(void) {
+    struct MHD_OptionItem item = { MHD_OPTION_END, 0, NULL };
+    return item;
+}
+
+/// Returns the value of request header `name`, or NULL. Wraps MHD's kind-enum lookup.
+static inline const char *cmhd_request_header(struct MHD_Connection *connection, const char *name) {
+    return MHD_lookup_connection_value(connection, MHD_HEADER_KIND, name);
+}
+
+/// Writes the client's address as text into `buffer`; "-" when unknown.
+/// MHD answers with a union of info kinds, which Swift cannot read safely.
+void cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t length);
+
+/// Returns the number of connections the daemon holds now, or -1.
+/// Another union-typed answer of MHD_get_daemon_info.
+int cmhd_current_connections(struct MHD_Daemon *daemon);
+
+/// Makes a response that owns a malloc'd copy of `length` bytes (MHD_RESPMEM_MUST_COPY).
+static inline struct MHD_Response *cmhd_response_copy(const void *bytes, size_t length) {
+    return MHD_create_response_from_buffer(length, (void *)bytes, MHD_RESPMEM_MUST_COPY);
+}
+
+/// Makes a response that takes ownership of a malloc'd buffer and frees it when done.
+/// Saves one copy per rendered page.
+static inline struct MHD_Response *cmhd_response_take(void *bytes, size_t length) {
+    return MHD_create_response_from_buffer(length, bytes, MHD_RESPMEM_MUST_FREE);
+}
+
+#endif

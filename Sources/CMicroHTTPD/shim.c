@@ -1,0 +1,100 @@
+// The C half of linkhost's libmicrohttpd adapter: sockets, the variadic start call, and unions.
+#include "CMicroHTTPD.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int cmhd_try_bind(const struct addrinfo *info, int backlog, int *error_number) {
+    int fd = socket(info->ai_family, info->ai_socktype | SOCK_CLOEXEC, info->ai_protocol);
+    if (fd < 0) { *error_number = errno; return -1; }
+    int on = 1;
+    // Restarts must not wait out TIME_WAIT sockets of the previous process.
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    if (info->ai_family == AF_INET6) {
+        int off = 0;
+        // "::" is documented as dual stack, whatever the system default of bindv6only.
+        setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof off);
+    }
+    if (bind(fd, info->ai_addr, info->ai_addrlen) != 0 || listen(fd, backlog) != 0) {
+        *error_number = errno;
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+int cmhd_listen(const char *host, uint16_t port, int backlog, int *error_number) {
+    char service[8];
+    snprintf(service, sizeof service, "%u", (unsigned)port);
+    struct addrinfo hints;
+    memset(&hints, 0, sizeof hints);
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+    struct addrinfo *list = NULL;
+    int status = getaddrinfo((host && *host) ? host : NULL, service, &hints, &list);
+    if (status != 0) { *error_number = -status; return -1; }
+    int fd = -1;
+    *error_number = 0;
+    for (struct addrinfo *info = list; info && fd < 0; info = info->ai_next) {
+        fd = cmhd_try_bind(info, backlog, error_number);
+    }
+    freeaddrinfo(list);
+    // A host without IPv6 (common in containers) still serves "::" on IPv4.
+    if (fd < 0 && host && strcmp(host, "::") == 0 && *error_number == EAFNOSUPPORT) {
+        return cmhd_listen("0.0.0.0", port, backlog, error_number);
+    }
+    return fd;
+}
+
+int cmhd_socket_address(int fd, char *buffer, size_t length) {
+    struct sockaddr_storage storage;
+    socklen_t size = sizeof storage;
+    if (getsockname(fd, (struct sockaddr *)&storage, &size) != 0) return -1;
+    if (storage.ss_family == AF_INET6) {
+        struct sockaddr_in6 *address = (struct sockaddr_in6 *)&storage;
+        inet_ntop(AF_INET6, &address->sin6_addr, buffer, (socklen_t)length);
+        return ntohs(address->sin6_port);
+    }
+    struct sockaddr_in *address = (struct sockaddr_in *)&storage;
+    inet_ntop(AF_INET, &address->sin_addr, buffer, (socklen_t)length);
+    return ntohs(address->sin_port);
+}
+
+struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
+                                     int listen_fd,
+                                     MHD_AccessHandlerCallback handler,
+                                     void *handler_context,
+                                     MHD_RequestCompletedCallback completed,
+                                     void *completed_context,
+                                     const struct MHD_OptionItem *options) {
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
+                            MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+                            MHD_OPTION_ARRAY, options,
+                            MHD_OPTION_END);
+}
+
+void cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t length) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (length == 0) return;
+    snprintf(buffer, length, "-");
+    if (!info || !info->client_addr) return;
+    const struct sockaddr *address = info->client_addr;
+    if (address->sa_family == AF_INET6) {
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, buffer, (socklen_t)length);
+    } else if (address->sa_family == AF_INET) {
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, buffer, (socklen_t)length);
+    }
+}
+
+int cmhd_current_connections(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info ? (int)info->num_connections : -1;
+}

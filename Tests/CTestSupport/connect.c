@@ -1,0 +1,32 @@
+// Test-only: connect a blocking socket with timeouts, so tests never hang on a silent server.
+#include "CTestSupport.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+int lhtest_connect(const char *host, int port, int timeout_ms) {
+    struct sockaddr_storage storage;
+    memset(&storage, 0, sizeof storage);
+    socklen_t size;
+    int family;
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&storage;
+    struct sockaddr_in *v4 = (struct sockaddr_in *)&storage;
+    if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+        family = AF_INET6; v6->sin6_family = AF_INET6; v6->sin6_port = htons((unsigned short)port); size = sizeof *v6;
+    } else if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+        family = AF_INET; v4->sin_family = AF_INET; v4->sin_port = htons((unsigned short)port); size = sizeof *v4;
+    } else {
+        return -1;
+    }
+    int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    struct timeval timeout = { timeout_ms / 1000, (timeout_ms % 1000) * 1000 };
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+    if (connect(fd, (struct sockaddr *)&storage, size) != 0) { close(fd); return -1; }
+    return fd;
+}
