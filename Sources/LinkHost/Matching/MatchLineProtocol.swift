@@ -2,6 +2,7 @@
 ///
 /// In: `{"id":0,"aasa":{…},"domain":"example.com","appId":"ABCDE12345.com.example.app","url":"https://…"}`
 /// (`aasa` may also be the document's text as a string; `"explain":true` asks for an `explanation` member).
+/// An `aasa` that is JSON but not an object is decided (`no_match`), as iOS would ignore such a file.
 /// Out: `{"id":0,"decision":"match"}`, or `{"id":0,"error":"…"}` for a line that cannot be decided, which fails
 /// that line only.
 public enum MatchLineProtocol {
@@ -46,8 +47,6 @@ public enum MatchLineProtocol {
         guard object["id"] != nil else { return .failure(Failure(message: "missing \"id\"")) }
         let document: JSONValue
         switch object["aasa"] {
-        case .object(let aasa):
-            document = .object(aasa)
         case .string(let text):
             do {
                 document = try JSONParser.parse(text)
@@ -56,8 +55,9 @@ public enum MatchLineProtocol {
             }
         case nil:
             return .failure(Failure(message: "missing \"aasa\""))
-        case let other?:
-            return .failure(Failure(message: "\"aasa\" is \(other.typeDescription), not an object"))
+        case let given?:
+            // A document that is JSON but not an object is still decidable: iOS finds no applinks in it.
+            document = given
         }
         var strings: [String: String] = [:]
         for key in ["domain", "appId", "url"] {

@@ -16,6 +16,11 @@ struct MatchLineProtocolTests {
         #expect(MatchLineProtocol.respond(toLine: Self.line(id: #""a""#, url: "https://example.com/sell")) == #"{"id":"a","decision":"no_match"}"#)
     }
 
+    @Test("an aasa that is JSON but no object is decided: iOS finds no universal links in it", arguments: ["[]", "null", "1", #"{"applinks":[]}"#])
+    func nonObjectDocument(aasa: String) {
+        #expect(MatchLineProtocol.respond(toLine: Self.line(aasa: aasa)) == #"{"id":7,"decision":"no_match"}"#)
+    }
+
     @Test("aasa may be given as the document's text")
     func aasaAsText() {
         let text = JSONWriter.string(.string(Self.aasa), style: .compact)
@@ -27,7 +32,6 @@ struct MatchLineProtocolTests {
         ("[1,2]", "null", "not a JSON object"),
         (#"{"aasa":{},"domain":"d","appId":"a","url":"u"}"#, "null", "missing \"id\""),
         (#"{"id":3,"domain":"d","appId":"a","url":"u"}"#, "3", "missing \"aasa\""),
-        (#"{"id":3,"aasa":[],"domain":"d","appId":"a","url":"u"}"#, "3", "\"aasa\" is an array"),
         (#"{"id":3,"aasa":"{bad","domain":"d","appId":"a","url":"u"}"#, "3", "\"aasa\" is not JSON"),
         (#"{"id":3,"aasa":{},"appId":"a","url":"u"}"#, "3", "missing \"domain\""),
         (#"{"id":3,"aasa":{},"domain":"d","appId":1,"url":"u"}"#, "3", "\"appId\" is a number"),
