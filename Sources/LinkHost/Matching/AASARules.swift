@@ -87,8 +87,7 @@ enum AASARuleCompiler {
                 rules.append(compileLegacyPath(text, reference: reference(.paths, position, path), flags: detailFlags, variables: variables))
             }
         }
-        let label = key.map { "details[\(JSONWriter.string(.string($0), style: .compact))]" } ?? "details[\(index)]"
-        return CompiledDetail(label: label, appIDs: appIDs, rules: rules)
+        return CompiledDetail(label: AASARuleReference.detailLabel(index: index, key: key), appIDs: appIDs, rules: rules)
     }
 
     private static func compileComponent(

@@ -58,9 +58,12 @@ public struct AASARuleReference: Sendable, Equatable {
     }
 
     /// The detail as a path into the document: `details[0]` or `details["TEAM.app"]`.
-    public var detailLabel: String {
-        if let detailKey { return "details[\(JSONWriter.string(.string(detailKey), style: .compact))]" }
-        return "details[\(detailIndex)]"
+    public var detailLabel: String { Self.detailLabel(index: detailIndex, key: detailKey) }
+
+    /// The label of the detail at `index`, or keyed by `key` in the dictionary form.
+    static func detailLabel(index: Int, key: String?) -> String {
+        if let key { return "details[\(JSONWriter.string(.string(key), style: .compact))]" }
+        return "details[\(index)]"
     }
 
     /// The rule as a path into the document: `details[0].components[2]`.
