@@ -14,6 +14,8 @@ public struct Config: Sendable, Equatable {
     public var aasa: AASASettings
     /// How files in `public/` are served.
     public var staticFiles: StaticFileSettings
+    /// Access logs, health probe and metrics.
+    public var observability: ObservabilitySettings = ObservabilitySettings()
 
     /// The app identifiers (`TEAMID.bundle.id`) of every iOS app, in config order.
     public var appIDs: [String] { apps.map(\.appID) }

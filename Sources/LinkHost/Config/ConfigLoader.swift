@@ -38,7 +38,7 @@ public enum ConfigLoader {
     /// Validates a parsed document; returns the config (nil when unusable) and all diagnostics, warnings included.
     public static func validate(_ document: JSONValue, environment: [String: String] = [:]) -> (Config?, [ConfigDiagnostic]) {
         var reader = ConfigReader()
-        let sections = ["$schema", "server", "apps", "android", "callLinks", "aasa", "static"]
+        let sections = ["$schema", "server", "apps", "android", "callLinks", "aasa", "static", "observability"]
         guard let root = reader.object(document, at: "", allowed: sections) else { return (nil, reader.diagnostics) }
 
         var server = readServer(root["server"], reader: &reader)
@@ -51,8 +51,9 @@ public enum ConfigLoader {
         let callLinks = readCallLinks(root["callLinks"], reader: &reader)
         let aasa = AASASettingsReader.read(root["aasa"], appIDs: apps.map(\.appID), callLinks: callLinks, reader: &reader)
         let staticFiles = readStatic(root["static"], reader: &reader)
+        let observability = readObservability(root["observability"], reader: &reader)
 
-        let config = Config(server: server, apps: apps, android: android, callLinks: callLinks, aasa: aasa, staticFiles: staticFiles)
+        let config = Config(server: server, apps: apps, android: android, callLinks: callLinks, aasa: aasa, staticFiles: staticFiles, observability: observability)
         return (config, reader.diagnostics)
     }
 

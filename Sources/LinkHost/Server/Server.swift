@@ -25,10 +25,18 @@ public final class Server: Sendable {
     private let daemon: DaemonHandle
     private let inFlight = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
+    private let metrics: Metrics
+    private let accessLog: AccessLog?
+    private let metricsOnly: Bool
 
     /// Binds, starts libmicrohttpd's threads and begins serving `site`.
-    public init(site: Site, settings: ServerSettings) throws(ServerError) {
+    ///
+    /// A `metricsOnly` server answers the metrics path and nothing else, for a private metrics port.
+    public init(site: Site, settings: ServerSettings, metrics: Metrics, accessLog: AccessLog? = nil, metricsOnly: Bool = false) throws(ServerError) {
         current = Mutex(NativeSite(site: site))
+        self.metrics = metrics
+        self.accessLog = accessLog
+        self.metricsOnly = metricsOnly
         var errorNumber: Int32 = 0
         let fd = cmhd_listen(settings.host, UInt16(settings.port), 1024, &errorNumber)
         guard fd >= 0 else { throw ServerError(description: Self.describeBindError(errorNumber, settings: settings)) }
@@ -95,8 +103,9 @@ public final class Server: Sendable {
 
     fileprivate func requestFinished() { inFlight.subtract(1, ordering: .releasing) }
 
-    fileprivate func answer(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> MHD_Result {
+    fileprivate func answer(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, started: UInt64) -> MHD_Result {
         let native = current.withLock { $0 }
+        if metricsOnly { return answerMetricsOnly(connection, url: url, native: native) }
         var query: [String: String] = [:]
         for name in Router.queryItemNames {
             if let value = MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, name) {
@@ -110,13 +119,46 @@ public final class Server: Sendable {
             ifNoneMatch: cmhd_request_header(connection, "If-None-Match").map { String(cString: $0) },
             userAgent: cmhd_request_header(connection, "User-Agent").map { String(cString: $0) },
             host: cmhd_request_header(connection, "Host").map { String(cString: $0) })
-        let response = native.router.respond(to: request)
+        var response = native.router.respond(to: request)
+        if response.route == .metrics {
+            response.body = metrics.render(currentConnections: currentConnections)
+        }
+        let result = queue(response, on: connection, native: native)
+        metrics.record(route: response.route, status: response.status, userAgent: request.userAgent)
+        if let accessLog {
+            accessLog.record(AccessLogEntry(
+                remote: Self.clientAddress(connection), method: request.method, path: request.path, status: response.status,
+                bytes: request.method == "HEAD" ? 0 : response.body.count,
+                durationMicroseconds: Int((LogTime.monotonicNanoseconds() &- started) / 1000),
+                userAgent: request.userAgent,
+                referer: cmhd_request_header(connection, "Referer").map { String(cString: $0) }))
+        }
+        return result
+    }
+
+    private func queue(_ response: Response, on connection: OpaquePointer, native: NativeSite) -> MHD_Result {
         if let id = response.preparedID, let prepared = native.responses[id] {
             return MHD_queue_response(connection, UInt32(response.status), prepared)
         }
         guard let built = NativeSite.makeNative(response) else { return .NO }
         defer { MHD_destroy_response(built) }
         return MHD_queue_response(connection, UInt32(response.status), built)
+    }
+
+    private func answerMetricsOnly(_ connection: OpaquePointer, url: UnsafePointer<CChar>, native: NativeSite) -> MHD_Result {
+        let observability = native.router.site.config.observability
+        var response = native.router.site.notFound
+        if String(cString: url) == observability.metricsPath {
+            response = Response(status: 200, headers: PreparedResponses.commonHeaders + [HTTPHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), HTTPHeader("Cache-Control", "no-store")],
+                                body: metrics.render(currentConnections: currentConnections), route: .metrics)
+        }
+        return queue(response, on: connection, native: native)
+    }
+
+    private static func clientAddress(_ connection: OpaquePointer) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        cmhd_client_address(connection, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     // MARK: Helpers
@@ -175,16 +217,14 @@ private final class NativeSite: @unchecked Sendable {
     }
 }
 
-/// Marks a request whose headers have been seen; MHD only needs a non-null value.
-private var requestMarker: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 1) }
-
 /// libmicrohttpd's access handler. The first call only marks the request: queueing a response
 /// there makes MHD close the connection instead of keeping it alive for the next request.
 private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, uploadSize, requestContext in
     guard let context, let connection, let url, let method, let requestContext else { return .NO }
     let server = Unmanaged<Server>.fromOpaque(context).takeUnretainedValue()
     if requestContext.pointee == nil {
-        requestContext.pointee = requestMarker
+        // The request's start time, kept in MHD's per-request slot itself: no allocation per request.
+        requestContext.pointee = UnsafeMutableRawPointer(bitPattern: UInt(max(LogTime.monotonicNanoseconds(), 1)))
         server.requestStarted()
         return .YES
     }
@@ -193,7 +233,7 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
         uploadSize.pointee = 0
         return .YES
     }
-    return server.answer(connection, url: url, method: method)
+    return server.answer(connection, url: url, method: method, started: UInt64(UInt(bitPattern: requestContext.pointee)))
 }
 
 /// Called once per request MHD handed to the access handler, whether answered or aborted.
