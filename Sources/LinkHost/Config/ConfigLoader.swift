@@ -60,7 +60,7 @@ public enum ConfigLoader {
     private static func readServer(_ value: JSONValue?, reader: inout ConfigReader) -> ServerSettings {
         var settings = ServerSettings()
         guard let value else { return settings }
-        let keys = ["host", "port", "threads", "connectionTimeout", "connectionLimit", "perIPConnectionLimit", "shutdownTimeout"]
+        let keys = ["host", "port", "threads", "connectionTimeout", "connectionLimit", "perIPConnectionLimit", "shutdownTimeout", "tls"]
         guard let object = reader.object(value, at: "server", allowed: keys) else { return settings }
         if let host = reader.string(object, "host", at: "server", expected: "an address such as \"::\" or \"0.0.0.0\"", rule: hostRule) {
             settings.host = host
@@ -71,6 +71,11 @@ public enum ConfigLoader {
         settings.connectionLimit = reader.integer(object, "connectionLimit", at: "server", in: 1...1_000_000) ?? settings.connectionLimit
         settings.perIPConnectionLimit = reader.integer(object, "perIPConnectionLimit", at: "server", in: 0...1_000_000) ?? settings.perIPConnectionLimit
         settings.shutdownTimeout = reader.integer(object, "shutdownTimeout", at: "server", in: 0...600) ?? settings.shutdownTimeout
+        if let tls = object["tls"], let tlsObject = reader.object(tls, at: "server.tls", allowed: ["certificateFile", "privateKeyFile"]) {
+            let certificate = reader.string(tlsObject, "certificateFile", at: "server.tls", required: true, expected: "the PEM certificate chain's path")
+            let key = reader.string(tlsObject, "privateKeyFile", at: "server.tls", required: true, expected: "the PEM private key's path")
+            if let certificate, let key { settings.tls = TLSSettings(certificateFile: certificate, privateKeyFile: key) }
+        }
         return settings
     }
 

@@ -15,6 +15,8 @@ public final class Site: Sendable {
     public let preparedResponses: [Response]
     /// Warnings found while building, e.g. a static file shadowed by a generated one.
     public let warnings: [ConfigDiagnostic]
+    /// Certificate and key read from `server.tls`, when HTTPS is on.
+    public let tls: TLSMaterial?
 
     /// Exact request paths → resources: association files and static files.
     let resources: [String: Resource]
@@ -92,6 +94,7 @@ public final class Site: Sendable {
             headers: [HTTPHeader("Allow", "GET, HEAD"), HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
             body: Array("Method Not Allowed\n".utf8), route: .methodNotAllowed))
 
+        self.tls = try config.server.tls.map { settings throws(ConfigError) in try TLSMaterial(settings) }
         self.callPage = callPage
         self.config = config
         self.generation = generation

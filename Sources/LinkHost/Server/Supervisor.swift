@@ -56,7 +56,10 @@ public enum Supervisor {
             return 1
         }
         let shownHost = server.boundHost.contains(":") ? "[\(server.boundHost)]" : server.boundHost
-        StandardStreams.output("listening on http://\(shownHost):\(server.boundPort)\n")
+        StandardStreams.output("listening on \(site.tls == nil ? "http" : "https")://\(shownHost):\(server.boundPort)\n")
+        if let metricsServer {
+            Lifecycle.info("metrics on http://\(metricsServer.boundHost):\(metricsServer.boundPort)\(observability.metricsPath)")
+        }
         Lifecycle.info("serving \(options.configPath) (generation 1) with \(site.config.apps.count) iOS and \(site.config.android.count) Android apps")
 
         while true {
@@ -64,7 +67,7 @@ public enum Supervisor {
             if signal == SIGHUP {
                 let site = reload(options, server: server)
                 metrics.recordReload(succeeded: site != nil, generation: site?.generation ?? 0)
-                if let site { metricsServer?.install(site) }
+                if let site { try? metricsServer?.install(site) }
                 continue
             }
             Lifecycle.info("stopping: finishing in-flight requests (up to \(server.site.config.server.shutdownTimeout) s)")
@@ -98,9 +101,12 @@ public enum Supervisor {
             if site.config.observability != old.config.observability {
                 Lifecycle.warning("observability settings changed in \(options.configPath); they take effect on restart")
             }
-            server.install(site)
+            try server.install(site)
             Lifecycle.info("reloaded \(options.configPath) (generation \(site.generation))")
             return site
+        } catch let error as ServerError {
+            Lifecycle.error("reload failed, still serving generation \(old.generation): \(error)")
+            return nil
         } catch {
             Lifecycle.error("reload failed, still serving generation \(old.generation): \(error)")
             return nil
