@@ -130,3 +130,16 @@ int cmhd_signals_wait(void) {
     while (sigwait(&set, &signal_number) != 0) {}
     return signal_number;
 }
+
+// Never called for a 304, which MHD sends without a body; ends the response if it ever were.
+static ssize_t cmhd_no_body(void *context, uint64_t position, char *buffer, size_t max) {
+    (void)context;
+    (void)position;
+    (void)buffer;
+    (void)max;
+    return MHD_CONTENT_READER_END_WITH_ERROR;
+}
+
+struct MHD_Response *cmhd_response_headers_only(uint64_t size) {
+    return MHD_create_response_from_callback(size, 4096, cmhd_no_body, NULL, NULL);
+}

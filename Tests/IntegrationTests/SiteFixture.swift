@@ -62,6 +62,12 @@ final class SiteFixture: Sendable {
         ".hidden": hiddenSecret + "\n",
     ]
 
+    /// The package root, found from this file's path.
+    static let repositoryRoot: String = {
+        let file = #filePath
+        return String(file[..<file.range(of: "/Tests/")!.lowerBound])
+    }()
+
     init(_ config: TestConfig = TestConfig()) throws {
         directory = NSTemporaryDirectory() + "linkhost-integ-" + UUID().uuidString
         let manager = FileManager.default
@@ -69,6 +75,8 @@ final class SiteFixture: Sendable {
         for (path, contents) in Self.publicFiles {
             try write(contents, to: "public/" + path)
         }
+        // The shipped page template, so call pages render as they do in production.
+        try manager.copyItem(atPath: Self.repositoryRoot + "/public/call.html", toPath: publicPath + "/call.html")
         try write(Self.outsideSecret + "\n", to: "secret.txt")
         // A symbolic link leaving the static root must not be followed.
         try manager.createSymbolicLink(atPath: publicPath + "/escape.txt", withDestinationPath: "../secret.txt")

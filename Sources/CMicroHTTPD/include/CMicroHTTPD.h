@@ -67,6 +67,10 @@ static inline struct MHD_Response *cmhd_response_copy(const void *bytes, size_t 
     return MHD_create_response_from_buffer(length, (void *)bytes, MHD_RESPMEM_MUST_COPY);
 }
 
+/// Makes a body-less response that still announces `size` bytes, for 304s: RFC 9110 §8.6 lets a 304
+/// carry only the Content-Length of the 200 it stands for, and MHD writes the length of the body it holds.
+struct MHD_Response *cmhd_response_headers_only(uint64_t size);
+
 /// Makes a response that takes ownership of a malloc'd buffer and frees it when done.
 /// Saves one copy per rendered page.
 static inline struct MHD_Response *cmhd_response_take(void *bytes, size_t length) {

@@ -22,6 +22,8 @@ public struct Response: Sendable, Equatable {
     public var body: [UInt8]
     /// What answered: for metrics, logs and the server's special cases.
     public var route: Route
+    /// For a 304: the length of the 200 body it stands for, sent as its Content-Length.
+    public internal(set) var representationLength: Int?
     /// Set when this response was computed at load: the index of its native copy in the server.
     public internal(set) var preparedID: Int?
 
@@ -31,6 +33,7 @@ public struct Response: Sendable, Equatable {
         self.headers = headers
         self.body = body
         self.route = route
+        self.representationLength = nil
         self.preparedID = nil
     }
 

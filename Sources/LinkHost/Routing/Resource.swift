@@ -36,7 +36,9 @@ struct PreparedResponses {
         let caching = [HTTPHeader("Cache-Control", "public, max-age=\(maxAge)"), HTTPHeader("ETag", etag)]
         let ok = add(Response(status: 200, headers: [HTTPHeader("Content-Type", contentType)] + caching + extraHeaders, body: body, route: route))
         // A 304 repeats the validators and caching fields of the 200 (RFC 9110 §15.4.5).
-        let notModified = add(Response(status: 304, headers: caching + extraHeaders, route: route))
+        var notModifiedResponse = Response(status: 304, headers: caching + extraHeaders, route: route)
+        notModifiedResponse.representationLength = body.count
+        let notModified = add(notModifiedResponse)
         return Resource(ok: ok, notModified: notModified, etag: etag)
     }
 }

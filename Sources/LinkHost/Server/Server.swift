@@ -254,7 +254,8 @@ private final class NativeSite: @unchecked Sendable {
     }
 
     static func makeNative(_ response: Response) -> OpaquePointer? {
-        let native = response.body.withUnsafeBytes { cmhd_response_copy($0.baseAddress, $0.count) }
+        let native = response.representationLength.map { cmhd_response_headers_only(UInt64($0)) }
+            ?? response.body.withUnsafeBytes { cmhd_response_copy($0.baseAddress, $0.count) }
         guard let native else { return nil }
         for header in response.headers {
             MHD_add_response_header(native, header.name, header.value)
