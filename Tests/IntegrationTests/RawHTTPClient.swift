@@ -104,9 +104,13 @@ final class RawHTTPClient {
         }
     }
 
-    /// The bytes of a request: request line, `Host`, the given fields, `Content-Length` when there is a body.
+    /// The bytes of a request: request line, `Host` and `User-Agent` unless given, the given fields,
+    /// `Content-Length` when there is a body.
     static func requestBytes(_ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8]? = nil) -> [UInt8] {
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: links.example.com\r\nUser-Agent: linkhost-integration-tests\r\n"
+        var head = "\(method) \(path) HTTP/1.1\r\n"
+        let given = Set(headers.map { $0.0.lowercased() })
+        if !given.contains("host") { head += "Host: links.example.com\r\n" }
+        if !given.contains("user-agent") { head += "User-Agent: linkhost-integration-tests\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if let body { head += "Content-Length: \(body.count)\r\n" }
         head += "\r\n"

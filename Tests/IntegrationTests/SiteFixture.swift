@@ -16,6 +16,12 @@ struct TestConfig {
     var serverPort = 0
     /// `server.shutdownTimeout`, when a test needs a specific drain time.
     var shutdownTimeout: Int?
+    /// The iOS app's custom URL scheme, for the Open in app button.
+    var urlScheme: String?
+    /// Extra top-level sections merged into the config (e.g. "observability", or "server" keys via `serverExtra`).
+    var extra: [String: Any] = [:]
+    /// Extra keys merged into "server" (e.g. "tls").
+    var serverExtra: [String: Any] = [:]
 
     /// The app ID the AASA must list.
     var appID: String { "\(teamID).\(bundleID)" }
@@ -23,6 +29,7 @@ struct TestConfig {
     /// The config as JSON text, serving static files from `publicPath`.
     func json(publicPath: String) -> String {
         var server: [String: Any] = ["host": serverHost, "port": serverPort]
+        server.merge(serverExtra) { _, new in new }
         if let shutdownTimeout { server["shutdownTimeout"] = shutdownTimeout }
         var root: [String: Any] = [
             "server": server,
@@ -30,11 +37,14 @@ struct TestConfig {
             "callLinks": ["paths": ["call"]],
         ]
         if includesApple {
-            root["apps"] = [["name": name, "teamID": teamID, "bundleID": bundleID, "appStoreID": "1234567890"]]
+            var app: [String: Any] = ["name": name, "teamID": teamID, "bundleID": bundleID, "appStoreID": "1234567890"]
+            if let urlScheme { app["urlScheme"] = urlScheme }
+            root["apps"] = [app]
         }
         if includesAndroid {
             root["android"] = [["packageName": packageName, "sha256CertFingerprints": [fingerprint]]]
         }
+        root.merge(extra) { _, new in new }
         let data = try! JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self)
     }
