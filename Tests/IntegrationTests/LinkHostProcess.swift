@@ -58,7 +58,7 @@ final class LinkHostProcess: Sendable {
 
     /// "listening on http://127.0.0.1:8080" or "listening on http://[::1]:8080" → host and port.
     static func parse(listeningLine line: String) -> (host: String, port: Int)? {
-        guard let scheme = line.range(of: "http://") else { return nil }
+        guard let scheme = line.range(of: "https://") ?? line.range(of: "http://") else { return nil }
         let authority = line[scheme.upperBound...].trimmingCharacters(in: .whitespaces)
         guard let colon = authority.lastIndex(of: ":"), let port = Int(authority[authority.index(after: colon)...]), port > 0 else { return nil }
         var host = String(authority[..<colon])

@@ -31,6 +31,11 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
                                      void *completed_context,
                                      const struct MHD_OptionItem *options);
 
+/// Returns 1 when GnuTLS accepts this PEM certificate chain and key as a pair, else 0.
+/// Starting the real daemon with a bad pair would fail after taking over the listening socket;
+/// a socket-less trial daemon finds out first, so a bad certificate never costs the running one.
+int cmhd_tls_pair_is_usable(const char *key_pem, const char *certificate_pem);
+
 /// Builds an option entry that carries a number (MHD_OptionItem mixes intptr_t and pointers).
 static inline struct MHD_OptionItem cmhd_option_value(enum MHD_OPTION option, intptr_t value) {
     struct MHD_OptionItem item = { option, value, NULL };

@@ -71,7 +71,12 @@ public final class Server: Sendable {
         let context = Unmanaged.passUnretained(daemon).toOpaque()
         var key = (tls?.privateKey ?? []).map { CChar(bitPattern: $0) } + [0]
         var certificate = (tls?.certificate ?? []).map { CChar(bitPattern: $0) } + [0]
-        if tls != nil { flags |= MHD_USE_TLS.rawValue }
+        if tls != nil {
+            guard cmhd_tls_pair_is_usable(key, certificate) == 1 else {
+                throw ServerError(description: "the TLS certificate and private key cannot be used together (is the key the certificate's, both PEM?)")
+            }
+            flags |= MHD_USE_TLS.rawValue
+        }
         // GnuTLS copies the PEM text while the daemon starts, so the buffers need to live only for this call.
         let started = key.withUnsafeMutableBufferPointer { keyBuffer in
             certificate.withUnsafeMutableBufferPointer { certificateBuffer in
