@@ -63,6 +63,7 @@ public final class Server: Sendable {
             cmhd_option_value(.CONNECTION_TIMEOUT, settings.connectionTimeout),
             cmhd_option_value(.CONNECTION_LIMIT, settings.connectionLimit),
             cmhd_option_value(.PER_IP_CONNECTION_LIMIT, settings.perIPConnectionLimit),
+            cmhd_option_value(.CONNECTION_MEMORY_LIMIT, settings.connectionMemoryLimit),
         ]
         if threads > 1 { options.append(cmhd_option_value(.THREAD_POOL_SIZE, threads)) }
         // ITC lets MHD_quiesce_daemon stop accepting while workers finish; epoll scales to many idle connections.
@@ -169,13 +170,33 @@ public final class Server: Sendable {
                 ifNoneMatch: cmhd_request_header(connection, "If-None-Match").map { String(cString: $0) },
                 userAgent: userAgent.isEmpty ? nil : String(decoding: userAgent, as: UTF8.self),
                 host: cmhd_request_header(connection, "Host").map { String(cString: $0) })
+            // A page for the same link, platform and host renders the same bytes until the next reload.
+            let pageKey = request.isRead && request.ifNoneMatch == nil
+                ? PageCache.Key(path: request.path, type: request.query["type"], platform: Platform(userAgent: request.userAgent),
+                                host: native.router.site.config.callLinks.baseURL == nil ? request.host : nil)
+                : nil
+            if let pageKey, let cached = native.pages.queue(pageKey, on: connection) {
+                finish(route: .callPage, status: 200, bytes: cached.bytes, connection: connection, method: methodBytes, path: path, userAgent: userAgent, started: started)
+                return cached.result
+            }
             response = native.router.respond(to: request)
             if response.route == .metrics {
                 response.body = metrics.render(currentConnections: currentConnections)
             }
+            if let pageKey, response.route == .callPage, response.status == 200, let result = native.pages.store(pageKey, response, on: connection) {
+                finish(route: .callPage, status: 200, bytes: response.body.count, connection: connection, method: methodBytes, path: path, userAgent: userAgent, started: started)
+                return result
+            }
         }
         let result = queue(response, on: connection, native: native)
-        metrics.record(route: response.route, status: response.status, userAgent: Span(_unsafeElements: userAgent))
+        finish(route: response.route, status: response.status, bytes: response.body.count, connection: connection, method: methodBytes, path: path, userAgent: userAgent, started: started)
+        return result
+    }
+
+    /// Counts and logs an answered request.
+    private func finish(route: Route, status: Int, bytes: Int, connection: OpaquePointer, method methodBytes: UnsafeBufferPointer<UInt8>,
+                        path: UnsafeBufferPointer<UInt8>, userAgent: UnsafeBufferPointer<UInt8>, started: UInt64) {
+        metrics.record(route: route, status: status, userAgent: Span(_unsafeElements: userAgent))
         if let accessLog {
             let referer = cmhd_request_header(connection, "Referer").map(Self.bytes) ?? UnsafeBufferPointer(start: nil, count: 0)
             let isHead = methodBytes.count == 4 && methodBytes[0] == UInt8(ascii: "H")
@@ -184,12 +205,11 @@ public final class Server: Sendable {
                 accessLog.record(
                     remote: Span(_unsafeElements: Self.bytes(UnsafePointer(address.baseAddress!))),
                     method: Span(_unsafeElements: methodBytes), path: Span(_unsafeElements: path),
-                    status: response.status, bytes: isHead ? 0 : response.body.count,
+                    status: status, bytes: isHead ? 0 : bytes,
                     durationMicroseconds: Int((LogTime.monotonicNanoseconds() &- started) / 1000),
                     userAgent: Span(_unsafeElements: userAgent), referer: Span(_unsafeElements: referer))
             }
         }
-        return result
     }
 
     /// The bytes of a NUL-terminated C string, without copying.
@@ -267,12 +287,15 @@ private final class Daemon: @unchecked Sendable {
 private final class NativeSite: @unchecked Sendable {
     let router: Router
     let responses: [OpaquePointer?]
+    /// Rendered call pages of this snapshot.
+    let pages: PageCache
     /// Exact request paths by FNV-1a hash of their bytes, for the String-free hot path.
     private let exactPaths: [UInt64: [(path: [UInt8], resource: Resource)]]
 
     init(site: Site) {
         router = Router(site: site)
         responses = site.preparedResponses.map(Self.makeNative)
+        pages = PageCache(capacity: site.config.callLinks.pageCacheSize)
         var table: [UInt64: [(path: [UInt8], resource: Resource)]] = [:]
         for (path, resource) in site.resources {
             let bytes = Array(path.utf8)
@@ -332,4 +355,65 @@ private let requestCompleted: MHD_RequestCompletedCallback = { context, _, reque
     guard let context, let requestContext, requestContext.pointee != nil else { return }
     requestContext.pointee = nil
     Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
+}
+
+/// Native copies of rendered call pages, bounded, dropped with their snapshot.
+///
+/// Unchecked: the dictionary and the MHD responses in it are touched only under `entries`' lock,
+/// and a response is queued before the lock is released, so eviction can never free one in use.
+private final class PageCache: @unchecked Sendable {
+    /// What decides a page's bytes.
+    struct Key: Hashable {
+        let path: String
+        let type: String?
+        let platform: Platform
+        let host: String?
+    }
+
+    /// Unchecked for the reason the cache is: only touched under the lock.
+    private struct Entry: @unchecked Sendable {
+        let response: OpaquePointer
+        let bytes: Int
+    }
+
+    /// A connection handed into the lock; it belongs to the calling worker thread throughout.
+    private struct ConnectionHandle: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    private let entries = Mutex<[Key: Entry]>([:])
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    deinit {
+        entries.withLock { all in for entry in all.values { MHD_destroy_response(entry.response) } }
+    }
+
+    /// Queues the cached page for `key`, if there is one.
+    func queue(_ key: Key, on connection: OpaquePointer) -> (result: MHD_Result, bytes: Int)? {
+        guard capacity > 0 else { return nil }
+        let handle = ConnectionHandle(pointer: connection)
+        return entries.withLock { all in
+            guard let entry = all[key] else { return nil }
+            return (MHD_queue_response(handle.pointer, 200, entry.response), entry.bytes)
+        }
+    }
+
+    /// Makes a native copy of a rendered page, keeps it (emptying the cache when full), and queues it.
+    func store(_ key: Key, _ response: Response, on connection: OpaquePointer) -> MHD_Result? {
+        guard capacity > 0, let made = NativeSite.makeNative(response) else { return nil }
+        let native = Entry(response: made, bytes: response.body.count)
+        let handle = ConnectionHandle(pointer: connection)
+        return entries.withLock { all in
+            if all.count >= capacity {
+                for entry in all.values { MHD_destroy_response(entry.response) }
+                all.removeAll(keepingCapacity: true)
+            }
+            if let old = all.updateValue(native, forKey: key) {
+                MHD_destroy_response(old.response)
+            }
+            return MHD_queue_response(handle.pointer, 200, native.response)
+        }
+    }
 }
