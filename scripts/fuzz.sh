@@ -11,14 +11,17 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(config router template matcher)
 build=.fuzz/build
 mkdir -p "$build"
-# The library without the libmicrohttpd adapter: the harnesses exercise pure code only.
-mapfile -t sources < <(find Sources/LinkHost -name '*.swift' ! -path '*/Server/Server.swift' ! -path '*/Server/Supervisor.swift' | sort)
+# The library without the libmicrohttpd adapter: the harnesses exercise pure code only. A copy of the
+# sources is compiled, so editing the tree during a long run cannot break its build.
+rm -rf "$build/src" && mkdir -p "$build/src" && cp -R Sources/LinkHost Fuzz/Harnesses "$build/src/"
+mapfile -t sources < <(find "$build/src/LinkHost" -name '*.swift' ! -path '*/Server/Server.swift' ! -path '*/Server/Supervisor.swift' | sort)
 for target in "${targets[@]}"; do
     name="$(tr '[:lower:]' '[:upper:]' <<<"${target:0:1}")${target:1}"
     binary="$build/fuzz-$target"
     echo "== building $binary"
     swiftc -swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -module-name LinkHost \
-        "${sources[@]}" "Fuzz/Harnesses/${name}Fuzz.swift" -o "$binary"
+        "${sources[@]}" "$build/src/Harnesses/${name}Fuzz.swift" -o "$binary" 2>&1 | grep -v "Cannot export local symbol" || true
+    [ -x "$binary" ] || { echo "fuzz: building $binary failed" >&2; exit 1; }
     corpus=".fuzz/corpus/$target"
     mkdir -p "$corpus" "Fuzz/crashes/$target"
     cp -n Fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true
