@@ -84,7 +84,12 @@ enum MatchCommand: Command {
         switch result.decision {
         case .match: verdict = "opens in the app"
         case .exclude: verdict = "stays in the browser: an exclusion matches"
-        case .noMatch: verdict = "stays in the browser: no rule matches"
+        case .noMatch:
+            if case .noRuleMatched? = result.reason {
+                verdict = "stays in the browser: no rule matches"
+            } else {
+                verdict = "stays in the browser"
+            }
         }
         var text = "\(result.appID): \(result.decision.rawValue), \(verdict)\n"
         if let rule = result.rule {
