@@ -117,6 +117,20 @@ def http_get(source, host, port, path, timeout):
         sock.close()
 
 
+def build_config(overrides=(), base_config=BASE_CONFIG):
+    """The base config with overrides applied and the server pinned to 127.0.0.1."""
+    with open(base_config) as handle:
+        config = json.load(handle)
+    config.pop("$schema", None)
+    for path, value in overrides:
+        node = config
+        for key in path[:-1]:
+            node = node.setdefault(key, {})
+        node[path[-1]] = value
+    config.setdefault("server", {})["host"] = "127.0.0.1"
+    return config
+
+
 class Server:
     """`linkhost serve` on 127.0.0.1:0 in the repository folder, with the base config plus overrides.
 
@@ -128,15 +142,7 @@ class Server:
         if not os.access(self.binary, os.X_OK):
             raise SystemExit(f"no linkhost binary at {self.binary}: run `swift build -c release` "
                              "(or pass --binary / set LINKHOST_BINARY)")
-        with open(base_config) as handle:
-            config = json.load(handle)
-        config.pop("$schema", None)
-        for path, value in overrides:
-            node = config
-            for key in path[:-1]:
-                node = node.setdefault(key, {})
-            node[path[-1]] = value
-        config.setdefault("server", {})["host"] = "127.0.0.1"
+        config = build_config(overrides, base_config)
         self.config = config
         handle, self.config_path = tempfile.mkstemp(prefix="linkhost-load-", suffix=".json")
         with os.fdopen(handle, "w") as out:
@@ -213,6 +219,18 @@ class Server:
         return self.process.returncode
 
 
+# The server settings that decide overload behaviour, with linkhost's defaults (README, config reference).
+SERVER_DEFAULTS = {"connectionTimeout": 15, "connectionLimit": 4096, "perIPConnectionLimit": 256, "threads": 0}
+
+
+def effective_settings(config):
+    """`connectionTimeout=15,connectionLimit=4096,...` as this config runs them (defaults filled in)."""
+    server = dict(SERVER_DEFAULTS)
+    server.update({key: value for key, value in config.get("server", {}).items() if key in SERVER_DEFAULTS})
+    access_log = config.get("observability", {}).get("accessLog", "json")
+    return ",".join(f"{key}={server[key]}" for key in SERVER_DEFAULTS) + f",accessLog={access_log}"
+
+
 def summary_line(name, ok, fields):
     """One greppable line: `NAME: PASS key=value ...`."""
     text = " ".join(f"{key}={value}" for key, value in fields)
@@ -221,3 +239,14 @@ def summary_line(name, ok, fields):
 
 def log(message):
     print(message, file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    # `python3 scripts/loadlib.py config [--set KEY=VALUE ...]`: the config a load run uses, for soak.sh.
+    import argparse
+    parser = argparse.ArgumentParser(description="print the load-test config (config/linkhost.json plus overrides)")
+    parser.add_argument("command", choices=["config", "settings"])
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    arguments = parser.parse_args()
+    built = build_config(parse_overrides(arguments.set))
+    print(json.dumps(built) if arguments.command == "config" else effective_settings(built))

@@ -192,7 +192,7 @@ def main():
     if server:
         valid = [sample for sample in rss_samples if sample]
         fields += [("rss_start_kb", valid[0] if valid else "-"), ("rss_max_kb", max(valid) if valid else "-")]
-        fields += [("settings", ",".join(f"{k}={v}" for k, v in sorted(server.config.get("server", {}).items()) if k != "host"))]
+        fields += [("settings", loadlib.effective_settings(server.config))]
     print(loadlib.summary_line("slowloris", passed, fields), flush=True)
     if failures:
         loadlib.log(f"slowloris: failed probes (seconds, why): {failures[:10]}{' …' if len(failures) > 10 else ''}")

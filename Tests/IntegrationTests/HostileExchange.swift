@@ -32,8 +32,9 @@ enum HostileExchange {
     /// Names the known bodies by what they are (`style`, `aasa`, …), so pipelined answers show their order.
     typealias BodyTags = [(tag: String, body: [UInt8])]
 
-    static func run(_ testCase: HostileCase, host: String, port: Int, tags: BodyTags, timing: HostileTiming) throws -> HostileExchangeResult {
-        let descriptor = lhtest_connect(host, Int32(port), 5_000)
+    /// Runs one case; `source` picks the client's loopback address (nil: the system's choice, 127.0.0.1).
+    static func run(_ testCase: HostileCase, host: String, port: Int, tags: BodyTags, timing: HostileTiming, source: String? = nil) throws -> HostileExchangeResult {
+        let descriptor = source.map { lhtest_connect_from($0, host, Int32(port), 5_000) } ?? lhtest_connect(host, Int32(port), 5_000)
         guard descriptor >= 0 else { throw HTTPClientError.connectFailed(host: host, port: port, errno: errno) }
         defer { close(descriptor) }
         var result = HostileExchangeResult()

@@ -32,7 +32,8 @@ struct HostileRequestTests {
         "x-frame-options", "allow",
     ]
 
-    /// Parallel connections while running the table: enough to finish in seconds, far below any limit.
+    /// Cases run at once, each on its own connection: enough to finish in seconds, far below the
+    /// per-IP limit (256), and cases never share a connection, so they cannot disturb each other.
     static let width = 16
 
     @Test("Every row of HostileExpectations.tsv gets its outcome; nothing leaks or is reflected; the server stays up")
@@ -78,6 +79,7 @@ struct HostileRequestTests {
                         \(label): expected \(testCase.correct.joined(separator: " | ")), got \(got)
                         request: \(testCase.source)
                         note: \(testCase.note)
+                        sent: \(exchange.sendError ?? "all \(testCase.bytes.count) bytes")
                         received: \(Self.show(exchange.received))
                         """)
                 }
