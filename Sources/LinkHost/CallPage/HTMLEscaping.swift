@@ -11,18 +11,36 @@ public enum HTMLEscaping {
     /// Appends `value` escaped for HTML text and quoted attributes alike: `& < > " '` become references.
     /// One escaping serves both contexts because every attribute in a template must be quoted.
     public static func append(_ value: String, to output: inout [UInt8]) {
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): output.append(contentsOf: [0x26, 0x61, 0x6D, 0x70, 0x3B]) // &amp;
-            case UInt8(ascii: "<"): output.append(contentsOf: [0x26, 0x6C, 0x74, 0x3B]) // &lt;
-            case UInt8(ascii: ">"): output.append(contentsOf: [0x26, 0x67, 0x74, 0x3B]) // &gt;
-            case UInt8(ascii: "\""): output.append(contentsOf: [0x26, 0x23, 0x33, 0x34, 0x3B]) // &#34;
-            case UInt8(ascii: "'"): output.append(contentsOf: [0x26, 0x23, 0x33, 0x39, 0x3B]) // &#39;
-            case 0x00..<0x09, 0x0A..<0x20, 0x7F: continue // control characters, line breaks included, never reach the page
-            default: output.append(byte)
+        let bytes = value.utf8
+        // Copy runs of plain bytes at once; only the few special bytes are handled one by one.
+        var runStart = bytes.startIndex
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let replacement: [UInt8]
+            switch bytes[index] {
+            case UInt8(ascii: "&"): replacement = ampersand
+            case UInt8(ascii: "<"): replacement = lessThan
+            case UInt8(ascii: ">"): replacement = greaterThan
+            case UInt8(ascii: "\""): replacement = quote
+            case UInt8(ascii: "'"): replacement = apostrophe
+            case 0x00..<0x09, 0x0A..<0x20, 0x7F: replacement = [] // control characters, line breaks included, never reach the page
+            default:
+                bytes.formIndex(after: &index)
+                continue
             }
+            output.append(contentsOf: bytes[runStart..<index])
+            output.append(contentsOf: replacement)
+            bytes.formIndex(after: &index)
+            runStart = index
         }
+        output.append(contentsOf: bytes[runStart...])
     }
+
+    private static let ampersand = Array("&amp;".utf8)
+    private static let lessThan = Array("&lt;".utf8)
+    private static let greaterThan = Array("&gt;".utf8)
+    private static let quote = Array("&#34;".utf8)
+    private static let apostrophe = Array("&#39;".utf8)
 
     /// `value` escaped, as a string.
     public static func escape(_ value: String) -> String {

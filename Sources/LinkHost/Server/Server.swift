@@ -237,7 +237,7 @@ public final class Server: Sendable {
         if let id = response.preparedID, let prepared = native.responses[id] {
             return MHD_queue_response(connection, UInt32(response.status), prepared)
         }
-        guard let built = NativeSite.makeNative(response) else { return .NO }
+        guard let built = NativeSite.makeNative(response, cHeaders: native.callPageHeaders) else { return .NO }
         defer { MHD_destroy_response(built) }
         return MHD_queue_response(connection, UInt32(response.status), built)
     }
@@ -311,13 +311,16 @@ private final class NativeSite: @unchecked Sendable {
     let responses: [OpaquePointer?]
     /// Rendered call pages of this snapshot.
     let pages: PageCache
+    /// The call page's constant headers in C form.
+    let callPageHeaders: CHeaders
     /// Exact request paths by FNV-1a hash of their bytes, for the String-free hot path.
     private let exactPaths: [UInt64: [(path: [UInt8], resource: Resource)]]
 
     init(site: Site) {
         router = Router(site: site)
-        responses = site.preparedResponses.map(Self.makeNative)
-        pages = PageCache(capacity: site.config.callLinks.pageCacheSize)
+        responses = site.preparedResponses.map { Self.makeNative($0) }
+        callPageHeaders = CHeaders(site.callPage.headers)
+        pages = PageCache(capacity: site.config.callLinks.pageCacheSize, headers: callPageHeaders)
         var table: [UInt64: [(path: [UInt8], resource: Resource)]] = [:]
         for (path, resource) in site.resources {
             let bytes = Array(path.utf8)
@@ -342,14 +345,34 @@ private final class NativeSite: @unchecked Sendable {
         for response in responses { if let response { MHD_destroy_response(response) } }
     }
 
-    static func makeNative(_ response: Response) -> OpaquePointer? {
+    static func makeNative(_ response: Response, cHeaders: CHeaders? = nil) -> OpaquePointer? {
         let native = response.representationLength.map { cmhd_response_headers_only(UInt64($0)) }
             ?? response.body.withUnsafeBytes { cmhd_response_copy($0.baseAddress, $0.count) }
         guard let native else { return nil }
-        for header in response.headers {
-            MHD_add_response_header(native, header.name, header.value)
+        if let cHeaders, cHeaders.source == response.headers {
+            for (name, value) in cHeaders.fields {
+                name.withUnsafeBufferPointer { name in
+                    value.withUnsafeBufferPointer { value in _ = MHD_add_response_header(native, name.baseAddress, value.baseAddress) }
+                }
+            }
+        } else {
+            for header in response.headers {
+                MHD_add_response_header(native, header.name, header.value)
+            }
         }
         return native
+    }
+
+    /// Header fields already in C form, for responses rendered per request with the same headers
+    /// (call pages): converting each String to a C string per request cost two allocations a field.
+    struct CHeaders {
+        let source: [HTTPHeader]
+        let fields: [(name: [CChar], value: [CChar])]
+
+        init(_ headers: [HTTPHeader]) {
+            source = headers
+            fields = headers.map { (Array($0.name.utf8CString), Array($0.value.utf8CString)) }
+        }
     }
 }
 
@@ -410,8 +433,12 @@ private final class PageCache: @unchecked Sendable {
 
     private let entries = Mutex<[Key: Entry]>([:])
     private let capacity: Int
+    private let headers: NativeSite.CHeaders
 
-    init(capacity: Int) { self.capacity = capacity }
+    init(capacity: Int, headers: NativeSite.CHeaders) {
+        self.capacity = capacity
+        self.headers = headers
+    }
 
     deinit {
         entries.withLock { all in for entry in all.values { MHD_destroy_response(entry.response) } }
@@ -429,7 +456,7 @@ private final class PageCache: @unchecked Sendable {
 
     /// Makes a native copy of a rendered page, keeps it (emptying the cache when full), and queues it.
     func store(_ key: Key, _ response: Response, on connection: OpaquePointer) -> MHD_Result? {
-        guard capacity > 0, let made = NativeSite.makeNative(response) else { return nil }
+        guard capacity > 0, let made = NativeSite.makeNative(response, cHeaders: headers) else { return nil }
         let native = Entry(response: made, bytes: response.body.count)
         let handle = ConnectionHandle(pointer: connection)
         return entries.withLock { all in
