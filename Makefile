@@ -4,7 +4,7 @@ CONFIG ?= config/linkhost.json
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 
-.PHONY: deps test-deps build release run test check-html screenshots fuzz soak slowloris flood clean
+.PHONY: deps test-deps build release run test check-html screenshots fuzz sanitize soak slowloris flood clean
 
 # Installs libmicrohttpd's headers when pkg-config cannot find them (fresh Debian/Ubuntu machines).
 deps:
@@ -52,6 +52,14 @@ screenshots: build
 FUZZ_SECONDS ?= 600
 fuzz:
 	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# The integration suite against a linkhost built with AddressSanitizer and LeakSanitizer: any memory
+# error aborts the server, any leak makes its exit code non-zero, and the tests see both.
+sanitize: test-deps
+	$(SWIFT) build --sanitize=address --scratch-path .build/asan --product linkhost
+	$(SWIFT) build --build-tests
+	LINKHOST_BINARY=$$(find .build/asan -path '*debug/linkhost' -type f | head -n 1) ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		$(SWIFT) test --skip-build --filter IntegrationTests
 
 # Overload checks against the release build on 127.0.0.1 (each prints one PASS/FAIL line).
 # SOAK_MINUTES (default 10) sets the soak's length; the soak needs wrk.
