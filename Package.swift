@@ -29,7 +29,7 @@ let package = Package(
         .testTarget(
             name: "LinkHostTests",
             dependencies: ["LinkHost"],
-            resources: [.copy("Golden")]
+            exclude: ["Golden"]
         ),
         .testTarget(
             name: "IntegrationTests",

@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -66,6 +68,14 @@ int cmhd_socket_address(int fd, char *buffer, size_t length) {
     return ntohs(address->sin_port);
 }
 
+// Identity unescaping: linkhost routes on the raw request path, so "%2F" can never turn into "/"
+// before the router has checked it, and decodes strictly where it needs to.
+static size_t cmhd_keep_raw(void *context, struct MHD_Connection *connection, char *text) {
+    (void)context;
+    (void)connection;
+    return strlen(text);
+}
+
 struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
                                      int listen_fd,
                                      MHD_AccessHandlerCallback handler,
@@ -76,6 +86,7 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
                             MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
+                            MHD_OPTION_UNESCAPE_CALLBACK, cmhd_keep_raw, NULL,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
 }
@@ -97,4 +108,25 @@ void cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t
 int cmhd_current_connections(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
     return info ? (int)info->num_connections : -1;
+}
+
+void cmhd_signals_block(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+int cmhd_signals_wait(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGHUP);
+    int signal_number = 0;
+    while (sigwait(&set, &signal_number) != 0) {}
+    return signal_number;
 }

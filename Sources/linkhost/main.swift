@@ -1,1 +1,7 @@
-print("placeholder")
+import LinkHost
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(CommandLineTool.main(CommandLine.arguments, environment: ProcessEnvironment.current))

@@ -73,4 +73,11 @@ static inline struct MHD_Response *cmhd_response_take(void *bytes, size_t length
     return MHD_create_response_from_buffer(length, bytes, MHD_RESPMEM_MUST_FREE);
 }
 
+/// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread (and so in threads it starts later) and
+/// ignores SIGPIPE. Call before starting the daemon so only `cmhd_signals_wait` ever sees them.
+void cmhd_signals_block(void);
+
+/// Waits for SIGTERM, SIGINT or SIGHUP and returns its number; signal handlers cannot safely run Swift.
+int cmhd_signals_wait(void);
+
 #endif

@@ -1,0 +1,56 @@
+/// One problem found in a configuration, located by its JSON path.
+public struct ConfigDiagnostic: Sendable, Equatable, CustomStringConvertible {
+    /// Whether the problem stops the config from loading.
+    public enum Severity: String, Sendable {
+        /// The config is refused.
+        case error
+        /// The config loads, but something is likely wrong.
+        case warning
+    }
+
+    /// Where the problem is, e.g. `apps[0].teamID`; empty for the document itself.
+    public let path: String
+    /// What was found and what is expected.
+    public let message: String
+    /// Error or warning.
+    public let severity: Severity
+
+    /// Makes a diagnostic.
+    public init(path: String, message: String, severity: Severity = .error) {
+        self.path = path
+        self.message = message
+        self.severity = severity
+    }
+
+    /// `path: message`, the form printed to people.
+    public var description: String {
+        path.isEmpty ? message : "\(path): \(message)"
+    }
+}
+
+/// A configuration that cannot be used, with every problem found in it.
+public struct ConfigError: Error, Sendable, CustomStringConvertible {
+    /// The file (or other source) the problems are in.
+    public let source: String
+    /// Every problem, in document order; errors and warnings alike.
+    public let diagnostics: [ConfigDiagnostic]
+
+    /// Makes an error for a source with its problems.
+    public init(source: String, diagnostics: [ConfigDiagnostic]) {
+        self.source = source
+        self.diagnostics = diagnostics
+    }
+
+    /// The problems that are errors.
+    public var errors: [ConfigDiagnostic] { diagnostics.filter { $0.severity == .error } }
+
+    /// A multi-line report: a heading naming the file and count, then one problem per line.
+    public var description: String {
+        let count = errors.count
+        var lines = ["\(source): \(count) error\(count == 1 ? "" : "s")"]
+        for diagnostic in diagnostics {
+            lines.append("  \(diagnostic.severity.rawValue): \(diagnostic)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

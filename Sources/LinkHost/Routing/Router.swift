@@ -1,0 +1,25 @@
+/// Maps a request value to a response value; no sockets, no clocks, no disk.
+public struct Router: Sendable {
+    /// The query items the router reads; the server adapter extracts exactly these.
+    public static let queryItemNames = ["type"]
+
+    /// The snapshot being served.
+    public let site: Site
+
+    /// Makes a router over a snapshot.
+    public init(site: Site) { self.site = site }
+
+    /// The response for a request.
+    public func respond(to request: Request) -> Response {
+        if let resource = site.resources[request.path] ?? decodedResource(request.path) {
+            return request.isRead ? resource.response(for: request) : site.methodNotAllowed
+        }
+        return site.notFound
+    }
+
+    /// Static file names may need percent-encoding in a URL; decode strictly, only when there is an escape.
+    private func decodedResource(_ path: String) -> Resource? {
+        guard path.utf8.contains(UInt8(ascii: "%")), let decoded = PathDecoding.decode(path) else { return nil }
+        return site.resources[decoded]
+    }
+}

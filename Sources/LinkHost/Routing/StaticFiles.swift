@@ -1,0 +1,86 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Loads the static file tree into memory at start and on reload, so no request touches the disk.
+///
+/// Serving only what was loaded makes traversal impossible by construction: a request path is a
+/// dictionary key, never a file name.
+enum StaticFiles {
+    /// Guards against a mistaken root such as "/" filling memory.
+    static let maximumFileCount = 10_000
+    /// Largest single file loaded.
+    static let maximumFileSize = 16 * 1024 * 1024
+    /// Largest total loaded.
+    static let maximumTotalSize = 128 * 1024 * 1024
+
+    /// One file found under the root.
+    struct File {
+        /// URL path, decoded, starting with "/".
+        let urlPath: String
+        /// Path on disk.
+        let diskPath: String
+    }
+
+    /// Lists servable files under `root`: no dotfiles except `.well-known/`, no symlink leaving the root,
+    /// nothing in `excluded` (absolute disk paths such as the page template).
+    static func list(root: String, excluded: Set<String>) throws(ConfigError) -> [File] {
+        guard FileSystem.isDirectory(root) else {
+            throw ConfigError(source: root, diagnostics: [ConfigDiagnostic(path: "static.root", message: "\"\(root)\" is not a folder that can be read")])
+        }
+        let resolvedRoot = resolve(root)
+        var files: [File] = []
+        var pending = [(disk: resolvedRoot, url: "")]
+        while let folder = pending.popLast() {
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.disk)) ?? []).sorted()
+            for name in names {
+                if name.hasPrefix(".") && !(folder.url.isEmpty && name == ".well-known") { continue }
+                let disk = folder.disk + "/" + name
+                let target = resolve(disk)
+                guard target == resolvedRoot || target.hasPrefix(resolvedRoot + "/") else { continue }
+                if excluded.contains(target) { continue }
+                if FileSystem.isDirectory(target) {
+                    pending.append((disk, folder.url + "/" + name))
+                } else {
+                    files.append(File(urlPath: folder.url + "/" + name, diskPath: target))
+                }
+                if files.count > maximumFileCount {
+                    throw ConfigError(source: root, diagnostics: [ConfigDiagnostic(path: "static.root", message: "\"\(root)\" holds more than \(maximumFileCount) files; point it at the site's own folder")])
+                }
+            }
+        }
+        return files.sorted { $0.urlPath < $1.urlPath }
+    }
+
+    /// Absolute path with symbolic links resolved.
+    static func resolve(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
+    }
+
+    /// Loads every listed file as a prepared resource keyed by URL path; `/` and `/dir/` map to their index.html.
+    static func load(settings: StaticFileSettings, excluded: Set<String>, into prepared: inout PreparedResponses) throws(ConfigError) -> [String: Resource] {
+        var resources: [String: Resource] = [:]
+        var total = 0
+        for file in try list(root: settings.root, excluded: excluded) {
+            let bytes: [UInt8]
+            do {
+                bytes = try FileSystem.readFile(file.diskPath)
+            } catch {
+                throw ConfigError(source: settings.root, diagnostics: [ConfigDiagnostic(path: "static.root", message: "\(file.diskPath) \(error)")])
+            }
+            total += bytes.count
+            if bytes.count > maximumFileSize || total > maximumTotalSize {
+                throw ConfigError(source: settings.root, diagnostics: [ConfigDiagnostic(path: "static.root", message: "\(file.diskPath): files larger than \(maximumFileSize / 1_048_576) MiB each or \(maximumTotalSize / 1_048_576) MiB in all are not loaded; serve them from a CDN")])
+            }
+            let resource = prepared.resource(body: bytes, contentType: MediaType.forFile(named: file.urlPath), maxAge: settings.cacheMaxAge)
+            resources[file.urlPath] = resource
+            if file.urlPath.hasSuffix("/index.html") {
+                resources[String(file.urlPath.dropLast("index.html".count))] = resource
+            }
+        }
+        return resources
+    }
+}

@@ -1,0 +1,86 @@
+import LinkHost
+
+/// A command-line mistake: the message, and the command whose help the user should read.
+struct UsageError: Error {
+    let message: String
+    let command: String
+}
+
+/// Parsed arguments of one command: options with values, flags, and positional words.
+struct Arguments {
+    private(set) var values: [String: String] = [:]
+    private(set) var flags: Set<String> = []
+    private(set) var positional: [String] = []
+
+    /// Parses `words` against the options (taking a value) and flags a command accepts.
+    init(_ words: ArraySlice<String>, command: String, options: [String], flags allowedFlags: [String]) throws(UsageError) {
+        var iterator = words.makeIterator()
+        while let word = iterator.next() {
+            if word == "--" {
+                while let rest = iterator.next() { positional.append(rest) }
+                break
+            }
+            guard word.hasPrefix("-"), word != "-" else {
+                positional.append(word)
+                continue
+            }
+            var name = word
+            var inlineValue: String?
+            if let equals = word.firstIndex(of: "=") {
+                name = String(word[..<equals])
+                inlineValue = String(word[word.index(after: equals)...])
+            }
+            if name == "-h" { name = "--help" }
+            if options.contains(name) {
+                guard let value = inlineValue ?? iterator.next() else {
+                    throw UsageError(message: "\(name) needs a value", command: command)
+                }
+                values[name] = value
+            } else if allowedFlags.contains(name) || name == "--help" {
+                flags.insert(name)
+            } else {
+                var message = "unknown option '\(name)'"
+                let known = options + allowedFlags + ["--help"]
+                if let suggestion = known.min(by: { distance($0, name) < distance($1, name) }), distance(suggestion, name) <= 2 {
+                    message += "; did you mean '\(suggestion)'?"
+                }
+                throw UsageError(message: message, command: command)
+            }
+        }
+    }
+
+    /// The value of an option.
+    subscript(option: String) -> String? { values[option] }
+
+    /// True when a flag was given.
+    func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// An integer option within a range.
+    func integer(_ option: String, in range: ClosedRange<Int>, command: String) throws(UsageError) -> Int? {
+        guard let text = values[option] else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError(message: "\(option) takes a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'", command: command)
+        }
+        return value
+    }
+
+    private func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let saved = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = saved
+            }
+        }
+        return row[b.count]
+    }
+}
+
+/// The config path: `--config`, else `LINKHOST_CONFIG`, else the default.
+func configPath(_ arguments: Arguments, environment: [String: String]) -> String {
+    arguments["--config"] ?? environment["LINKHOST_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? ConfigLoader.defaultPath
+}
