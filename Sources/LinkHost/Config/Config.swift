@@ -68,6 +68,18 @@ public struct CallLinkSettings: Sendable, Equatable {
     public var paths: [String] = ["call"]
     /// Call type used when the link has no `type` query item.
     public var defaultType: String = "default"
+    /// The page template, relative to the working directory unless absolute; never served as a file.
+    public var template: String = "public/call.html"
+    /// Public origin of call links, e.g. `https://links.example.com`; without it the request's Host is used.
+    public var baseURL: String?
+    /// Web-join URL template with `{callId}` and `{callType}`; the page offers it when set.
+    public var webJoinURL: String?
+    /// Custom-scheme URL template that reopens the app; defaults to `{urlScheme}://{path}/{callId}?type={callType}`.
+    public var openInAppURL: String?
+    /// File in the static folder used as the link-preview image (`og:image`), e.g. `og-image.png`.
+    public var previewImage: String?
+    /// `Cache-Control: max-age` of call pages, in seconds: short, so a CDN absorbs bursts.
+    public var cacheMaxAge: Int = 60
 }
 
 /// One ordered rule of the AASA, in the vocabulary of iOS 13+ components.

@@ -175,7 +175,8 @@ public enum ConfigLoader {
 
     private static func readCallLinks(_ value: JSONValue?, reader: inout ConfigReader) -> CallLinkSettings {
         var settings = CallLinkSettings()
-        guard let value, let object = reader.object(value, at: "callLinks", allowed: ["paths", "defaultType"]) else { return settings }
+        let keys = ["paths", "defaultType", "template", "baseURL", "webJoinURL", "openInAppURL", "previewImage", "cacheMaxAge"]
+        guard let value, let object = reader.object(value, at: "callLinks", allowed: keys) else { return settings }
         if let list = reader.array(object, "paths", at: "callLinks", expected: "an array of path segments such as [\"call\"]") {
             var paths: [String] = []
             if list.isEmpty { reader.error("callLinks.paths", "is empty; expected at least one path segment such as \"call\"") }
@@ -199,6 +200,14 @@ public enum ConfigLoader {
         if let type = reader.string(object, "defaultType", at: "callLinks", expected: "a call type such as \"default\"", rule: Identifiers.callToken) {
             settings.defaultType = type
         }
+        if let template = reader.string(object, "template", at: "callLinks", expected: "the page template's path, e.g. \"public/call.html\"", rule: { $0.isEmpty ? "is not a file path" : nil }) {
+            settings.template = template
+        }
+        settings.baseURL = reader.string(object, "baseURL", at: "callLinks", expected: "the public origin, e.g. \"https://links.example.com\"", rule: URLTemplates.originRule)
+        settings.webJoinURL = reader.string(object, "webJoinURL", at: "callLinks", expected: "an https URL template with {callId} and {callType}", rule: URLTemplates.webJoinRule)
+        settings.openInAppURL = reader.string(object, "openInAppURL", at: "callLinks", expected: "a custom-scheme URL template with {callId} and {callType}", rule: URLTemplates.openInAppRule)
+        settings.previewImage = reader.string(object, "previewImage", at: "callLinks", expected: "a file in the static folder, e.g. \"og-image.png\"", rule: { $0.isEmpty || $0.hasPrefix("/") || $0.contains("..") ? "is not a file name inside the static folder" : nil })
+        settings.cacheMaxAge = reader.integer(object, "cacheMaxAge", at: "callLinks", in: 0...86_400) ?? settings.cacheMaxAge
         return settings
     }
 

@@ -12,9 +12,12 @@ public struct Request: Sendable, Equatable {
     public var ifNoneMatch: String?
     /// The `User-Agent` header.
     public var userAgent: String?
+    /// The `Host` header, used for absolute URLs when no base URL is configured.
+    public var host: String?
 
     /// Makes a request value.
-    public init(method: String = "GET", path: String, query: [String: String] = [:], ifNoneMatch: String? = nil, userAgent: String? = nil) {
+    public init(method: String = "GET", path: String, query: [String: String] = [:], ifNoneMatch: String? = nil, userAgent: String? = nil, host: String? = nil) {
+        self.host = host
         self.method = method
         self.path = path
         self.query = query

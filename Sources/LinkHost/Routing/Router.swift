@@ -14,7 +14,13 @@ public struct Router: Sendable {
         if let resource = site.resources[request.path] ?? decodedResource(request.path) {
             return request.isRead ? resource.response(for: request) : site.methodNotAllowed
         }
-        return site.notFound
+        switch CallLink.match(path: request.path, type: request.query["type"], settings: site.config.callLinks) {
+        case .valid(let link):
+            guard request.isRead else { return site.methodNotAllowed }
+            return site.callPage.render(link, platform: Platform(userAgent: request.userAgent), host: request.host)
+        case .invalid, .notCallLink:
+            return site.notFound
+        }
     }
 
     /// Static file names may need percent-encoding in a URL; decode strictly, only when there is an escape.

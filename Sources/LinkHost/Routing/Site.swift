@@ -22,6 +22,8 @@ public final class Site: Sendable {
     let notFound: Response
     /// The answer for methods other than GET and HEAD on served paths.
     let methodNotAllowed: Response
+    /// The call-link page renderer.
+    let callPage: CallPage
 
     /// The paths at which the AASA is served; Apple's fetcher uses the first, older iOS the second.
     public static let aasaPaths = ["/.well-known/apple-app-site-association", "/apple-app-site-association"]
@@ -39,7 +41,22 @@ public final class Site: Sendable {
         }
         let assetLinks = config.android.isEmpty ? [] : AssetLinksGenerator.bytes(for: config.android)
 
-        var resources = try StaticFiles.load(settings: config.staticFiles, excluded: [], into: &prepared)
+        let templateBytes: [UInt8]
+        do {
+            templateBytes = try FileSystem.readFile(config.callLinks.template)
+        } catch {
+            throw ConfigError(source: config.callLinks.template, diagnostics: [ConfigDiagnostic(path: "callLinks.template", message: "\"\(config.callLinks.template)\" \(error)")])
+        }
+        guard let templateText = String(validating: templateBytes, as: UTF8.self) else {
+            throw ConfigError(source: config.callLinks.template, diagnostics: [ConfigDiagnostic(path: "callLinks.template", message: "\"\(config.callLinks.template)\" is not UTF-8 text")])
+        }
+        let callPage = try CallPage(config: config, templateText: templateText)
+
+        // The template is a source, not a page: it is never served raw.
+        var resources = try StaticFiles.load(settings: config.staticFiles, excluded: [StaticFiles.resolve(config.callLinks.template)], into: &prepared)
+        if let image = config.callLinks.previewImage, resources["/" + image] == nil {
+            throw ConfigError(source: config.staticFiles.root, diagnostics: [ConfigDiagnostic(path: "callLinks.previewImage", message: "\"\(image)\" is not a file in \(config.staticFiles.root)")])
+        }
         let generated = (aasa.isEmpty ? [] : Self.aasaPaths.map { ($0, aasa) })
             + (assetLinks.isEmpty ? [] : [(Self.assetLinksPath, assetLinks)])
         if !generated.isEmpty {
@@ -66,6 +83,7 @@ public final class Site: Sendable {
             headers: [HTTPHeader("Allow", "GET, HEAD"), HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
             body: Array("Method Not Allowed\n".utf8)))
 
+        self.callPage = callPage
         self.config = config
         self.generation = generation
         self.aasaBytes = aasa

@@ -108,7 +108,8 @@ public final class Server: Sendable {
             path: String(cString: url),
             query: query,
             ifNoneMatch: cmhd_request_header(connection, "If-None-Match").map { String(cString: $0) },
-            userAgent: cmhd_request_header(connection, "User-Agent").map { String(cString: $0) })
+            userAgent: cmhd_request_header(connection, "User-Agent").map { String(cString: $0) },
+            host: cmhd_request_header(connection, "Host").map { String(cString: $0) })
         let response = native.router.respond(to: request)
         if let id = response.preparedID, let prepared = native.responses[id] {
             return MHD_queue_response(connection, UInt32(response.status), prepared)

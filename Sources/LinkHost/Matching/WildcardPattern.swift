@@ -1,0 +1,214 @@
+/// A compiled universal-link pattern: `*` (any run), `?` (any one character), `?*` (one or more) and
+/// `$(name)` substitution variables.
+///
+/// The pattern becomes a small nondeterministic automaton that is run over the text one Unicode scalar at a
+/// time, keeping the set of live states. That costs at most (text length × states) steps whatever the pattern,
+/// so a hostile `*a*a*a*…` or a variable with thousands of values cannot make matching blow up the way
+/// backtracking would.
+public struct WildcardPattern: Sendable {
+    /// The pattern as written.
+    public let source: String
+    /// Whether letters must match in case; when false both sides are folded to lower case.
+    public let caseSensitive: Bool
+    /// Why the pattern can never match anything (an undefined variable, an oversized expansion), or nil.
+    public let problem: String?
+
+    /// Most automaton states one pattern may expand to; beyond this the pattern is refused, not run.
+    public static let maximumStates = 250_000
+
+    private let states: [State]
+    /// The sets of `oneOf` states and the targets of `split` states, kept aside so `State` stays plain data
+    /// that the hot loop copies without reference counting.
+    private let sets: [Set<Unicode.Scalar>]
+    private let splits: [[Int]]
+    private let start: Int
+
+    private struct State: Sendable {
+        enum Kind: UInt8, Sendable {
+            case scalar, anyScalar, oneOf
+            /// Consumes any scalar and stays; also passes on to `next` without consuming.
+            case star
+            case split, fail, accept
+        }
+
+        var kind: Kind
+        var next: Int = 0
+        var scalar: Unicode.Scalar = "\0"
+        /// Index into `sets` for `oneOf`, into `splits` for `split`.
+        var side: Int = 0
+    }
+
+    /// Compiles `source`, resolving `$(name)` against `variables`.
+    public init(_ source: String, caseSensitive: Bool = true, variables: SubstitutionVariables = SubstitutionVariables()) {
+        self.source = source
+        self.caseSensitive = caseSensitive
+        var builder = Builder(fold: !caseSensitive)
+        var next = builder.add(State(kind: .accept))
+        var problem: String?
+        for piece in PatternPiece.split(source).reversed() {
+            switch piece {
+            case .text(let text):
+                next = builder.emitPattern(text, next: next)
+            case .variable(let name):
+                guard let value = variables.value(of: name) else {
+                    problem = "the pattern uses $(\(name)), which is neither predefined nor in substitutionVariables"
+                    continue
+                }
+                next = builder.emitVariable(value, next: next)
+            }
+            if builder.overflowed { break }
+        }
+        if builder.overflowed {
+            problem = "the pattern expands to more than \(Self.maximumStates) states"
+        }
+        self.problem = problem
+        if problem != nil {
+            (states, sets, splits, start) = ([State(kind: .fail)], [], [], 0)
+        } else {
+            (states, sets, splits, start) = (builder.states, builder.sets, builder.splits, next)
+        }
+    }
+
+    /// Whether the whole of `text` matches the pattern.
+    public func matches(_ text: String) -> Bool {
+        guard problem == nil else { return false }
+        var run = Run(stateCount: states.count)
+        var live: [Int] = []
+        var next: [Int] = []
+        var accepting = enter(start, run: &run, into: &live)
+        for raw in text.unicodeScalars {
+            if live.isEmpty { return false }
+            let scalar = caseSensitive ? raw : Self.fold(raw)
+            run.generation += 1
+            next.removeAll(keepingCapacity: true)
+            accepting = false
+            for index in live {
+                let state = states[index]
+                let passes: Bool
+                switch state.kind {
+                case .scalar: passes = state.scalar == scalar
+                case .anyScalar: passes = true
+                case .oneOf: passes = sets[state.side].contains(scalar)
+                case .star: passes = true
+                case .split, .fail, .accept: passes = false
+                }
+                guard passes else { continue }
+                if enter(state.kind == .star ? index : state.next, run: &run, into: &next) { accepting = true }
+            }
+            swap(&live, &next)
+        }
+        return accepting
+    }
+
+    /// Lower-cases one scalar for case-insensitive matching; a scalar whose lower case is several scalars stays.
+    static func fold(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        if scalar.isASCII {
+            guard scalar.value >= 0x41, scalar.value <= 0x5A else { return scalar }
+            return Unicode.Scalar(UInt8(scalar.value + 0x20))
+        }
+        let lower = scalar.properties.lowercaseMapping.unicodeScalars
+        guard lower.count == 1, let only = lower.first else { return scalar }
+        return only
+    }
+
+    /// Per-call scratch space: `marks[state] == generation` means the state is already live for this step.
+    private struct Run {
+        var marks: [Int]
+        var generation = 0
+        var stack: [Int] = []
+        init(stateCount: Int) { marks = Array(repeating: -1, count: stateCount) }
+    }
+
+    /// Adds `state` and everything reachable from it without consuming to `live`; true when that reaches accept.
+    private func enter(_ state: Int, run: inout Run, into live: inout [Int]) -> Bool {
+        var accepting = false
+        run.stack.append(state)
+        while let current = run.stack.popLast() {
+            guard run.marks[current] != run.generation else { continue }
+            run.marks[current] = run.generation
+            let node = states[current]
+            switch node.kind {
+            case .split: run.stack.append(contentsOf: splits[node.side])
+            case .star:
+                live.append(current)
+                run.stack.append(node.next)
+            case .accept: accepting = true
+            case .fail: break
+            case .scalar, .anyScalar, .oneOf: live.append(current)
+            }
+        }
+        return accepting
+    }
+
+    /// Builds the automaton back to front, so every piece already knows the state that follows it.
+    private struct Builder {
+        var states: [State] = []
+        var sets: [Set<Unicode.Scalar>] = []
+        var splits: [[Int]] = []
+        let fold: Bool
+        var overflowed = false
+
+        init(fold: Bool) { self.fold = fold }
+
+        mutating func add(_ state: State) -> Int {
+            if states.count >= WildcardPattern.maximumStates {
+                overflowed = true
+                return 0
+            }
+            states.append(state)
+            return states.count - 1
+        }
+
+        mutating func emitScalar(_ scalar: Unicode.Scalar, next: Int) -> Int {
+            add(State(kind: .scalar, next: next, scalar: fold ? WildcardPattern.fold(scalar) : scalar))
+        }
+
+        mutating func emitPattern(_ text: String, next: Int) -> Int {
+            var next = next
+            for scalar in text.unicodeScalars.reversed() {
+                switch scalar {
+                case "*": next = add(State(kind: .star, next: next))
+                case "?": next = add(State(kind: .anyScalar, next: next))
+                default: next = emitScalar(scalar, next: next)
+                }
+                if overflowed { return next }
+            }
+            return next
+        }
+
+        mutating func emitLiteral(_ text: String, next: Int) -> Int {
+            var next = next
+            for scalar in text.unicodeScalars.reversed() {
+                next = emitScalar(scalar, next: next)
+                if overflowed { return next }
+            }
+            return next
+        }
+
+        mutating func emitVariable(_ value: SubstitutionVariables.Value, next: Int) -> Int {
+            switch value {
+            case .oneOf(let set):
+                sets.append(fold ? Set(set.map(WildcardPattern.fold)) : set)
+                return add(State(kind: .oneOf, next: next, side: sets.count - 1))
+            case .literals(let alternatives):
+                return emitAlternatives(alternatives, next: next) { builder, text, next in builder.emitLiteral(text, next: next) }
+            case .patterns(let alternatives):
+                return emitAlternatives(alternatives, next: next) { builder, text, next in builder.emitPattern(text, next: next) }
+            }
+        }
+
+        private mutating func emitAlternatives(
+            _ alternatives: [String], next: Int, emit: (inout Builder, String, Int) -> Int
+        ) -> Int {
+            // A variable with no values can stand for nothing, so nothing gets through it.
+            guard !alternatives.isEmpty else { return add(State(kind: .fail)) }
+            var starts: [Int] = []
+            for text in alternatives {
+                starts.append(emit(&self, text, next))
+                if overflowed { return next }
+            }
+            splits.append(starts)
+            return add(State(kind: .split, side: splits.count - 1))
+        }
+    }
+}
