@@ -34,12 +34,13 @@ RUN swift build -c release --static-swift-stdlib --product linkhost \
 # ---- runtime --------------------------------------------------------------------------------
 FROM debian:bookworm-slim AS runtime
 
-# libmicrohttpd12 is the only shared library beyond glibc that the binary loads (it brings
-# GnuTLS and friends). No ca-certificates: linkhost only answers requests, it makes none.
+# The binary carries the Swift runtime; beyond glibc it loads libstdc++ (already in slim, named
+# so that it stays) and libmicrohttpd, which brings GnuTLS and friends. No ca-certificates:
+# linkhost only answers requests, it makes none.
 # The user has a fixed number so that Kubernetes' runAsNonRoot can check it without a name.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd12 \
+    && apt-get install -y --no-install-recommends libmicrohttpd12 libstdc++6 \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --gid 10001 linkhost \
     && useradd --uid 10001 --gid linkhost --no-create-home --no-log-init \
