@@ -528,22 +528,25 @@ stage_run() {
     SERVER_PID=$!
 
     # Up when it has said where it listens and /healthz answers; gone if it exits first.
-    local deadline=$(($(date +%s) + 30)) up=0
+    local deadline=$(($(date +%s) + 30)) up=0 answer="no answer"
     while (($(date +%s) < deadline)); do
         if ! kill -0 "$SERVER_PID" 2>/dev/null; then
             cat "$WORK/server.log" >&2
             fail start "the server exited during startup"
         fi
-        if grep -q 'listening on http://' "$WORK/server.log" &&
-            curl --noproxy '*' -fsS --max-time 2 -o /dev/null "http://127.0.0.1:$PORT/healthz" 2>/dev/null; then
-            up=1
-            break
+        if grep -q 'listening on http://' "$WORK/server.log"; then
+            answer=$(curl --noproxy '*' -sS --max-time 2 -o /dev/null -w '%{http_code}' \
+                "http://127.0.0.1:$PORT/healthz" 2>&1) || true
+            if [[ $answer == 200 ]]; then
+                up=1
+                break
+            fi
         fi
         sleep 0.2
     done
     if ((!up)); then
         cat "$WORK/server.log" >&2
-        fail start "the server did not answer /healthz on 127.0.0.1:$PORT within 30 s"
+        fail start "the server did not answer GET /healthz with 200 on 127.0.0.1:$PORT within 30 s (last answer: $answer)"
     fi
     note "server: $(grep -m 1 'listening on' "$WORK/server.log")"
 
@@ -661,8 +664,12 @@ self_test() {
     if [[ -n $DYNAMIC_BINARY ]]; then
         dynamic=$DYNAMIC_BINARY
     else
-        # Same scratch path: only the link step differs. The next static build relinks again.
+        # Its own scratch path: the flag changes every compile command, so sharing one would
+        # rebuild everything twice per self-test.
+        local static_scratch=$SCRATCH
+        SCRATCH=$static_scratch/self-test-dynamic
         swift_build "not static, for the self-test"
+        SCRATCH=$static_scratch
         dynamic=$WORK/linkhost-dynamic
         cp "$SWIFT_BIN" "$dynamic"
     fi
