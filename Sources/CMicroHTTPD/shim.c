@@ -130,3 +130,36 @@ int cmhd_signals_wait(void) {
     while (sigwait(&set, &signal_number) != 0) {}
     return signal_number;
 }
+
+// Never called for a 304, which MHD sends without a body; ends the response if it ever were.
+static ssize_t cmhd_no_body(void *context, uint64_t position, char *buffer, size_t max) {
+    (void)context;
+    (void)position;
+    (void)buffer;
+    (void)max;
+    return MHD_CONTENT_READER_END_WITH_ERROR;
+}
+
+struct MHD_Response *cmhd_response_headers_only(uint64_t size) {
+    return MHD_create_response_from_callback(size, 4096, cmhd_no_body, NULL, NULL);
+}
+
+// Never called: the trial daemon has no socket and accepts nothing.
+static enum MHD_Result cmhd_refuse(void *cls, struct MHD_Connection *connection, const char *url,
+                                   const char *method, const char *version, const char *upload_data,
+                                   size_t *upload_data_size, void **request_context) {
+    (void)cls; (void)connection; (void)url; (void)method; (void)version;
+    (void)upload_data; (void)upload_data_size; (void)request_context;
+    return MHD_NO;
+}
+
+int cmhd_tls_pair_is_usable(const char *key_pem, const char *certificate_pem) {
+    struct MHD_Daemon *trial = MHD_start_daemon(MHD_USE_TLS | MHD_USE_NO_LISTEN_SOCKET, 0, NULL, NULL,
+                                                cmhd_refuse, NULL,
+                                                MHD_OPTION_HTTPS_MEM_KEY, key_pem,
+                                                MHD_OPTION_HTTPS_MEM_CERT, certificate_pem,
+                                                MHD_OPTION_END);
+    if (trial == NULL) return 0;
+    MHD_stop_daemon(trial);
+    return 1;
+}

@@ -3,12 +3,21 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <errno.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
 
+static pthread_once_t ignore_sigpipe_once = PTHREAD_ONCE_INIT;
+
+static void ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
+
 int lhtest_connect(const char *host, int port, int timeout_ms) {
+    pthread_once(&ignore_sigpipe_once, ignore_sigpipe);
     struct sockaddr_storage storage;
     memset(&storage, 0, sizeof storage);
     socklen_t size;
@@ -29,4 +38,26 @@ int lhtest_connect(const char *host, int port, int timeout_ms) {
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
     if (connect(fd, (struct sockaddr *)&storage, size) != 0) { close(fd); return -1; }
     return fd;
+}
+
+int lhtest_wait_readable(int fd, int timeout_ms) {
+    struct pollfd entry = { .fd = fd, .events = POLLIN, .revents = 0 };
+    for (;;) {
+        int ready = poll(&entry, 1, timeout_ms < 0 ? 0 : timeout_ms);
+        if (ready < 0 && errno == EINTR) continue;
+        return ready < 0 ? -1 : (ready > 0 ? 1 : 0);
+    }
+}
+
+int lhtest_ipv6_loopback_available(void) {
+    int fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return 0;
+    struct sockaddr_in6 address;
+    memset(&address, 0, sizeof address);
+    address.sin6_family = AF_INET6;
+    address.sin6_addr = in6addr_loopback;
+    address.sin6_port = 0;
+    int ok = bind(fd, (struct sockaddr *)&address, sizeof address) == 0;
+    close(fd);
+    return ok;
 }

@@ -31,6 +31,11 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
                                      void *completed_context,
                                      const struct MHD_OptionItem *options);
 
+/// Returns 1 when GnuTLS accepts this PEM certificate chain and key as a pair, else 0.
+/// Starting the real daemon with a bad pair would fail after taking over the listening socket;
+/// a socket-less trial daemon finds out first, so a bad certificate never costs the running one.
+int cmhd_tls_pair_is_usable(const char *key_pem, const char *certificate_pem);
+
 /// Builds an option entry that carries a number (MHD_OptionItem mixes intptr_t and pointers).
 static inline struct MHD_OptionItem cmhd_option_value(enum MHD_OPTION option, intptr_t value) {
     struct MHD_OptionItem item = { option, value, NULL };
@@ -66,6 +71,10 @@ int cmhd_current_connections(struct MHD_Daemon *daemon);
 static inline struct MHD_Response *cmhd_response_copy(const void *bytes, size_t length) {
     return MHD_create_response_from_buffer(length, (void *)bytes, MHD_RESPMEM_MUST_COPY);
 }
+
+/// Makes a body-less response that still announces `size` bytes, for 304s: RFC 9110 §8.6 lets a 304
+/// carry only the Content-Length of the 200 it stands for, and MHD writes the length of the body it holds.
+struct MHD_Response *cmhd_response_headers_only(uint64_t size);
 
 /// Makes a response that takes ownership of a malloc'd buffer and frees it when done.
 /// Saves one copy per rendered page.

@@ -17,13 +17,17 @@ struct CallPage: Sendable {
             HTTPHeader("Cache-Control", "public, max-age=\(maxAge)"),
             // The page differs for iOS, Android and desktop visitors.
             HTTPHeader("Vary", "User-Agent"),
-            HTTPHeader("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
-            // Call IDs are in the URL: never hand them to the stores or other sites as a referrer.
-            HTTPHeader("Referrer-Policy", "no-referrer"),
-            HTTPHeader("X-Frame-Options", "DENY"),
             HTTPHeader("X-Robots-Tag", "noindex"),
-        ]
+        ] + securityHeaders
     }
+
+    /// Headers for every HTML page linkhost serves.
+    static let securityHeaders = [
+        HTTPHeader("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
+        // Call IDs are in the URL: never hand them to the stores or other sites as a referrer.
+        HTTPHeader("Referrer-Policy", "no-referrer"),
+        HTTPHeader("X-Frame-Options", "DENY"),
+    ]
 
     /// Parses and bakes the template for a config; template problems are config errors.
     init(config: Config, templateText: String) throws(ConfigError) {
@@ -108,6 +112,6 @@ struct CallPage: Sendable {
             case .appName, .appStoreID, .appStoreURL, .playStoreURL: return ""
             }
         }
-        return Response(status: 200, headers: headers, body: body)
+        return Response(status: 200, headers: headers, body: body, route: .callPage)
     }
 }

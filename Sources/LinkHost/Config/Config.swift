@@ -14,6 +14,8 @@ public struct Config: Sendable, Equatable {
     public var aasa: AASASettings
     /// How files in `public/` are served.
     public var staticFiles: StaticFileSettings
+    /// Access logs, health probe and metrics.
+    public var observability: ObservabilitySettings = ObservabilitySettings()
 
     /// The app identifiers (`TEAMID.bundle.id`) of every iOS app, in config order.
     public var appIDs: [String] { apps.map(\.appID) }
@@ -35,6 +37,16 @@ public struct ServerSettings: Sendable, Equatable {
     public var perIPConnectionLimit: Int = 256
     /// Seconds that in-flight requests get to finish after SIGTERM.
     public var shutdownTimeout: Int = 10
+    /// Certificate and key files; when set, the listener speaks HTTPS only.
+    public var tls: TLSSettings?
+}
+
+/// PEM files for HTTPS, re-read on every reload.
+public struct TLSSettings: Sendable, Equatable {
+    /// The certificate chain, leaf first (PEM).
+    public var certificateFile: String
+    /// The private key of the leaf certificate (PEM, unencrypted).
+    public var privateKeyFile: String
 }
 
 /// One iOS app.

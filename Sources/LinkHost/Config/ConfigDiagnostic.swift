@@ -46,6 +46,9 @@ public struct ConfigError: Error, Sendable, CustomStringConvertible {
 
     /// A multi-line report: a heading naming the file and count, then one problem per line.
     public var description: String {
+        if diagnostics.count == 1, let only = diagnostics.first, only.path.isEmpty {
+            return "\(source): \(only.message)"
+        }
         let count = errors.count
         var lines = ["\(source): \(count) error\(count == 1 ? "" : "s")"]
         for diagnostic in diagnostics {

@@ -38,7 +38,7 @@ public enum ConfigLoader {
     /// Validates a parsed document; returns the config (nil when unusable) and all diagnostics, warnings included.
     public static func validate(_ document: JSONValue, environment: [String: String] = [:]) -> (Config?, [ConfigDiagnostic]) {
         var reader = ConfigReader()
-        let sections = ["$schema", "server", "apps", "android", "callLinks", "aasa", "static"]
+        let sections = ["$schema", "server", "apps", "android", "callLinks", "aasa", "static", "observability"]
         guard let root = reader.object(document, at: "", allowed: sections) else { return (nil, reader.diagnostics) }
 
         var server = readServer(root["server"], reader: &reader)
@@ -51,15 +51,16 @@ public enum ConfigLoader {
         let callLinks = readCallLinks(root["callLinks"], reader: &reader)
         let aasa = AASASettingsReader.read(root["aasa"], appIDs: apps.map(\.appID), callLinks: callLinks, reader: &reader)
         let staticFiles = readStatic(root["static"], reader: &reader)
+        let observability = readObservability(root["observability"], reader: &reader)
 
-        let config = Config(server: server, apps: apps, android: android, callLinks: callLinks, aasa: aasa, staticFiles: staticFiles)
+        let config = Config(server: server, apps: apps, android: android, callLinks: callLinks, aasa: aasa, staticFiles: staticFiles, observability: observability)
         return (config, reader.diagnostics)
     }
 
     private static func readServer(_ value: JSONValue?, reader: inout ConfigReader) -> ServerSettings {
         var settings = ServerSettings()
         guard let value else { return settings }
-        let keys = ["host", "port", "threads", "connectionTimeout", "connectionLimit", "perIPConnectionLimit", "shutdownTimeout"]
+        let keys = ["host", "port", "threads", "connectionTimeout", "connectionLimit", "perIPConnectionLimit", "shutdownTimeout", "tls"]
         guard let object = reader.object(value, at: "server", allowed: keys) else { return settings }
         if let host = reader.string(object, "host", at: "server", expected: "an address such as \"::\" or \"0.0.0.0\"", rule: hostRule) {
             settings.host = host
@@ -70,6 +71,11 @@ public enum ConfigLoader {
         settings.connectionLimit = reader.integer(object, "connectionLimit", at: "server", in: 1...1_000_000) ?? settings.connectionLimit
         settings.perIPConnectionLimit = reader.integer(object, "perIPConnectionLimit", at: "server", in: 0...1_000_000) ?? settings.perIPConnectionLimit
         settings.shutdownTimeout = reader.integer(object, "shutdownTimeout", at: "server", in: 0...600) ?? settings.shutdownTimeout
+        if let tls = object["tls"], let tlsObject = reader.object(tls, at: "server.tls", allowed: ["certificateFile", "privateKeyFile"]) {
+            let certificate = reader.string(tlsObject, "certificateFile", at: "server.tls", required: true, expected: "the PEM certificate chain's path")
+            let key = reader.string(tlsObject, "privateKeyFile", at: "server.tls", required: true, expected: "the PEM private key's path")
+            if let certificate, let key { settings.tls = TLSSettings(certificateFile: certificate, privateKeyFile: key) }
+        }
         return settings
     }
 

@@ -20,14 +20,20 @@ public struct Response: Sendable, Equatable {
     public var headers: [HTTPHeader]
     /// The body; for HEAD the server sends the headers only.
     public var body: [UInt8]
+    /// What answered: for metrics, logs and the server's special cases.
+    public var route: Route
+    /// For a 304: the length of the 200 body it stands for, sent as its Content-Length.
+    public internal(set) var representationLength: Int?
     /// Set when this response was computed at load: the index of its native copy in the server.
     public internal(set) var preparedID: Int?
 
     /// Makes a response.
-    public init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = []) {
+    public init(status: Int, headers: [HTTPHeader] = [], body: [UInt8] = [], route: Route = .staticFile) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.route = route
+        self.representationLength = nil
         self.preparedID = nil
     }
 

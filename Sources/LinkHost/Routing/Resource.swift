@@ -31,12 +31,14 @@ struct PreparedResponses {
     }
 
     /// Registers the 200 and 304 of one body with the given type and cache lifetime.
-    mutating func resource(body: [UInt8], contentType: String, maxAge: Int, extraHeaders: [HTTPHeader] = []) -> Resource {
+    mutating func resource(body: [UInt8], contentType: String, maxAge: Int, route: Route, extraHeaders: [HTTPHeader] = []) -> Resource {
         let etag = EntityTag.strong(for: body)
         let caching = [HTTPHeader("Cache-Control", "public, max-age=\(maxAge)"), HTTPHeader("ETag", etag)]
-        let ok = add(Response(status: 200, headers: [HTTPHeader("Content-Type", contentType)] + caching + extraHeaders, body: body))
+        let ok = add(Response(status: 200, headers: [HTTPHeader("Content-Type", contentType)] + caching + extraHeaders, body: body, route: route))
         // A 304 repeats the validators and caching fields of the 200 (RFC 9110 §15.4.5).
-        let notModified = add(Response(status: 304, headers: caching + extraHeaders))
+        var notModifiedResponse = Response(status: 304, headers: caching + extraHeaders, route: route)
+        notModifiedResponse.representationLength = body.count
+        let notModified = add(notModifiedResponse)
         return Resource(ok: ok, notModified: notModified, etag: etag)
     }
 }

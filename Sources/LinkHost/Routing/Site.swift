@@ -15,6 +15,8 @@ public final class Site: Sendable {
     public let preparedResponses: [Response]
     /// Warnings found while building, e.g. a static file shadowed by a generated one.
     public let warnings: [ConfigDiagnostic]
+    /// Certificate and key read from `server.tls`, when HTTPS is on.
+    public let tls: TLSMaterial?
 
     /// Exact request paths → resources: association files and static files.
     let resources: [String: Resource]
@@ -66,23 +68,33 @@ public final class Site: Sendable {
                 if resources[path] != nil {
                     warnings.append(ConfigDiagnostic(path: "static.root", message: "the file for \(path) is ignored; linkhost generates it from the config", severity: .warning))
                 }
-                let resource = byDocument[bytes] ?? prepared.resource(body: bytes, contentType: "application/json", maxAge: config.aasa.cacheMaxAge)
+                let resource = byDocument[bytes] ?? prepared.resource(body: bytes, contentType: "application/json", maxAge: config.aasa.cacheMaxAge, route: path == Self.assetLinksPath ? .assetLinks : .aasa)
                 byDocument[bytes] = resource
                 resources[path] = resource
             }
         }
 
+        let observability = config.observability
+        let health = prepared.add(Response(status: 200, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8"), HTTPHeader("Cache-Control", "no-store")],
+                                           body: Array("ok\n".utf8), route: .health))
+        resources[observability.healthPath] = Resource(ok: health, notModified: health, etag: "")
+        if observability.metricsEnabled && observability.metricsPort == nil {
+            let metrics = Response(status: 200, headers: PreparedResponses.commonHeaders + [HTTPHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), HTTPHeader("Cache-Control", "no-store")], route: .metrics)
+            resources[observability.metricsPath] = Resource(ok: metrics, notModified: metrics, etag: "")
+        }
+
         let notFoundBody = resources["/404.html"]?.ok.body
         self.notFound = prepared.add(Response(
             status: 404,
-            headers: [HTTPHeader("Content-Type", notFoundBody == nil ? "text/plain; charset=utf-8" : "text/html; charset=utf-8"),
-                      HTTPHeader("Cache-Control", "public, max-age=60")],
-            body: notFoundBody ?? Array("Not Found\n".utf8)))
+            headers: (notFoundBody == nil ? [HTTPHeader("Content-Type", "text/plain; charset=utf-8")] : [HTTPHeader("Content-Type", "text/html; charset=utf-8")] + CallPage.securityHeaders)
+                + [HTTPHeader("Cache-Control", "public, max-age=60")],
+            body: notFoundBody ?? Array("Not Found\n".utf8), route: .notFound))
         self.methodNotAllowed = prepared.add(Response(
             status: 405,
             headers: [HTTPHeader("Allow", "GET, HEAD"), HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
-            body: Array("Method Not Allowed\n".utf8)))
+            body: Array("Method Not Allowed\n".utf8), route: .methodNotAllowed))
 
+        self.tls = try config.server.tls.map { settings throws(ConfigError) in try TLSMaterial(settings) }
         self.callPage = callPage
         self.config = config
         self.generation = generation

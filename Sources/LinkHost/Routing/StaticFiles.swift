@@ -75,7 +75,10 @@ enum StaticFiles {
             if bytes.count > maximumFileSize || total > maximumTotalSize {
                 throw ConfigError(source: settings.root, diagnostics: [ConfigDiagnostic(path: "static.root", message: "\(file.diskPath): files larger than \(maximumFileSize / 1_048_576) MiB each or \(maximumTotalSize / 1_048_576) MiB in all are not loaded; serve them from a CDN")])
             }
-            let resource = prepared.resource(body: bytes, contentType: MediaType.forFile(named: file.urlPath), maxAge: settings.cacheMaxAge)
+            let type = MediaType.forFile(named: file.urlPath)
+            // HTML pages get the same lock-down as the call page: no scripts, no framing, no referrer.
+            let extra = type.hasPrefix("text/html") ? CallPage.securityHeaders : []
+            let resource = prepared.resource(body: bytes, contentType: type, maxAge: settings.cacheMaxAge, route: .staticFile, extraHeaders: extra)
             resources[file.urlPath] = resource
             if file.urlPath.hasSuffix("/index.html") {
                 resources[String(file.urlPath.dropLast("index.html".count))] = resource

@@ -22,20 +22,42 @@ public final class Server: Sendable {
     public let boundPort: Int
 
     private let current: Mutex<NativeSite>
-    private let daemon: DaemonHandle
-    private let inFlight = Atomic<Int>(0)
+    /// Running daemons, the accepting one last; older ones are draining after a certificate change.
+    private let daemons = Mutex<[Daemon]>([])
+    private let listener: Int32
+    private let settings: ServerSettings
     private let stopped = Atomic<Bool>(false)
+    private let metrics: Metrics
+    private let accessLog: AccessLog?
+    private let metricsOnly: Bool
 
-    /// Binds, starts libmicrohttpd's threads and begins serving `site`.
-    public init(site: Site, settings: ServerSettings) throws(ServerError) {
+    /// Binds, starts libmicrohttpd's threads and begins serving `site` (over TLS when it has certificates).
+    ///
+    /// A `metricsOnly` server answers the metrics path and nothing else, for a private metrics port.
+    public init(site: Site, settings: ServerSettings, metrics: Metrics, accessLog: AccessLog? = nil, metricsOnly: Bool = false) throws(ServerError) {
         current = Mutex(NativeSite(site: site))
+        self.settings = settings
+        self.metrics = metrics
+        self.accessLog = accessLog
+        self.metricsOnly = metricsOnly
         var errorNumber: Int32 = 0
         let fd = cmhd_listen(settings.host, UInt16(settings.port), 1024, &errorNumber)
         guard fd >= 0 else { throw ServerError(description: Self.describeBindError(errorNumber, settings: settings)) }
+        listener = fd
         var address = [CChar](repeating: 0, count: 64)
         boundPort = Int(cmhd_socket_address(fd, &address, address.count))
         boundHost = String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        do {
+            let daemon = try startDaemon(tls: metricsOnly ? nil : site.tls)
+            daemons.withLock { $0 = [daemon] }
+        } catch {
+            close(fd)
+            throw error
+        }
+    }
 
+    /// Starts one more daemon on the shared listening socket; both accept until the older is quiesced.
+    private func startDaemon(tls: TLSMaterial?) throws(ServerError) -> Daemon {
         let threads = settings.threads > 0 ? settings.threads : Self.processorCount()
         var options = [
             cmhd_option_value(.CONNECTION_TIMEOUT, settings.connectionTimeout),
@@ -43,22 +65,56 @@ public final class Server: Sendable {
             cmhd_option_value(.PER_IP_CONNECTION_LIMIT, settings.perIPConnectionLimit),
         ]
         if threads > 1 { options.append(cmhd_option_value(.THREAD_POOL_SIZE, threads)) }
-        options.append(cmhd_option_end())
-
         // ITC lets MHD_quiesce_daemon stop accepting while workers finish; epoll scales to many idle connections.
-        let flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue)
-        daemon = DaemonHandle()
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        guard let started = cmhd_start_daemon(flags, fd, accessHandler, context, requestCompleted, context, options) else {
-            close(fd)
-            throw ServerError(description: "libmicrohttpd could not start on \(settings.host) port \(boundPort)")
+        var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+        let daemon = Daemon(server: self)
+        let context = Unmanaged.passUnretained(daemon).toOpaque()
+        var key = (tls?.privateKey ?? []).map { CChar(bitPattern: $0) } + [0]
+        var certificate = (tls?.certificate ?? []).map { CChar(bitPattern: $0) } + [0]
+        if tls != nil {
+            guard cmhd_tls_pair_is_usable(key, certificate) == 1 else {
+                throw ServerError(description: "the TLS certificate and private key cannot be used together (is the key the certificate's, both PEM?)")
+            }
+            flags |= MHD_USE_TLS.rawValue
         }
-        daemon.pointer.withLock { $0 = DaemonPointer(raw: started) }
+        // GnuTLS copies the PEM text while the daemon starts, so the buffers need to live only for this call.
+        let started = key.withUnsafeMutableBufferPointer { keyBuffer in
+            certificate.withUnsafeMutableBufferPointer { certificateBuffer in
+                if tls != nil {
+                    options.append(cmhd_option_pointer(.HTTPS_MEM_KEY, keyBuffer.baseAddress))
+                    options.append(cmhd_option_pointer(.HTTPS_MEM_CERT, certificateBuffer.baseAddress))
+                }
+                options.append(cmhd_option_end())
+                return cmhd_start_daemon(UInt32(flags), listener, accessHandler, context, requestCompleted, context, options)
+            }
+        }
+        guard let started else {
+            let what = tls == nil ? "" : " with TLS (is the private key the certificate's, both PEM?)"
+            throw ServerError(description: "libmicrohttpd could not start on \(settings.host) port \(boundPort)\(what)")
+        }
+        daemon.pointer = started
+        return daemon
     }
 
     /// Replaces the served snapshot; requests already running finish on the one they started with.
-    public func install(_ site: Site) {
+    ///
+    /// New certificates need a new daemon: it starts on the same socket first, so a bad certificate
+    /// throws and leaves the old daemon serving, and no connection attempt is ever refused.
+    public func install(_ site: Site) throws(ServerError) {
         let native = NativeSite(site: site)
+        if !metricsOnly, site.tls != current.withLock({ $0.router.site.tls }) {
+            let fresh = try startDaemon(tls: site.tls)
+            let old = daemons.withLock { list -> [Daemon] in
+                let old = list
+                list = [fresh]
+                return old
+            }
+            current.withLock { $0 = native }
+            let timeout = Double(settings.shutdownTimeout)
+            for daemon in old { _ = MHD_quiesce_daemon(daemon.pointer) }
+            Task.detached { for daemon in old { daemon.drainAndStop(timeout: timeout) } }
+            return
+        }
         current.withLock { $0 = native }
     }
 
@@ -67,36 +123,29 @@ public final class Server: Sendable {
 
     /// Connections held now, for metrics.
     public var currentConnections: Int {
-        daemon.pointer.withLock { pointer in pointer.map { Int(cmhd_current_connections($0.raw)) } ?? 0 }
+        daemons.withLock { list in list.reduce(0) { $0 + max(0, Int(cmhd_current_connections($1.pointer))) } }
     }
 
     /// Stops accepting, lets in-flight requests finish for up to `timeout` seconds, then closes everything.
     public func shutdown(timeout: Double) {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        daemon.pointer.withLock { pointer in
-            guard let daemon = pointer?.raw else { return }
-            let listener = MHD_quiesce_daemon(daemon)
-            if listener >= 0 { close(listener) }
-            var waited = 0.0
-            while inFlight.load(ordering: .acquiring) > 0 && waited < timeout {
-                usleep(10_000)
-                waited += 0.01
-            }
-            MHD_stop_daemon(daemon)
-            pointer = nil
+        let all = daemons.withLock { list -> [Daemon] in
+            let all = list
+            list = []
+            return all
         }
+        for daemon in all { _ = MHD_quiesce_daemon(daemon.pointer) }
+        close(listener)
+        for daemon in all { daemon.drainAndStop(timeout: timeout) }
     }
 
     deinit { shutdown(timeout: 0) }
 
     // MARK: Request path
 
-    fileprivate func requestStarted() { inFlight.add(1, ordering: .relaxed) }
-
-    fileprivate func requestFinished() { inFlight.subtract(1, ordering: .releasing) }
-
-    fileprivate func answer(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> MHD_Result {
+    fileprivate func answer(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, started: UInt64) -> MHD_Result {
         let native = current.withLock { $0 }
+        if metricsOnly { return answerMetricsOnly(connection, url: url, native: native) }
         var query: [String: String] = [:]
         for name in Router.queryItemNames {
             if let value = MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, name) {
@@ -110,13 +159,46 @@ public final class Server: Sendable {
             ifNoneMatch: cmhd_request_header(connection, "If-None-Match").map { String(cString: $0) },
             userAgent: cmhd_request_header(connection, "User-Agent").map { String(cString: $0) },
             host: cmhd_request_header(connection, "Host").map { String(cString: $0) })
-        let response = native.router.respond(to: request)
+        var response = native.router.respond(to: request)
+        if response.route == .metrics {
+            response.body = metrics.render(currentConnections: currentConnections)
+        }
+        let result = queue(response, on: connection, native: native)
+        metrics.record(route: response.route, status: response.status, userAgent: request.userAgent)
+        if let accessLog {
+            accessLog.record(AccessLogEntry(
+                remote: Self.clientAddress(connection), method: request.method, path: request.path, status: response.status,
+                bytes: request.method == "HEAD" ? 0 : response.body.count,
+                durationMicroseconds: Int((LogTime.monotonicNanoseconds() &- started) / 1000),
+                userAgent: request.userAgent,
+                referer: cmhd_request_header(connection, "Referer").map { String(cString: $0) }))
+        }
+        return result
+    }
+
+    private func queue(_ response: Response, on connection: OpaquePointer, native: NativeSite) -> MHD_Result {
         if let id = response.preparedID, let prepared = native.responses[id] {
             return MHD_queue_response(connection, UInt32(response.status), prepared)
         }
         guard let built = NativeSite.makeNative(response) else { return .NO }
         defer { MHD_destroy_response(built) }
         return MHD_queue_response(connection, UInt32(response.status), built)
+    }
+
+    private func answerMetricsOnly(_ connection: OpaquePointer, url: UnsafePointer<CChar>, native: NativeSite) -> MHD_Result {
+        let observability = native.router.site.config.observability
+        var response = native.router.site.notFound
+        if String(cString: url) == observability.metricsPath {
+            response = Response(status: 200, headers: PreparedResponses.commonHeaders + [HTTPHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), HTTPHeader("Cache-Control", "no-store")],
+                                body: metrics.render(currentConnections: currentConnections), route: .metrics)
+        }
+        return queue(response, on: connection, native: native)
+    }
+
+    private static func clientAddress(_ connection: OpaquePointer) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        cmhd_client_address(connection, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     // MARK: Helpers
@@ -137,14 +219,25 @@ public final class Server: Sendable {
     }
 }
 
-/// The daemon pointer, guarded so shutdown from one thread and metrics from another never race.
-private final class DaemonHandle: Sendable {
-    let pointer = Mutex<DaemonPointer?>(nil)
-}
+/// One running MHD daemon and the requests it has in flight; the context of its callbacks.
+///
+/// Unchecked: `pointer` is written once, before the daemon is published to other threads.
+private final class Daemon: @unchecked Sendable {
+    unowned let server: Server
+    var pointer: OpaquePointer!
+    let inFlight = Atomic<Int>(0)
 
-/// An MHD daemon pointer; unchecked because every use goes through `DaemonHandle`'s lock.
-private struct DaemonPointer: @unchecked Sendable {
-    let raw: OpaquePointer
+    init(server: Server) { self.server = server }
+
+    /// Waits up to `timeout` seconds for in-flight requests, then stops the daemon (closing idle connections).
+    func drainAndStop(timeout: Double) {
+        var waited = 0.0
+        while inFlight.load(ordering: .acquiring) > 0 && waited < timeout {
+            usleep(10_000)
+            waited += 0.01
+        }
+        MHD_stop_daemon(pointer)
+    }
 }
 
 /// A snapshot with a native libmicrohttpd copy of each prepared response.
@@ -166,7 +259,8 @@ private final class NativeSite: @unchecked Sendable {
     }
 
     static func makeNative(_ response: Response) -> OpaquePointer? {
-        let native = response.body.withUnsafeBytes { cmhd_response_copy($0.baseAddress, $0.count) }
+        let native = response.representationLength.map { cmhd_response_headers_only(UInt64($0)) }
+            ?? response.body.withUnsafeBytes { cmhd_response_copy($0.baseAddress, $0.count) }
         guard let native else { return nil }
         for header in response.headers {
             MHD_add_response_header(native, header.name, header.value)
@@ -175,17 +269,15 @@ private final class NativeSite: @unchecked Sendable {
     }
 }
 
-/// Marks a request whose headers have been seen; MHD only needs a non-null value.
-private var requestMarker: UnsafeMutableRawPointer? { UnsafeMutableRawPointer(bitPattern: 1) }
-
 /// libmicrohttpd's access handler. The first call only marks the request: queueing a response
 /// there makes MHD close the connection instead of keeping it alive for the next request.
 private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, uploadSize, requestContext in
     guard let context, let connection, let url, let method, let requestContext else { return .NO }
-    let server = Unmanaged<Server>.fromOpaque(context).takeUnretainedValue()
+    let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
     if requestContext.pointee == nil {
-        requestContext.pointee = requestMarker
-        server.requestStarted()
+        // The request's start time, kept in MHD's per-request slot itself: no allocation per request.
+        requestContext.pointee = UnsafeMutableRawPointer(bitPattern: UInt(max(LogTime.monotonicNanoseconds(), 1)))
+        daemon.inFlight.add(1, ordering: .relaxed)
         return .YES
     }
     if let uploadSize, uploadSize.pointee != 0 {
@@ -193,12 +285,12 @@ private let accessHandler: MHD_AccessHandlerCallback = { context, connection, ur
         uploadSize.pointee = 0
         return .YES
     }
-    return server.answer(connection, url: url, method: method)
+    return daemon.server.answer(connection, url: url, method: method, started: UInt64(UInt(bitPattern: requestContext.pointee)))
 }
 
 /// Called once per request MHD handed to the access handler, whether answered or aborted.
 private let requestCompleted: MHD_RequestCompletedCallback = { context, _, requestContext, _ in
     guard let context, let requestContext, requestContext.pointee != nil else { return }
     requestContext.pointee = nil
-    Unmanaged<Server>.fromOpaque(context).takeUnretainedValue().requestFinished()
+    Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
 }

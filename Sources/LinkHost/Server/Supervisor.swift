@@ -37,25 +37,43 @@ public enum Supervisor {
         }
         // Before any thread starts, so libmicrohttpd's workers inherit the mask and only sigwait sees signals.
         cmhd_signals_block()
+        let metrics = Metrics(startTime: Double(LogTime.now().seconds))
+        let observability = site.config.observability
+        let accessLog = observability.accessLog == .off ? nil : AccessLog(format: observability.accessLog)
         let server: Server
+        var metricsServer: Server?
         do {
-            server = try Server(site: site, settings: site.config.server)
+            server = try Server(site: site, settings: site.config.server, metrics: metrics, accessLog: accessLog)
+            if observability.metricsEnabled, let port = observability.metricsPort {
+                var settings = site.config.server
+                settings.host = observability.metricsHost
+                settings.port = port
+                settings.threads = 1
+                metricsServer = try Server(site: site, settings: settings, metrics: metrics, metricsOnly: true)
+            }
         } catch {
             Lifecycle.error(error.description)
             return 1
         }
         let shownHost = server.boundHost.contains(":") ? "[\(server.boundHost)]" : server.boundHost
-        StandardStreams.output("listening on http://\(shownHost):\(server.boundPort)\n")
+        StandardStreams.output("listening on \(site.tls == nil ? "http" : "https")://\(shownHost):\(server.boundPort)\n")
+        if let metricsServer {
+            Lifecycle.info("metrics on http://\(metricsServer.boundHost):\(metricsServer.boundPort)\(observability.metricsPath)")
+        }
         Lifecycle.info("serving \(options.configPath) (generation 1) with \(site.config.apps.count) iOS and \(site.config.android.count) Android apps")
 
         while true {
             let signal = cmhd_signals_wait()
             if signal == SIGHUP {
-                reload(options, server: server)
+                let site = reload(options, server: server)
+                metrics.recordReload(succeeded: site != nil, generation: site?.generation ?? 0)
+                if let site { try? metricsServer?.install(site) }
                 continue
             }
             Lifecycle.info("stopping: finishing in-flight requests (up to \(server.site.config.server.shutdownTimeout) s)")
             server.shutdown(timeout: Double(server.site.config.server.shutdownTimeout))
+            metricsServer?.shutdown(timeout: 1)
+            accessLog?.flush()
             Lifecycle.info("stopped")
             return 0
         }
@@ -72,17 +90,26 @@ public enum Supervisor {
     }
 
     /// Builds the new snapshot beside the old one; only a complete success replaces it.
-    private static func reload(_ options: ServeOptions, server: Server) {
+    @discardableResult
+    private static func reload(_ options: ServeOptions, server: Server) -> Site? {
         let old = server.site
         do {
             let site = try load(options, generation: old.generation + 1)
             if site.config.server != old.config.server {
                 Lifecycle.warning("server settings changed in \(options.configPath); they take effect on restart")
             }
-            server.install(site)
+            if site.config.observability != old.config.observability {
+                Lifecycle.warning("observability settings changed in \(options.configPath); they take effect on restart")
+            }
+            try server.install(site)
             Lifecycle.info("reloaded \(options.configPath) (generation \(site.generation))")
+            return site
+        } catch let error as ServerError {
+            Lifecycle.error("reload failed, still serving generation \(old.generation): \(error)")
+            return nil
         } catch {
             Lifecycle.error("reload failed, still serving generation \(old.generation): \(error)")
+            return nil
         }
     }
 }

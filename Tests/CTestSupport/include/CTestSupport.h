@@ -1,9 +1,44 @@
-/// Test-only socket helpers: connecting needs sockaddr structs, which stay in C.
+/// Test-only socket and process helpers: everything that needs sockaddr structs, pointer arrays or
+/// fork/exec stays in C, so the Swift tests use only file descriptors, process IDs and array bridging.
 #ifndef CTESTSUPPORT_H
 #define CTESTSUPPORT_H
 
+#include <stddef.h>
+#include <sys/types.h>
+
 /// Connects a blocking TCP socket to a numeric `host` and `port`, with send/receive timeouts.
-/// Returns the descriptor or -1.
+/// Also ignores SIGPIPE in the test process, so writing to a socket the server closed fails with
+/// EPIPE instead of killing the test runner. Returns the descriptor or -1.
 int lhtest_connect(const char *host, int port, int timeout_ms);
+
+/// Waits up to `timeout_ms` for `fd` to be readable (data, end of file or an error to read).
+/// Returns 1 when readable, 0 on timeout, -1 on error.
+int lhtest_wait_readable(int fd, int timeout_ms);
+
+/// True (1) when this machine can bind a TCP socket to the IPv6 loopback address ::1.
+int lhtest_ipv6_loopback_available(void);
+
+/// Starts `path` as a child process.
+///
+/// `arguments` and `environment` are blocks of NUL-terminated strings laid end to end (`count` strings
+/// each); `arguments` includes argv[0]. The child runs in `directory`, reads /dev/null, has its stdout
+/// and stderr connected to the pipes returned in `*stdout_fd` and `*stderr_fd` (close-on-exec in the
+/// parent), starts with default signal dispositions and an empty signal mask, and is sent SIGKILL if
+/// the test process dies (PR_SET_PDEATHSIG, armed from a helper thread that lives as long as the
+/// process, so no child outlives a crashed or killed test run).
+/// Returns the child's pid, or -1 with `*error_number` set (including exec failures in the child).
+pid_t lhtest_spawn(const char *path,
+                   const char *arguments, int argument_count,
+                   const char *environment, int environment_count,
+                   const char *directory,
+                   int *stdout_fd, int *stderr_fd, int *error_number);
+
+/// Waits up to `timeout_ms` (0: just checks) for child `pid` to end and reaps it.
+/// Returns 1 when it ended, with `*exit_code` (-1 if killed) and `*signal_number` (0 if it exited);
+/// 0 when it is still running; -1 on error (e.g. not a child of this process).
+int lhtest_wait(pid_t pid, int timeout_ms, int *exit_code, int *signal_number);
+
+/// Writes the text of errno value `code` (e.g. "Connection refused") into `buffer`, NUL-terminated.
+void lhtest_error_text(int code, char *buffer, int length);
 
 #endif

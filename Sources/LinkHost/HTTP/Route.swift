@@ -1,0 +1,33 @@
+/// What kind of resource answered a request: the label of metrics and the key of per-route behaviour.
+public enum Route: Int, Sendable, CaseIterable {
+    /// Either AASA path.
+    case aasa
+    /// `/.well-known/assetlinks.json`.
+    case assetLinks
+    /// A call-link page.
+    case callPage
+    /// A file from the static folder.
+    case staticFile
+    /// The health probe.
+    case health
+    /// The Prometheus metrics page; its body is filled by the server, which owns the counters.
+    case metrics
+    /// Unknown paths and invalid call links.
+    case notFound
+    /// Methods other than GET and HEAD.
+    case methodNotAllowed
+
+    /// The label used in metrics.
+    public var label: String {
+        switch self {
+        case .aasa: return "aasa"
+        case .assetLinks: return "assetlinks"
+        case .callPage: return "call_page"
+        case .staticFile: return "static"
+        case .health: return "health"
+        case .metrics: return "metrics"
+        case .notFound: return "not_found"
+        case .methodNotAllowed: return "method_not_allowed"
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// The call-link page over real sockets: both link shapes, headers, invalid links and reflection.
+@Suite("Call page", .timeLimit(.minutes(1)))
+struct CallPageTests {
+    @Test("A valid call link answers 200 HTML with the call ID, type, app name and locked-down headers")
+    func validLink() async throws {
+        let server = try await LinkHostProcess.start(SiteFixture())
+        let page = try server.request("GET", "/call/abc_DEF-123?type=video")
+        #expect(page.status == 200, "\(page)")
+        #expect(page.header("Content-Type") == "text/html; charset=utf-8")
+        #expect(page.header("Content-Length") == String(page.body.count))
+        #expect(page.text.contains("<code>abc_DEF-123</code>"))
+        #expect(page.text.contains("<dd>video</dd>"))
+        #expect(page.text.contains(TestConfig().name))
+        #expect(page.text.contains("<meta name=\"robots\" content=\"noindex, nofollow\">"))
+        #expect(page.text.contains("apple-itunes-app"))
+        let policy = try #require(page.header("Content-Security-Policy"))
+        #expect(policy.contains("default-src 'none'") && policy.contains("frame-ancestors 'none'") && !policy.contains("unsafe-inline"))
+        #expect(page.header("Referrer-Policy") == "no-referrer")
+        #expect(page.header("X-Content-Type-Options") == "nosniff")
+        #expect(maxAge(page.header("Cache-Control")) != nil)
+        #expect(page.header("Vary") == "User-Agent")
+    }
+
+    @Test("The type:callId link shape and a trailing slash are accepted; a missing type falls back to the default")
+    func linkShapes() async throws {
+        let server = try await LinkHostProcess.start(SiteFixture())
+        let shaped = try server.request("GET", "/call/livestream:xyz789")
+        #expect(shaped.status == 200 && shaped.text.contains("<code>xyz789</code>") && shaped.text.contains("<dd>livestream</dd>"), "\(shaped)")
+        let slash = try server.request("GET", "/call/xyz789/")
+        #expect(slash.status == 200 && slash.text.contains("<dd>default</dd>"), "\(slash)")
+    }
+
+    @Test("HEAD on a call page sends the headers only")
+    func head() async throws {
+        let server = try await LinkHostProcess.start(SiteFixture())
+        let client = try server.connect()
+        try client.send(RawHTTPClient.requestBytes("HEAD", "/call/abc"))
+        let head = try client.readResponse(toMethod: "HEAD")
+        #expect(head.status == 200 && head.body.isEmpty)
+        let get = try client.request("GET", "/call/abc")
+        #expect(head.header("Content-Length") == String(get.body.count))
+    }
+
+    static let invalidLinks = [
+        "/call/", "/call/a%2Fb", "/call/%00x", "/call/..%2F..%2Fsecret.txt", "/call/abc/extra", "/call/" + String(repeating: "x", count: 65),
+        "/call/<script>alert(1)</script>", "/call/abc?type=%3Cscript%3E", "/call/abc?type=a%0d%0aSet-Cookie:%20evil=1",
+        "/call/INJECT%22onload%3D", "/call/abc?type=" + String(repeating: "t", count: 65),
+    ]
+
+    @Test("Invalid call links get the friendly 404 page and never reflect the input", arguments: invalidLinks)
+    func invalidLink(path: String) async throws {
+        let server = try await LinkHostProcess.start(SiteFixture())
+        let response = try server.request("GET", path)
+        #expect(response.status == 404, "\(response)")
+        for marker in ["script", "alert", "Set-Cookie", "evil", "INJECT", "onload", "secret", "ttttt", "xxxxx"] {
+            #expect(!response.text.contains(marker), "404 for \(path) reflects \(marker)")
+            #expect(!response.headers.contains { $0.name.lowercased() == "set-cookie" || $0.value.contains(marker) }, "\(response)")
+        }
+    }
+
+    @Test("Query items other than type are ignored, never reflected")
+    func otherQueryItems() async throws {
+        let server = try await LinkHostProcess.start(SiteFixture())
+        let page = try server.request("GET", "/call/abc?type=video&utm_source=%3Cb%3Ereflected%3C/b%3E&x=REFLECTED")
+        #expect(page.status == 200)
+        #expect(!page.text.contains("reflected") && !page.text.contains("REFLECTED"))
+    }
+
+    @Test("Android visitors get an intent URL with a store fallback; desktop visitors get a QR code")
+    func platforms() async throws {
+        let server = try await LinkHostProcess.start(SiteFixture(TestConfig(urlScheme: "examplevideo")))
+        let android = try server.request("GET", "/call/abc?type=video", headers: [("User-Agent", "Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/120 Mobile")])
+        #expect(android.text.contains("intent://call/abc?type=video#Intent;scheme=examplevideo;package="), "\(android)")
+        #expect(android.text.contains("S.browser_fallback_url=https%3A%2F%2Fplay.google.com"))
+        let iphone = try server.request("GET", "/call/abc?type=video", headers: [("User-Agent", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)")])
+        #expect(iphone.text.contains("href=\"examplevideo://call/abc?type=video\""), "\(iphone)")
+        #expect(!iphone.text.contains("<svg xmlns"))
+        let desktop = try server.request("GET", "/call/abc?type=video", headers: [("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) Firefox/120"), ("Host", "links.example.com")])
+        #expect(desktop.text.contains("https://links.example.com/call/abc?type=video"))
+        #expect(desktop.text.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""), "desktop page has no QR code")
+    }
+
+    @Test("A hostile Host header cannot reach the page's URLs")
+    func hostileHost() async throws {
+        let server = try await LinkHostProcess.start(SiteFixture())
+        let page = try server.request("GET", "/call/abc", headers: [("Host", "evil.example\"><script>x</script>")])
+        #expect(page.status == 200 || page.status == 400, "\(page)")
+        #expect(!page.text.contains("<script>x") && !page.text.contains("evil.example"))
+    }
+
+    @Test("The page template and files outside public/ are never served raw")
+    func templateNotServed() async throws {
+        let server = try await LinkHostProcess.start(SiteFixture())
+        for path in ["/call.html", "/public/call.html", "/%63all.html", "/linkhost.json", "/../linkhost.json"] {
+            let response = try server.request("GET", path)
+            #expect(response.status == 404, "\(path): \(response)")
+            #expect(!response.text.contains("{{"), "\(path) leaked the template")
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// Access logs, metrics and the health probe, read back from the real binary.
+@Suite("Observability", .timeLimit(.minutes(1)))
+struct ObservabilityTests {
+    @Test("Every request gets one JSON access-log line on stdout with the documented fields, control characters escaped")
+    func accessLogJSON() async throws {
+        let server = try await LinkHostProcess.start(SiteFixture())
+        _ = try server.request("GET", "/.well-known/apple-app-site-association", headers: [("User-Agent", "AASA-Bot/1.0.0")])
+        _ = try server.request("GET", "/call/abc?type=secret-token-in-query")
+        _ = try server.request("GET", "/nope%0d%0a{\"forged\":1}", headers: [("User-Agent", "quote\" back\\slash")])
+        let lines = { server.stdout.split(separator: "\n").filter { $0.hasPrefix("{") } }
+        #expect(try await eventually(timeout: .seconds(3)) { lines().count >= 3 }, "stdout: \(server.stdout)")
+        var paths: [String] = []
+        for line in lines() {
+            let entry = try #require(parseJSON(Array(line.utf8)) as? [String: Any], "\(line)")
+            for field in ["time", "remote", "method", "path", "status", "bytes", "duration_us", "user_agent"] {
+                #expect(entry[field] != nil, "missing \(field) in \(line)")
+            }
+            paths.append(entry["path"] as? String ?? "")
+            if entry["path"] as? String == "/.well-known/apple-app-site-association" {
+                #expect(entry["status"] as? Int == 200)
+                #expect(entry["user_agent"] as? String == "AASA-Bot/1.0.0")
+                #expect((entry["bytes"] as? Int ?? 0) > 0)
+            }
+        }
+        #expect(paths.contains("/call/abc"), "the query must not be logged: \(paths)")
+        #expect(!server.stdout.contains("secret-token-in-query"))
+        #expect(paths.contains("/nope%0d%0a{\"forged\":1}"))
+    }
+
+    @Test("/metrics parses with Prometheus' own parser and counts what was served")
+    func metrics() async throws {
+        let server = try await LinkHostProcess.start(SiteFixture())
+        for _ in 0..<3 { _ = try server.request("GET", "/.well-known/apple-app-site-association", headers: [("User-Agent", "AASA-Bot/1.0.0")]) }
+        _ = try server.request("GET", "/missing")
+        let page = try server.request("GET", "/metrics")
+        #expect(page.status == 200)
+        #expect(page.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
+        let script = """
+        import sys
+        from prometheus_client.parser import text_string_to_metric_families
+        values = {}
+        for family in text_string_to_metric_families(sys.stdin.read()):
+            for sample in family.samples:
+                values[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+        print(int(values[("linkhost_requests_total", (("route", "aasa"), ("status", "2xx")))]))
+        print(int(values[("linkhost_association_fetches_total", (("fetcher", "apple"), ("file", "aasa")))]))
+        print(int(values[("linkhost_requests_total", (("route", "not_found"), ("status", "4xx")))]))
+        print(int(values[("linkhost_config_generation", ())]))
+        print(int(values[("process_start_time_seconds", ())]) > 1700000000)
+        """
+        let result = try ExternalTool.run("python3", ["-c", script], input: page.text)
+        #expect(result.status == 0, "prometheus_client could not parse /metrics (pip install prometheus_client): \(result.error)")
+        #expect(result.output.split(separator: "\n") == ["3", "3", "1", "1", "True"], "\(result.output)")
+    }
+
+    @Test("/healthz answers 200 ok without caching")
+    func health() async throws {
+        let server = try await LinkHostProcess.start(SiteFixture())
+        let response = try server.request("GET", "/healthz")
+        #expect(response.status == 200 && response.text == "ok\n")
+        #expect(response.header("Cache-Control") == "no-store")
+    }
+
+    @Test("Metrics can move to their own port, off the public listener")
+    func metricsPort() async throws {
+        var config = TestConfig()
+        let probe = try RawHTTPClientPortPicker.freePort()
+        config.extra["observability"] = ["metrics": ["port": probe, "host": "127.0.0.1"], "accessLog": "off"]
+        let server = try await LinkHostProcess.start(SiteFixture(config))
+        #expect(try server.request("GET", "/metrics").status == 404)
+        let metrics = try RawHTTPClient(port: probe).request("GET", "/metrics")
+        #expect(metrics.status == 200 && metrics.text.contains("linkhost_requests_total"), "\(metrics)")
+        #expect(!server.stdout.contains("{\"time\""), "accessLog off still logged")
+    }
+}
+
+/// Finds a free TCP port on 127.0.0.1 by asking a throwaway linkhost-free socket (via python3).
+enum RawHTTPClientPortPicker {
+    static func freePort() throws -> Int {
+        let result = try ExternalTool.run("python3", ["-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"])
+        return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+}

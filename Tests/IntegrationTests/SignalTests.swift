@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// SIGTERM/SIGINT drain and exit; SIGHUP reloads, keeping the old snapshot when the new config is bad.
+@Suite("Signals", .timeLimit(.minutes(1)))
+struct SignalTests {
+    static let aasaPath = "/.well-known/apple-app-site-association"
+
+    @Test("SIGTERM and SIGINT make an idle server exit 0 within 3 s, logging that it stopped", arguments: [SIGTERM, SIGINT])
+    func stopSignal(signal: Int32) async throws {
+        let server = try await LinkHostProcess.start(SiteFixture())
+        // An idle keep-alive connection must not hold the exit back.
+        let idle = try server.connect()
+        _ = try idle.request("GET", "/style.css")
+        server.signal(signal)
+        let ended = try await server.waitForExit(timeout: .seconds(3))
+        #expect(ended.exitCode == 0, "\(ended)")
+        #expect(ended.stderr.contains("linkhost: stopped"), "\(ended)")
+    }
+
+    @Test("SIGTERM while a slow client holds half-sent request headers still exits 0 (bounded by shutdownTimeout)")
+    func stopWithHalfSentHeaders() async throws {
+        var config = TestConfig()
+        config.shutdownTimeout = 2
+        let server = try await LinkHostProcess.start(SiteFixture(config))
+        let slow = try server.connect()
+        try slow.send("GET \(Self.aasaPath) HTTP/1.1\r\nHost: links.example.com\r\nUser-Ag")
+        try await Task.sleep(for: .milliseconds(100))
+        server.signal(SIGTERM)
+        let ended = try await server.waitForExit(timeout: .seconds(6))
+        #expect(ended.exitCode == 0, "\(ended)")
+    }
+
+    @Test("SIGTERM while a slow client holds a half-sent request body still exits 0 (bounded by shutdownTimeout)")
+    func stopWithHalfSentBody() async throws {
+        var config = TestConfig()
+        config.shutdownTimeout = 1
+        let server = try await LinkHostProcess.start(SiteFixture(config))
+        let slow = try server.connect()
+        try slow.send("POST \(Self.aasaPath) HTTP/1.1\r\nHost: links.example.com\r\nContent-Length: 1000\r\nExpect: 100-continue\r\n\r\n")
+        // 100 Continue proves the server has the request in hand (it is in flight) before the signal.
+        let interim = try slow.readResponse()
+        #expect(interim.status == 100, "\(interim)")
+        try slow.send("only part of the body")
+        server.signal(SIGTERM)
+        let ended = try await server.waitForExit(timeout: .seconds(6))
+        #expect(ended.exitCode == 0, "\(ended)")
+    }
+
+    @Test("SIGTERM lets an in-flight request finish, answers it, then exits 0 without waiting out shutdownTimeout")
+    func stopDrainsInFlightRequest() async throws {
+        var config = TestConfig()
+        config.shutdownTimeout = 30
+        let server = try await LinkHostProcess.start(SiteFixture(config))
+        let client = try server.connect()
+        try client.send("POST \(Self.aasaPath) HTTP/1.1\r\nHost: links.example.com\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n")
+        let interim = try client.readResponse()
+        #expect(interim.status == 100, "\(interim)")
+        try client.send("12345")
+        server.signal(SIGTERM)
+        try await server.waitForStderr(containing: "stopping")
+        try client.send("67890")
+        let answer = try client.readResponse(toMethod: "POST")
+        #expect(answer.status == 405, "the in-flight request must still be answered during the drain: \(answer)")
+        let ended = try await server.waitForExit(timeout: .seconds(5))
+        #expect(ended.exitCode == 0, "\(ended)")
+    }
+
+    @Test("SIGHUP with a good changed config serves the new AASA (and reloads public/)")
+    func reloadGoodConfig() async throws {
+        let site = try SiteFixture()
+        let server = try await LinkHostProcess.start(site)
+        let before = try server.request("GET", Self.aasaPath)
+        #expect(aasaAppIDs(parseJSON(before.body)) == [TestConfig().appID])
+
+        var changed = TestConfig()
+        changed.bundleID = "com.example.reloaded"
+        try site.writeConfig(changed)
+        try site.write("body { color: #654321 }\n", to: "public/style.css")
+        server.signal(SIGHUP)
+
+        var after = before
+        let reloaded = try await eventually(timeout: .seconds(5)) {
+            after = try server.request("GET", Self.aasaPath)
+            return after.body != before.body
+        }
+        #expect(reloaded, "the AASA never changed after SIGHUP; stderr:\n\(server.stderr)")
+        #expect(aasaAppIDs(parseJSON(after.body)) == [changed.appID], "\(after)")
+        #expect(after.header("ETag") != before.header("ETag"), "a new document needs a new ETag")
+        #expect(try server.request("GET", "/style.css").text == "body { color: #654321 }\n", "public/ must be reloaded too")
+        try await server.waitForStderr(containing: "reloaded")
+        #expect(server.isRunning)
+    }
+
+    @Test("SIGHUP with a broken config logs that the reload failed and keeps serving the old AASA")
+    func reloadBrokenConfig() async throws {
+        let site = try SiteFixture()
+        let server = try await LinkHostProcess.start(site)
+        let before = try server.request("GET", Self.aasaPath)
+        #expect(before.status == 200)
+
+        var broken = TestConfig()
+        broken.teamID = "not-a-team"
+        broken.bundleID = "com.example.broken"
+        try site.writeConfig(broken)
+        server.signal(SIGHUP)
+        try await server.waitForStderr(containing: "reload failed")
+        #expect(server.stderr.contains("apps[0].teamID"), "the failed reload should say what is wrong: \(server.stderr)")
+
+        #expect(server.isRunning, "a bad reload must not stop the server")
+        let after = try server.request("GET", Self.aasaPath)
+        #expect(after.status == 200, "\(after)")
+        #expect(after.body == before.body, "the old AASA must still be served")
+        #expect(after.header("ETag") == before.header("ETag"))
+
+        // Still healthy: a later good config is picked up by the next SIGHUP.
+        var fixed = TestConfig()
+        fixed.bundleID = "com.example.fixed"
+        try site.writeConfig(fixed)
+        server.signal(SIGHUP)
+        let recovered = try await eventually(timeout: .seconds(5)) {
+            aasaAppIDs(parseJSON(try server.request("GET", Self.aasaPath).body)) == [fixed.appID]
+        }
+        #expect(recovered, "the next good config was never served; stderr:\n\(server.stderr)")
+    }
+}
