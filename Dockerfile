@@ -4,8 +4,8 @@
 #   docker run -p 8080:8080 -v "$PWD/config:/etc/linkhost:ro" linkhost
 #
 # Two stages. "build" compiles a release binary with the Swift standard library linked in
-# statically and leaves it, stripped, at /out/linkhost. "runtime" is Debian slim plus the one
-# shared library the binary still needs (libmicrohttpd). scripts/check-docker.sh builds the
+# statically and leaves it, stripped, at /out/linkhost. "runtime" is Debian slim plus the
+# shared libraries the binary still needs (libmicrohttpd). scripts/check-docker.sh builds the
 # runtime stage of this very file, replacing the build stage with a directory that holds a
 # binary built on the host (--build-context build=DIR), so keep the stage name and /out/linkhost.
 
@@ -33,6 +33,9 @@ RUN swift build -c release --static-swift-stdlib --product linkhost \
 
 # ---- runtime --------------------------------------------------------------------------------
 FROM debian:bookworm-slim AS runtime
+
+LABEL org.opencontainers.image.title="linkhost" \
+      org.opencontainers.image.description="Web host of an app's link domain: AASA, assetlinks.json, call-link pages, static files"
 
 # The binary carries the Swift runtime; beyond glibc it loads libstdc++ (already in slim, named
 # so that it stays) and libmicrohttpd, which brings GnuTLS and friends. No ca-certificates:

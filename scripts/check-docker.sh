@@ -195,7 +195,7 @@ cleanup() {
     local rc=$?
     set +e
     if [[ -n $SERVER_PID ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        stop_server_tree KILL
+        stop_server_gently
     fi
     if ((KEEP)); then
         [[ -n $CTR ]] && note "kept container $CTR (buildah --root $CACHE_DIR/storage-$DRIVER ...)"
@@ -205,7 +205,7 @@ cleanup() {
         for c in "${CLEANUP_CTRS[@]}"; do
             bh rm "$c" >/dev/null 2>&1
         done
-        [[ -n $WORK ]] && rm -rf "$WORK"
+        [[ -n $WORK ]] && rm -rf --one-file-system "$WORK"
     fi
     exit "$rc"
 }
@@ -229,8 +229,25 @@ stop_server_tree() {
     done
 }
 
+# After a failure: SIGTERM to the innermost process (the server) so that buildah can clean up
+# after it, then to the rest, and SIGKILL whatever is left after 10 s.
+stop_server_gently() {
+    local innermost deadline=$(($(date +%s) + 10))
+    innermost=$(descendants "$SERVER_PID" | head -n 1)
+    [[ -n $innermost ]] && kill -TERM "$innermost" 2>/dev/null
+    while kill -0 "$SERVER_PID" 2>/dev/null && (($(date +%s) < deadline)); do
+        sleep 0.2
+    done
+    kill -0 "$SERVER_PID" 2>/dev/null && stop_server_tree KILL
+    wait "$SERVER_PID" 2>/dev/null
+    SERVER_PID=""
+}
+
 mkdir -p "$CACHE_DIR"
 WORK=$(mktemp -d /tmp/check-docker.XXXXXX)
+# buildah's per-run folders (/var/tmp by default) go here, so they leave with $WORK.
+mkdir -p "$WORK/tmp"
+export TMPDIR=$WORK/tmp
 
 # One check at a time per cache (they share the image store); --self-test's own runs inherit the lock.
 if [[ -z ${LINKHOST_CHECK_LOCK_HELD:-} ]]; then
