@@ -274,11 +274,11 @@ stage_lint() {
 
 # ---- stage 2: the binary --------------------------------------------------------------------
 
-# swift_bin_path FLAGS...: where SwiftPM puts the release binary for these flags.
+# swift_build WHAT FLAGS...: a release build of linkhost with FLAGS; sets SWIFT_BIN to the binary.
 swift_build() {
     local what=$1
     shift
-    log "binary: swift build -c release $* --product linkhost --scratch-path ${SCRATCH#"$REPO"/} ($what)"
+    log "binary: swift build -c release${*:+ $*} --product linkhost --scratch-path ${SCRATCH#"$REPO"/} ($what)"
     (cd "$REPO" && timeout 2400 swift build -c release "$@" --product linkhost --scratch-path "$SCRATCH") \
         >"$WORK/swift-build.log" 2>&1 || {
         tail -n 40 "$WORK/swift-build.log" >&2
