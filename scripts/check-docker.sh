@@ -179,7 +179,7 @@ choose_driver() {
     fi
     set_driver overlay
     if ! probe_driver; then
-        warn "overlay storage cannot mount here ($(tail -n 1 "$WORK/driver-overlay.log")); falling back to vfs, which copies every layer (slower, more disk)"
+        warn "overlay storage cannot mount here ($(grep -m 1 -i 'not supported\|overlay' "$WORK/driver-overlay.log" || tail -n 1 "$WORK/driver-overlay.log")); falling back to vfs, which copies every layer (slower, more disk)"
         set_driver vfs
         probe_driver || fail storage "neither overlay nor vfs storage works: $(tail -n 3 "$WORK/driver-vfs.log")"
     fi
