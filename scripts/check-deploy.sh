@@ -161,11 +161,13 @@ for dep in deployments:
     for c in pod["containers"]:
         where = f"{name}/{c['name']}"
         ports = {p.get("name"): p["containerPort"] for p in c.get("ports", [])}
+        probes = [(kind, c[kind]["httpGet"]) for kind in ("startupProbe", "readinessProbe", "livenessProbe")
+                  if "httpGet" in c.get(kind, {})]
         for kind in ("readinessProbe", "livenessProbe"):
-            probe = c.get(kind, {}).get("httpGet")
-            if not probe or probe.get("path") != "/healthz":
-                problem(f"{where}: {kind} must be an httpGet of /healthz")
-            elif probe["port"] not in ports and probe["port"] not in ports.values():
+            if kind not in dict(probes):
+                problem(f"{where}: {kind} must be an httpGet of the health path")
+        for kind, probe in probes:
+            if probe["port"] not in ports and probe["port"] not in ports.values():
                 problem(f"{where}: {kind} port {probe['port']} is not a container port")
         res = c.get("resources", {})
         for part in ("requests", "limits"):
@@ -203,6 +205,16 @@ for dep in deployments:
                     port = config.get("server", {}).get("port", 8080)
                     if port not in ports.values():
                         problem(f"{where}: the config listens on {port}, but the container ports are {sorted(ports.values())}")
+                    observability = config.get("observability", {})
+                    metrics_port = observability.get("metrics", {}).get("port")
+                    if metrics_port is not None and metrics_port not in ports.values():
+                        problem(f"{where}: the config serves metrics on {metrics_port}, which is not a container port")
+                    health = observability.get("healthPath", "/healthz")
+                    for kind, probe in probes:
+                        if probe.get("path") != health:
+                            problem(f"{where}: {kind} asks {probe.get('path')}, but the config's health path is {health}")
+                        elif ports.get(probe["port"], probe["port"]) != port:
+                            problem(f"{where}: {kind} probes port {probe['port']}, but the server listens on {port}")
 
         # Files laid over public/ by subPath: every key mounted, every mount backed by a key.
         os.makedirs(f"{work}/overrides", exist_ok=True)
