@@ -194,6 +194,9 @@ CLEANUP_CTRS=()
 cleanup() {
     local rc=$?
     set +e
+    if ((rc != 0 && ${#TIMINGS[@]} > 0)); then
+        printf 'check-docker: failed after %s s (%s)\n' "$(seconds_since "$T_START")" "$(IFS=,; printf '%s' "${TIMINGS[*]}" | sed 's/,/, /g')" >&2
+    fi
     if [[ -n $SERVER_PID ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
         stop_server_gently
     fi
