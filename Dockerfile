@@ -16,7 +16,7 @@ FROM swift:6.3-bookworm AS build
 # would break the build at the next security update. The base image tag fixes the release.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd-dev \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev libgnutls28-dev \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -37,13 +37,15 @@ FROM debian:bookworm-slim AS runtime
 LABEL org.opencontainers.image.title="linkhost" \
       org.opencontainers.image.description="Web host of an app's link domain: AASA, assetlinks.json, call-link pages, static files"
 
-# The binary carries the Swift runtime; beyond glibc it loads libstdc++ (already in slim, named
-# so that it stays) and libmicrohttpd, which brings GnuTLS and friends. No ca-certificates:
-# linkhost only answers requests, it makes none.
+# The binary carries the Swift runtime; beyond glibc it loads libmicrohttpd, GnuTLS (for
+# `linkhost check`, which fetches a live domain's files over HTTPS) and libstdc++ (already in
+# slim; named so that it stays). ca-certificates is the trust store those HTTPS checks verify
+# against.
 # The user has a fixed number so that Kubernetes' runAsNonRoot can check it without a name.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd12 libstdc++6 \
+    && apt-get install -y --no-install-recommends \
+        ca-certificates libgnutls30 libmicrohttpd12 libstdc++6 \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --gid 10001 linkhost \
     && useradd --uid 10001 --gid linkhost --no-create-home --no-log-init \

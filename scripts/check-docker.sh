@@ -497,6 +497,12 @@ check_libraries() {
         fail ldd "shared libraries missing from the image: $(awk '/not found/ { printf "%s ", $1 }' "$WORK/ldd.txt")- add the Debian package that ships them to the runtime stage's apt-get install"
     fi
     note "ldd: all $(grep -c '=>' "$WORK/ldd.txt") libraries resolve, no Swift runtime libraries"
+    # GnuTLS verifies `linkhost check`'s HTTPS fetches against the system trust store.
+    if grep -q 'libgnutls' "$WORK/ldd.txt"; then
+        timeout 30 "${BH[@]}" run --isolation chroot "$CTR" -- test -s /etc/ssl/certs/ca-certificates.crt </dev/null ||
+            fail trust-store "the binary uses GnuTLS for HTTPS, but the image has no /etc/ssl/certs/ca-certificates.crt: install ca-certificates"
+        note "trust store: /etc/ssl/certs/ca-certificates.crt"
+    fi
 }
 
 free_port() {
@@ -588,6 +594,14 @@ stage_run() {
     python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert isinstance(d, dict), "not an object"; print("    AASA keys:", ", ".join(d))' \
         "$WORK/body" || fail http "the AASA is not a JSON object"
     http_check '/call/abc123?type=default' '^text/html'
+
+    # The association files as Apple's and Google's fetchers see them, by the image's own client.
+    timeout 60 "${BH[@]}" run --isolation chroot "$CTR" -- "${SERVER_ARGV[0]}" check \
+        "http://127.0.0.1:$PORT" --allow-http </dev/null >"$WORK/check.log" 2>&1 || {
+        cat "$WORK/check.log" >&2
+        fail http "linkhost check http://127.0.0.1:$PORT --allow-http failed in the image"
+    }
+    note "linkhost check: $(grep -m 1 -E 'passed|failed' "$WORK/check.log" || tail -n 1 "$WORK/check.log")"
 
     local t0
     t0=$(now)
