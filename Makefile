@@ -4,7 +4,7 @@ CONFIG ?= config/linkhost.json
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 
-.PHONY: deps test-deps build release run test check-html screenshots fuzz clean
+.PHONY: deps test-deps build release run test check-html screenshots fuzz soak slowloris flood clean
 
 # Installs libmicrohttpd's headers when pkg-config cannot find them (fresh Debian/Ubuntu machines).
 deps:
@@ -52,6 +52,18 @@ screenshots: build
 FUZZ_SECONDS ?= 600
 fuzz:
 	scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# Overload checks against the release build on 127.0.0.1 (each prints one PASS/FAIL line).
+# SOAK_MINUTES (default 10) sets the soak's length; the soak needs wrk.
+soak: release
+	@command -v wrk >/dev/null || $(APT) install -y -qq wrk >/dev/null
+	LINKHOST_BINARY=.build/release/linkhost scripts/soak.sh
+
+slowloris: release
+	LINKHOST_BINARY=.build/release/linkhost python3 scripts/slowloris.py
+
+flood: release
+	LINKHOST_BINARY=.build/release/linkhost python3 scripts/flood.py
 
 clean:
 	rm -rf .build

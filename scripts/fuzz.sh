@@ -18,6 +18,7 @@ mapfile -t sources < <(find "$build/src/LinkHost" -name '*.swift' ! -path '*/Ser
 for target in "${targets[@]}"; do
     name="$(tr '[:lower:]' '[:upper:]' <<<"${target:0:1}")${target:1}"
     binary="$build/fuzz-$target"
+    rm -f "$binary"
     echo "== building $binary"
     swiftc -swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -module-name LinkHost \
         "${sources[@]}" "$build/src/Harnesses/${name}Fuzz.swift" -o "$binary" 2>&1 | grep -v "Cannot export local symbol" || true
@@ -25,6 +26,8 @@ for target in "${targets[@]}"; do
     corpus=".fuzz/corpus/$target"
     mkdir -p "$corpus" "Fuzz/crashes/$target"
     cp -n Fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true
+    # The shipped template is the best seed for the template parser; it is copied, not kept twice in the repo.
+    [ "$target" != template ] || cp public/call.html "$corpus/shipped.html"
     echo "== fuzzing $target for $seconds s"
     "$binary" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="Fuzz/crashes/$target/" -print_final_stats=1 "$corpus" 2>&1 | tee ".fuzz/$target.log" | grep -E "^#[0-9]+.*(DONE|pulse)|stat::|ERROR|SUMMARY" || true

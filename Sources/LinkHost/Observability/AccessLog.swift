@@ -77,11 +77,12 @@ public final class AccessLog: Sendable {
     }
 
     private static func drain(_ slot: Slot, to output: Int32) {
-        // Swap in an empty buffer of the same capacity so the writer side keeps appending without growing.
+        // Swap in an empty buffer of the same capacity so the writer side keeps appending without growing;
+        // an idle slot is left alone, so an idle server allocates nothing.
+        guard !slot.buffer.withLock({ $0.isEmpty }) else { return }
         var pending = [UInt8]()
         pending.reserveCapacity(flushThreshold + 4096)
         slot.buffer.withLock { swap(&$0, &pending) }
-        guard !pending.isEmpty else { return }
         var rest = pending[...]
         while !rest.isEmpty {
             let written = rest.withUnsafeBytes { write(output, $0.baseAddress, $0.count) }

@@ -61,7 +61,7 @@ public final class Server: Sendable {
         let threads = settings.threads > 0 ? settings.threads : Self.processorCount()
         var options = [
             cmhd_option_value(.CONNECTION_TIMEOUT, settings.connectionTimeout),
-            cmhd_option_value(.CONNECTION_LIMIT, settings.connectionLimit),
+            cmhd_option_value(.CONNECTION_LIMIT, Self.effectiveConnectionLimit(settings.connectionLimit)),
             cmhd_option_value(.PER_IP_CONNECTION_LIMIT, settings.perIPConnectionLimit),
             cmhd_option_value(.CONNECTION_MEMORY_LIMIT, settings.connectionMemoryLimit),
         ]
@@ -212,6 +212,17 @@ public final class Server: Sendable {
         }
     }
 
+    /// Answers 400 and closes, for a request whose framing or Host is ambiguous.
+    fileprivate func refuseAmbiguous(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> MHD_Result {
+        let native = current.withLock { $0 }
+        let response = native.router.site.badRequest
+        let result = queue(response, on: connection, native: native)
+        let userAgent = cmhd_request_header(connection, "User-Agent").map(Self.bytes) ?? UnsafeBufferPointer(start: nil, count: 0)
+        finish(route: .badRequest, status: 400, bytes: response.body.count, connection: connection, method: Self.bytes(method),
+               path: Self.bytes(url), userAgent: userAgent, started: LogTime.monotonicNanoseconds())
+        return result
+    }
+
     /// The bytes of a NUL-terminated C string, without copying.
     private static func bytes(_ text: UnsafePointer<CChar>) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
@@ -242,6 +253,17 @@ public final class Server: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Descriptors kept free for what a reload opens (config, template, static files, certificates) and the
+    /// listener, epoll and ITC descriptors: running out of them would make every reload fail.
+    static let reservedDescriptors = 64
+
+    /// The configured connection limit, lowered to what the open-files limit allows.
+    static func effectiveConnectionLimit(_ configured: Int) -> Int {
+        let available = cmhd_raise_open_files_limit()
+        guard available > 0 else { return configured }
+        return max(1, min(configured, available - reservedDescriptors))
+    }
 
     private static func processorCount() -> Int {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
@@ -333,10 +355,15 @@ private final class NativeSite: @unchecked Sendable {
 
 /// libmicrohttpd's access handler. The first call only marks the request: queueing a response
 /// there makes MHD close the connection instead of keeping it alive for the next request.
-private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, uploadSize, requestContext in
+private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, version, _, uploadSize, requestContext in
     guard let context, let connection, let url, let method, let requestContext else { return .NO }
     let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
     if requestContext.pointee == nil {
+        // Refused before any body is read; answering on the first call makes MHD close the connection,
+        // so nothing after this request can be read as another one.
+        if cmhd_request_is_ambiguous(connection, version) != 0 {
+            return daemon.server.refuseAmbiguous(connection, url: url, method: method)
+        }
         // The request's start time, kept in MHD's per-request slot itself: no allocation per request.
         requestContext.pointee = UnsafeMutableRawPointer(bitPattern: UInt(max(LogTime.monotonicNanoseconds(), 1)))
         daemon.inFlight.add(1, ordering: .relaxed)
