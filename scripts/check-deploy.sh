@@ -18,8 +18,8 @@ usage: scripts/check-deploy.sh [--update-checksum] [--binary PATH] [--no-install
 
   --update-checksum  write the sha256 of configmap.yaml into deployment.yaml's checksum/config
                      annotation (after editing the ConfigMaps), then check
-  --binary PATH      linkhost binary for `linkhost validate` (default: .build/release/linkhost or
-                     .build/debug/linkhost, else a debug build)
+  --binary PATH      linkhost binary for `linkhost validate` (default: the first of
+                     .build/check-docker/release, .build/release, .build/debug; else a debug build)
   --no-install       fail instead of installing missing tools
 EOF
 }
@@ -260,7 +260,8 @@ EOF
 
 find_binary() {
     local candidate
-    for candidate in "$REPO/.build/release/linkhost" "$REPO/.build/debug/linkhost"; do
+    for candidate in "$REPO/.build/check-docker/release/linkhost" "$REPO/.build/release/linkhost" \
+        "$REPO/.build/debug/linkhost"; do
         if [[ -x $candidate ]]; then
             BINARY=$candidate
             return

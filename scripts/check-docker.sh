@@ -28,7 +28,8 @@ options:
   --dynamic-binary PATH  (--self-test) the not-static binary to try; default: built on the host
   --dockerfile PATH      check this Dockerfile (default: Dockerfile at the repository root)
   --port N               port for the server on 127.0.0.1 (default: a free one; env LINKHOST_CHECK_PORT)
-  --scratch-path DIR     SwiftPM scratch path for the host build (default: .build; env LINKHOST_CHECK_SCRATCH)
+  --scratch-path DIR     SwiftPM scratch path for the host build
+                         (default: .build/check-docker; env LINKHOST_CHECK_SCRATCH)
   --tag NAME             image name in the check's own storage (default: localhost/linkhost:check)
   --cache DIR            cache for the base tree and image storage
                          (default: /var/cache/linkhost-check; env LINKHOST_CHECK_CACHE)
@@ -47,7 +48,9 @@ DOCKERFILE=$REPO/Dockerfile
 BINARY=""
 DYNAMIC_BINARY=""
 PORT=${LINKHOST_CHECK_PORT:-}
-SCRATCH=${LINKHOST_CHECK_SCRATCH:-$REPO/.build}
+# Its own scratch path: `make release` builds without --static-swift-stdlib, and sharing .build
+# with it would recompile everything each time either one runs.
+SCRATCH=${LINKHOST_CHECK_SCRATCH:-$REPO/.build/check-docker}
 TAG=localhost/linkhost:check
 CACHE_DIR=${LINKHOST_CHECK_CACHE:-/var/cache/linkhost-check}
 MIRROR=${LINKHOST_CHECK_MIRROR:-http://deb.debian.org/debian}
