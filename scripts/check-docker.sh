@@ -158,7 +158,10 @@ DRIVER=""
 BH=()
 set_driver() {
     DRIVER=$1
-    BH=(buildah --root "$CACHE_DIR/storage-$DRIVER" --runroot "/run/linkhost-check/$DRIVER" --storage-driver "$DRIVER")
+    # Run state belongs to one store: one folder per cache and driver.
+    local key
+    key=$(printf '%s' "$CACHE_DIR" | sha256sum | cut -c1-12)
+    BH=(buildah --root "$CACHE_DIR/storage-$DRIVER" --runroot "/run/linkhost-check/$key-$DRIVER" --storage-driver "$DRIVER")
 }
 bh() { "${BH[@]}" "$@"; }
 
@@ -204,7 +207,7 @@ cleanup() {
         stop_server_gently
     fi
     if ((KEEP)); then
-        [[ -n $CTR ]] && note "kept container $CTR (buildah --root $CACHE_DIR/storage-$DRIVER ...)"
+        [[ -n $CTR ]] && note "kept container $CTR (${BH[*]} ...)"
         [[ -n $WORK ]] && note "kept $WORK"
     else
         local c
