@@ -39,7 +39,8 @@ options:
 
 environment:
   LINKHOST_CHECK_STORAGE_DRIVER  overlay (default, falls back to vfs when overlay cannot mount) or vfs
-  LINKHOST_CHECK_MIRROR          Debian mirror for debootstrap (default: http://deb.debian.org/debian)
+  LINKHOST_CHECK_MIRROR          Debian mirror for debootstrap (default: the one this machine's apt uses)
+  LINKHOST_CHECK_SECURITY_MIRROR Debian security mirror for the base's apt sources (default: likewise)
 EOF
 }
 
@@ -53,7 +54,8 @@ PORT=${LINKHOST_CHECK_PORT:-}
 SCRATCH=${LINKHOST_CHECK_SCRATCH:-$REPO/.build/check-docker}
 TAG=localhost/linkhost:check
 CACHE_DIR=${LINKHOST_CHECK_CACHE:-/var/cache/linkhost-check}
-MIRROR=${LINKHOST_CHECK_MIRROR:-http://deb.debian.org/debian}
+MIRROR=${LINKHOST_CHECK_MIRROR:-}
+SECURITY_MIRROR=${LINKHOST_CHECK_SECURITY_MIRROR:-}
 SELF_TEST=0
 INSTALL=1
 KEEP=0
@@ -325,15 +327,10 @@ stage_binary() {
 # Trims a debootstrap tree towards what debian:bookworm-slim holds: the same apt sources, no
 # package lists or caches, no documentation or translations.
 slim_down() {
-    local root=$1 security
+    local root=$1 security=$SECURITY_MIRROR
     # Never the host's own /etc.
     [[ -n $root && $root != / && -d $root/etc/apt && -d $root/etc/dpkg ]] ||
         fail base "refusing to trim '$root': not a debootstrap tree"
-    if [[ $MIRROR == http://deb.debian.org/debian ]]; then
-        security=http://deb.debian.org/debian-security
-    else
-        security=${LINKHOST_CHECK_SECURITY_MIRROR:-http://deb.debian.org/debian-security}
-    fi
     rm -f "$root/etc/apt/sources.list"
     cat >"$root/etc/apt/sources.list.d/debian.sources" <<EOF
 Types: deb
@@ -375,6 +372,48 @@ EOF
     : >"$root/etc/machine-id"
 }
 
+# apt_mirrors: MIRROR and SECURITY_MIRROR from this machine's apt sources, unless set. The
+# main mirror is the first Debian "deb" source of a release suite; the security one that of a
+# "-security" suite, else the main one's path with "-security" added (Debian's layout).
+apt_mirrors() {
+    local found
+    found=$(python3 - <<'EOF'
+import glob, re
+sources = []  # (uri, suite)
+for path in sorted(glob.glob("/etc/apt/sources.list.d/*.sources")):
+    for stanza in re.split(r"\n\s*\n", open(path).read()):
+        fields, key = {}, None
+        for line in stanza.splitlines():
+            if line.startswith("#") or not line.strip():
+                continue
+            if line[0].isspace() and key:
+                fields[key] += " " + line.strip()
+            elif ":" in line:
+                key, value = line.split(":", 1)
+                key = key.strip().lower()
+                fields[key] = value.strip()
+        if "deb" in fields.get("types", "").split() and fields.get("enabled", "yes").lower() != "no":
+            sources += [(fields.get("uris", "").split()[0], suite) for suite in fields.get("suites", "").split() if fields.get("uris")]
+for path in ["/etc/apt/sources.list"] + sorted(glob.glob("/etc/apt/sources.list.d/*.list")):
+    try:
+        lines = open(path).read().splitlines()
+    except OSError:
+        continue
+    for line in lines:
+        m = re.match(r"\s*deb\s+(\[[^]]*\]\s+)?(\S+)\s+(\S+)", line)
+        if m:
+            sources.append((m.group(2), m.group(3)))
+main = next((u for u, s in sources if re.fullmatch(r"[a-z]+", s) and "debian" in u), "")
+security = next((u for u, s in sources if s.endswith("-security") and "debian" in u), "")
+print(main.rstrip("/"), security.rstrip("/"))
+EOF
+    )
+    [[ -n $MIRROR ]] || MIRROR=${found%% *}
+    [[ -n $MIRROR ]] || fail base "no Debian mirror in this machine's apt sources: set LINKHOST_CHECK_MIRROR"
+    [[ -n $SECURITY_MIRROR ]] || SECURITY_MIRROR=${found#* }
+    [[ -n $SECURITY_MIRROR ]] || SECURITY_MIRROR=$MIRROR-security
+}
+
 stage_base() {
     local have=""
     if bh inspect --type image "$BASE_REF" >"$WORK/base.json" 2>/dev/null; then
@@ -388,7 +427,8 @@ stage_base() {
     local tarball=$CACHE_DIR/debian-$BASE_RECIPE.tar
     if [[ ! -s $tarball ]]; then
         local rootfs=$CACHE_DIR/rootfs.tmp
-        rm -rf "$rootfs"
+        rm -rf --one-file-system "$rootfs"
+        apt_mirrors
         log "base: debootstrap --variant=minbase bookworm from $MIRROR (about a minute)"
         timeout 1200 debootstrap --variant=minbase bookworm "$rootfs" "$MIRROR" >"$CACHE_DIR/debootstrap.log" 2>&1 || {
             tail -n 20 "$CACHE_DIR/debootstrap.log" >&2
@@ -397,7 +437,7 @@ stage_base() {
         slim_down "$rootfs"
         tar --numeric-owner -C "$rootfs" -cf "$tarball.tmp" .
         mv "$tarball.tmp" "$tarball"
-        rm -rf "$rootfs"
+        rm -rf --one-file-system "$rootfs"
     fi
     log "base: importing $(basename "$tarball") as $BASE_REF"
     local ctr
