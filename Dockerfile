@@ -1,0 +1,71 @@
+# linkhost container image.
+#
+#   docker build -t linkhost .
+#   docker run -p 8080:8080 -v "$PWD/config:/etc/linkhost:ro" linkhost
+#
+# Two stages. "build" compiles a release binary with the Swift standard library linked in
+# statically and leaves it, stripped, at /out/linkhost. "runtime" is Debian slim plus the
+# shared libraries the binary still needs (libmicrohttpd). scripts/check-docker.sh builds the
+# runtime stage of this very file, replacing the build stage with a directory that holds a
+# binary built on the host (--build-context build=DIR), so keep the stage name and /out/linkhost.
+
+# ---- build ----------------------------------------------------------------------------------
+FROM swift:6.3-bookworm AS build
+
+# Debian's package versions are not pinned: the archive keeps only the current one, and a pin
+# would break the build at the next security update. The base image tag fixes the release.
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev libgnutls28-dev \
+    && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /src
+# Package.swift names the test targets too, so their folders must exist for the manifest to load.
+COPY Package.swift ./
+COPY Sources ./Sources
+COPY Tests ./Tests
+
+RUN swift build -c release --static-swift-stdlib --product linkhost \
+    && mkdir -p /out \
+    && cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/linkhost" /out/linkhost \
+    && strip /out/linkhost \
+    && /out/linkhost --version
+
+# ---- runtime --------------------------------------------------------------------------------
+FROM debian:bookworm-slim AS runtime
+
+LABEL org.opencontainers.image.title="linkhost" \
+      org.opencontainers.image.description="Web host of an app's link domain: AASA, assetlinks.json, call-link pages, static files"
+
+# The binary carries the Swift runtime; beyond glibc it loads libmicrohttpd, GnuTLS (for
+# `linkhost check`, which fetches a live domain's files over HTTPS) and libstdc++ (already in
+# slim; named so that it stays). ca-certificates is the trust store those HTTPS checks verify
+# against.
+# The user has a fixed number so that Kubernetes' runAsNonRoot can check it without a name.
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends \
+        ca-certificates libgnutls30 libmicrohttpd12 libstdc++6 \
+    && rm -rf /var/lib/apt/lists/* \
+    && groupadd --gid 10001 linkhost \
+    && useradd --uid 10001 --gid linkhost --no-create-home --no-log-init \
+        --home-dir /nonexistent --shell /usr/sbin/nologin linkhost
+
+COPY --from=build /out/linkhost /usr/local/bin/linkhost
+COPY config/linkhost.json /etc/linkhost/linkhost.json
+COPY public/ /srv/linkhost/public/
+
+# Relative paths in the config (such as "public") resolve against the working directory.
+# Address and port come from the config (default [::]:8080, which also takes IPv4);
+# LINKHOST_HOST and LINKHOST_PORT override them at `docker run -e`.
+WORKDIR /srv/linkhost
+ENV LINKHOST_CONFIG=/etc/linkhost/linkhost.json
+
+USER 10001:10001
+EXPOSE 8080
+
+HEALTHCHECK --interval=30s --timeout=5s --start-period=5s --retries=3 \
+    CMD ["/usr/local/bin/linkhost", "healthcheck"]
+
+ENTRYPOINT ["/usr/local/bin/linkhost"]
+CMD ["serve"]
