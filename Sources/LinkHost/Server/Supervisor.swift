@@ -62,7 +62,8 @@ public enum Supervisor {
         let shownHost = server.boundHost.contains(":") ? "[\(server.boundHost)]" : server.boundHost
         StandardStreams.output("listening on \(site.tls == nil ? "http" : "https")://\(shownHost):\(server.boundPort)\n")
         if let metricsServer {
-            Lifecycle.info("metrics on http://\(metricsServer.boundHost):\(metricsServer.boundPort)\(observability.metricsPath)")
+            let host = metricsServer.boundHost.contains(":") ? "[\(metricsServer.boundHost)]" : metricsServer.boundHost
+            Lifecycle.info("metrics on http://\(host):\(metricsServer.boundPort)\(observability.metricsPath)")
         }
         Lifecycle.info("serving \(options.configPath) (generation 1) with \(site.config.apps.count) iOS and \(site.config.android.count) Android apps")
 
