@@ -11,10 +11,11 @@ targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(config router template matcher)
 build=.fuzz/build
 mkdir -p "$build"
-# The library without the libmicrohttpd adapter: the harnesses exercise pure code only. A copy of the
+# The library without the code over C (the libmicrohttpd adapter, the HTTP client of `check`): the
+# harnesses exercise pure code only. A copy of the
 # sources is compiled, so editing the tree during a long run cannot break its build.
 rm -rf "$build/src" && mkdir -p "$build/src" && cp -R Sources/LinkHost Fuzz/Harnesses "$build/src/"
-mapfile -t sources < <(find "$build/src/LinkHost" -name '*.swift' ! -path '*/Server/Server.swift' ! -path '*/Server/Supervisor.swift' | sort)
+mapfile -t sources < <(grep -rL --include='*.swift' -e '^import CMicroHTTPD' -e '^import CHTTPClient' "$build/src/LinkHost" | sort)
 for target in "${targets[@]}"; do
     name="$(tr '[:lower:]' '[:upper:]' <<<"${target:0:1}")${target:1}"
     binary="$build/fuzz-$target"
