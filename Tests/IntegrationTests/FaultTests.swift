@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A bad day: broken files on reload, a full disk for the log, a forbidden port, SIGTERM under load.
+@Suite("Faults", .timeLimit(.minutes(1)))
+struct FaultTests {
+    static let aasaPath = "/.well-known/apple-app-site-association"
+
+    /// Sends SIGHUP after `breakIt` and checks the reload fails with `words` and the old snapshot keeps serving.
+    private func reloadFails(_ site: SiteFixture, server: LinkHostProcess, words: String, _ breakIt: () throws -> Void) async throws {
+        let before = try server.request("GET", "/call/abc")
+        #expect(before.status == 200)
+        try breakIt()
+        server.signal(SIGHUP)
+        try await server.waitForStderr(containing: "reload failed")
+        #expect(server.stderr.contains(words), "\(server.stderr)")
+        #expect(server.isRunning)
+        #expect(try server.request("GET", "/call/abc").body == before.body, "the old snapshot must keep serving")
+        #expect(try server.request("GET", Self.aasaPath).status == 200)
+    }
+
+    @Test("SIGHUP with a broken page template keeps the old snapshot serving")
+    func brokenTemplate() async throws {
+        let site = try SiteFixture()
+        let server = try await LinkHostProcess.start(site)
+        try await reloadFails(site, server: server, words: "callLinks.template") {
+            try site.write("<p>{{callid}}</p>", to: "public/call.html")
+        }
+    }
+
+    @Test("SIGHUP after public/ was deleted keeps the old snapshot serving")
+    func deletedPublic() async throws {
+        let site = try SiteFixture()
+        let server = try await LinkHostProcess.start(site)
+        try await reloadFails(site, server: server, words: "public") {
+            try FileManager.default.moveItem(atPath: site.publicPath, toPath: site.directory + "/public-moved")
+        }
+        #expect(try server.request("GET", "/style.css").status == 200)
+    }
+
+    @Test("SIGHUP with a certificate that is gone keeps serving HTTPS with the old one")
+    func missingCertificate() async throws {
+        try #require(ExternalTool.exists("openssl"), "openssl is needed")
+        let site = try SiteFixture()
+        let made = try ExternalTool.run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+                                                    "-keyout", site.directory + "/key.pem", "-out", site.directory + "/cert.pem"])
+        try #require(made.status == 0, "\(made.error)")
+        var config = TestConfig()
+        config.serverExtra["tls"] = ["certificateFile": site.directory + "/cert.pem", "privateKeyFile": site.directory + "/key.pem"]
+        try site.writeConfig(config)
+        let server = try await LinkHostProcess.start(site)
+        try FileManager.default.removeItem(atPath: site.directory + "/cert.pem")
+        server.signal(SIGHUP)
+        try await server.waitForStderr(containing: "reload failed")
+        #expect(server.stderr.contains("server.tls.certificateFile"), "\(server.stderr)")
+        let probe = try ExternalTool.run("curl", ["-sk", "--max-time", "5", "-o", "/dev/null", "-w", "%{http_code}", "https://127.0.0.1:\(server.port)/healthz"])
+        #expect(probe.output == "200", "\(probe.output) \(probe.error)")
+    }
+
+    @Test("With stdout on a full disk, access-log lines are dropped and every request is still answered")
+    func fullDiskForLogs() async throws {
+        let site = try SiteFixture()
+        let port = try RawHTTPClientPortPicker.freePort()
+        let binary = try LinkHostCLI.binaryPath()
+        // /dev/full fails every write with ENOSPC, as a full disk does.
+        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "exec \"$0\" serve --config \"$1\" --host 127.0.0.1 --port \"$2\" >/dev/full", binary, site.configPath, String(port)],
+                                     environment: LinkHostCLI.baseEnvironment, directory: site.directory)
+        defer { child.send(SIGKILL) }
+        #expect(try await eventually(timeout: .seconds(10)) { (try? RawHTTPClient(port: port).request("GET", "/healthz").status) == 200 })
+        let client = try RawHTTPClient(port: port)
+        for index in 0..<2_000 {
+            let response = try client.request("GET", index % 2 == 0 ? Self.aasaPath : "/call/abc\(index % 50)")
+            #expect(response.status == 200)
+            if response.status != 200 { break }
+        }
+        #expect(child.isRunning)
+        child.send(SIGTERM)
+        let ended = try await child.waitForExit(timeout: .seconds(10))
+        #expect(ended.exitCode == 0, "\(ended)")
+    }
+
+    @Test("Port 80 as a non-root user: exit 1 with a message that says why, no crash loop")
+    func privilegedPort() async throws {
+        let unprivilegedStart = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_unprivileged_port_start", encoding: .utf8))
+            .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 1024
+        try #require(unprivilegedStart > 80, "this kernel lets unprivileged users bind port 80")
+        try #require(getuid() == 0 && ExternalTool.exists("setpriv"), "needs root to drop to another user")
+        let site = try SiteFixture()
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: site.directory)
+        let result = try ExternalTool.run("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", try LinkHostCLI.binaryPath(),
+                                                      "serve", "--config", site.configPath, "--host", "127.0.0.1", "--port", "80"])
+        #expect(result.status == 1, "\(result.status) \(result.error)")
+        #expect(result.error.contains("permission denied") && result.error.contains("1024"), "\(result.error)")
+        #expect(!result.error.contains("Fatal error") && !result.error.contains("Backtrace"))
+    }
+
+    @Test("SIGTERM under load: every answered request is whole, the server exits 0")
+    func stopUnderLoad() async throws {
+        let server = try await LinkHostProcess.start(SiteFixture())
+        let port = server.port
+        let outcome = await withTaskGroup(of: (answered: Int, broken: [String]).self) { group in
+            for index in 0..<4 {
+                group.addTask {
+                    var answered = 0
+                    var broken: [String] = []
+                    let deadline = ContinuousClock.now + .seconds(3)
+                    while ContinuousClock.now < deadline {
+                        do {
+                            let client = try RawHTTPClient(port: port, timeout: .seconds(5))
+                            let response = try client.request("GET", index % 2 == 0 ? Self.aasaPath : "/call/load\(index)")
+                            if response.status == 200 { answered += 1 } else { broken.append("status \(response.status)") }
+                        } catch HTTPClientError.connectFailed {
+                            break
+                        } catch HTTPClientError.closed(let received) where received.isEmpty {
+                            // Closed before any byte of an answer: the server had stopped accepting; nothing half-sent.
+                            break
+                        } catch {
+                            broken.append("\(error)")
+                            break
+                        }
+                    }
+                    return (answered, broken)
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(500))
+                server.signal(SIGTERM)
+                return (0, [])
+            }
+            var total = (answered: 0, broken: [String]())
+            for await result in group {
+                total.answered += result.answered
+                total.broken += result.broken
+            }
+            return total
+        }
+        #expect(outcome.broken.isEmpty, "\(outcome.broken.prefix(5))")
+        #expect(outcome.answered > 20)
+        let ended = try await server.waitForExit(timeout: .seconds(15))
+        #expect(ended.exitCode == 0, "\(ended)")
+    }
+}
