@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static int cmhd_try_bind(const struct addrinfo *info, int backlog, int *error_number) {
@@ -207,4 +208,8 @@ long cmhd_raise_open_files_limit(void) {
         if (setrlimit(RLIMIT_NOFILE, &limit) != 0) getrlimit(RLIMIT_NOFILE, &limit);
     }
     return limit.rlim_cur == RLIM_INFINITY ? 1L << 20 : (long)limit.rlim_cur;
+}
+
+void cmhd_lower_thread_priority(int nice_value) {
+    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice_value);
 }

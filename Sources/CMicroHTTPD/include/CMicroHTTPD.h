@@ -45,6 +45,10 @@ int cmhd_request_is_ambiguous(struct MHD_Connection *connection, const char *ver
 /// Raises the soft open-files limit to the hard one and returns it (or -1): each connection is a descriptor.
 long cmhd_raise_open_files_limit(void);
 
+/// Lowers the calling thread's scheduling priority (Linux nice values are per thread), so work such as
+/// building a reload's snapshot yields the cores to the threads answering requests.
+void cmhd_lower_thread_priority(int nice_value);
+
 /// Builds an option entry that carries a number (MHD_OptionItem mixes intptr_t and pointers).
 static inline struct MHD_OptionItem cmhd_option_value(enum MHD_OPTION option, intptr_t value) {
     struct MHD_OptionItem item = { option, value, NULL };

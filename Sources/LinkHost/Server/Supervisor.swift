@@ -1,4 +1,6 @@
 import CMicroHTTPD
+import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -94,12 +96,27 @@ public enum Supervisor {
         return site
     }
 
+    /// Builds a snapshot on a thread of its own at a lower priority, so a reload under load takes
+    /// spare CPU rather than time from the threads answering requests.
+    private static func loadAtLowPriority(_ options: ServeOptions, generation: Int) throws(ConfigError) -> Site {
+        let result = Mutex<Result<Site, ConfigError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue(label: "linkhost.reload").async {
+            cmhd_lower_thread_priority(10)
+            let outcome = Result { () throws(ConfigError) -> Site in try load(options, generation: generation) }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+
     /// Builds the new snapshot beside the old one; only a complete success replaces it.
     @discardableResult
     private static func reload(_ options: ServeOptions, server: Server) -> Site? {
         let old = server.site
         do {
-            let site = try load(options, generation: old.generation + 1)
+            let site = try loadAtLowPriority(options, generation: old.generation + 1)
             if site.config.server != old.config.server {
                 Lifecycle.warning("server settings changed in \(options.configPath); they take effect on restart")
             }
