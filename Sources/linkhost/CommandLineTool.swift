@@ -18,7 +18,7 @@ enum CommandLineTool {
         USAGE: linkhost [COMMAND] [OPTIONS]
 
         COMMANDS:
-        \(commands.map { "  " + pad($0.name, 12) + $0.summary }.joined(separator: "\n"))
+        \(commands.map { "  " + pad($0.name, 13) + $0.summary }.joined(separator: "\n"))
 
         With no command, linkhost serves. Run 'linkhost COMMAND --help' for a command's options.
 
