@@ -4,7 +4,7 @@ CONFIG ?= config/linkhost.json
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 
-.PHONY: deps test-deps build release run test clean
+.PHONY: deps test-deps build release run test check-html screenshots fuzz clean
 
 # Installs libmicrohttpd's headers when pkg-config cannot find them (fresh Debian/Ubuntu machines).
 deps:
@@ -13,12 +13,18 @@ deps:
 		$(APT) update -qq && $(APT) install -y -qq --no-install-recommends libmicrohttpd-dev pkg-config >/dev/null; \
 	fi
 
-# Test tools: zbarimg decodes the call page's QR codes in the tests.
+# Test tools: zbarimg decodes QR codes, openssl and curl make and test HTTPS, prometheus_client parses /metrics.
 test-deps: deps
-	@if ! command -v zbarimg >/dev/null 2>&1; then \
-		echo "make: installing zbar-tools with apt-get"; \
-		$(APT) update -qq && $(APT) install -y -qq --no-install-recommends zbar-tools >/dev/null; \
+	@missing=""; \
+	command -v zbarimg >/dev/null 2>&1 || missing="$$missing zbar-tools"; \
+	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
+	command -v curl >/dev/null 2>&1 || missing="$$missing curl"; \
+	command -v python3 >/dev/null 2>&1 || missing="$$missing python3 python3-pip"; \
+	if [ -n "$$missing" ]; then \
+		echo "make: installing$$missing with apt-get"; \
+		$(APT) update -qq && $(APT) install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
+	@python3 -c "import prometheus_client" 2>/dev/null || python3 -m pip install -q prometheus_client 2>/dev/null || python3 -m pip install -q --break-system-packages prometheus_client
 
 build: deps
 	$(SWIFT) build
@@ -33,6 +39,19 @@ run: release
 test: test-deps
 	$(SWIFT) build
 	$(SWIFT) test
+
+# The W3C Nu HTML checker over every page rendered from the shipped template and public/.
+check-html: build
+	scripts/check-html.sh
+
+# Headless Chromium screenshots of the pages at phone and desktop widths, into docs/screenshots/.
+screenshots: build
+	scripts/screenshot.sh
+
+# libFuzzer over the config loader, router, template and AASA matcher (FUZZ_SECONDS each, default 600).
+FUZZ_SECONDS ?= 600
+fuzz:
+	scripts/fuzz.sh $(FUZZ_SECONDS)
 
 clean:
 	rm -rf .build

@@ -13,9 +13,14 @@ let package = Package(
             name: "CMicroHTTPD",
             linkerSettings: [.linkedLibrary("microhttpd")]
         ),
+        // The only code that touches sockets and GnuTLS: the HTTP transport of `linkhost check`.
+        .target(
+            name: "CHTTPClient",
+            linkerSettings: [.linkedLibrary("gnutls")]
+        ),
         .target(
             name: "LinkHost",
-            dependencies: ["CMicroHTTPD"]
+            dependencies: ["CMicroHTTPD", "CHTTPClient"]
         ),
         .executableTarget(
             name: "linkhost",
@@ -26,6 +31,12 @@ let package = Package(
             name: "CTestSupport",
             path: "Tests/CTestSupport"
         ),
+        // Test-only canned-response HTTP(S) server and certificate maker for `linkhost check`'s tests.
+        .target(
+            name: "CCheckSupport",
+            path: "Tests/CCheckSupport",
+            linkerSettings: [.linkedLibrary("gnutls")]
+        ),
         .testTarget(
             name: "LinkHostTests",
             dependencies: ["LinkHost"],
@@ -33,7 +44,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["linkhost", "CTestSupport"]
+            dependencies: ["linkhost", "CTestSupport", "CCheckSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -22,6 +22,12 @@ shoot() { # name width height user-agent path
 shoot call-iphone 390 844 "$iphone" "/call/abc_DEF-123?type=video"
 shoot call-android 412 915 "$android" "/call/abc_DEF-123?type=video"
 shoot call-desktop 1280 900 "$desktop" "/call/abc_DEF-123?type=video"
-shoot call-desktop-dark 1280 900 "$desktop" "/call/abc_DEF-123?type=video" # same page; dark mode follows the OS
 shoot not-found-iphone 390 844 "$iphone" "/call/<bad>"
 shoot home-desktop 1280 900 "$desktop" "/"
+# The QR code on the rendered desktop page must scan back to the call link.
+if command -v zbarimg >/dev/null; then
+    scanned=$(zbarimg -q --raw -Sdisable -Sqrcode.enable "$out/call-desktop.png")
+    expected="https://${LINKHOST_CHECK_URL#http://}/call/abc_DEF-123?type=video"
+    [ "$scanned" = "$expected" ] || { echo "QR code on the page reads '$scanned', expected '$expected'" >&2; exit 1; }
+    echo "QR code on the desktop page scans to $scanned"
+fi

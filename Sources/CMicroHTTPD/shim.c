@@ -9,6 +9,8 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static int cmhd_try_bind(const struct addrinfo *info, int backlog, int *error_number) {
@@ -162,4 +164,47 @@ int cmhd_tls_pair_is_usable(const char *key_pem, const char *certificate_pem) {
     if (trial == NULL) return 0;
     MHD_stop_daemon(trial);
     return 1;
+}
+
+struct cmhd_field_counts {
+    unsigned host, content_length, transfer_encoding;
+    int unsupported_coding, malformed;
+};
+
+static enum MHD_Result cmhd_count_field(void *context, enum MHD_ValueKind kind, const char *key, const char *value) {
+    (void)kind;
+    struct cmhd_field_counts *counts = context;
+    // 0.9.75 keeps whitespace before the colon in the name, and a bare CR inside the value.
+    if (key == NULL || key[0] == 0 || strpbrk(key, " \t") != NULL || (value != NULL && strpbrk(value, "\r\n") != NULL)) {
+        counts->malformed = 1;
+        return MHD_YES;
+    }
+    if (strcasecmp(key, "Host") == 0) {
+        counts->host++;
+    } else if (strcasecmp(key, "Content-Length") == 0) {
+        counts->content_length++;
+    } else if (strcasecmp(key, "Transfer-Encoding") == 0) {
+        counts->transfer_encoding++;
+        if (value == NULL || strcasecmp(value, "chunked") != 0) counts->unsupported_coding = 1;
+    }
+    return MHD_YES;
+}
+
+int cmhd_request_is_ambiguous(struct MHD_Connection *connection, const char *version) {
+    struct cmhd_field_counts counts = { 0, 0, 0, 0, 0 };
+    MHD_get_connection_values(connection, MHD_HEADER_KIND, cmhd_count_field, &counts);
+    int needs_host = version != NULL && strcmp(version, "HTTP/1.1") == 0;
+    return counts.malformed || (needs_host && counts.host == 0) || counts.host > 1 || counts.content_length > 1
+        || counts.transfer_encoding > 1 || (counts.transfer_encoding > 0 && counts.content_length > 0)
+        || counts.unsupported_coding;
+}
+
+long cmhd_raise_open_files_limit(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+    if (limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &limit) != 0) getrlimit(RLIMIT_NOFILE, &limit);
+    }
+    return limit.rlim_cur == RLIM_INFINITY ? 1L << 20 : (long)limit.rlim_cur;
 }

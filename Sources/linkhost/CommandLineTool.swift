@@ -6,7 +6,10 @@ enum CommandLineTool {
     static let version = "0.1.0"
 
     /// Every subcommand, in the order help lists them.
-    static let commands: [CommandEntry] = [CommandEntry(ServeCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(PrintCommand.self)]
+    static let commands: [CommandEntry] = [
+        CommandEntry(ServeCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(PrintCommand.self), CommandEntry(HealthcheckCommand.self),
+        CommandEntry(MatchCommand.self), CommandEntry(CheckCommand.self),
+    ]
 
     static var help: String {
         """

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The call-link page over real sockets: both link shapes, headers, invalid links and reflection.
 @Suite("Call page", .timeLimit(.minutes(1)))
 struct CallPageTests {
@@ -99,5 +103,21 @@ struct CallPageTests {
             #expect(response.status == 404, "\(path): \(response)")
             #expect(!response.text.contains("{{"), "\(path) leaked the template")
         }
+    }
+
+    @Test("A cached page is the same bytes as a fresh one, and a reload renders with the new config")
+    func pageCache() async throws {
+        let site = try SiteFixture()
+        let server = try await LinkHostProcess.start(site)
+        let first = try server.request("GET", "/call/cached1?type=video")
+        let again = try server.request("GET", "/call/cached1?type=video")
+        #expect(first.status == 200 && again.body == first.body)
+        let other = try server.request("GET", "/call/cached2?type=video")
+        #expect(other.text.contains("<code>cached2</code>") && !other.text.contains("cached1"))
+        var renamed = TestConfig()
+        renamed.name = "Renamed App"
+        try site.writeConfig(renamed)
+        server.signal(SIGHUP)
+        #expect(try await eventually(timeout: .seconds(5)) { try server.request("GET", "/call/cached1?type=video").text.contains("Renamed App") })
     }
 }

@@ -64,6 +64,21 @@ struct ObservabilityTests {
         #expect(response.header("Cache-Control") == "no-store")
     }
 
+    @Test("linkhost healthcheck exits 0 against a serving linkhost, 1 when nothing answers or the path is wrong")
+    func healthcheck() async throws {
+        let server = try await LinkHostProcess.start(SiteFixture())
+        let healthy = try await LinkHostCLI.run(["healthcheck", "--url", "http://127.0.0.1:\(server.port)/healthz"], directory: server.site.directory)
+        #expect(healthy.exitCode == 0, "\(healthy)")
+        let byEnvironment = try await LinkHostCLI.run(["healthcheck"], environment: ["LINKHOST_PORT": String(server.port)], directory: server.site.directory)
+        #expect(byEnvironment.exitCode == 0, "\(byEnvironment)")
+        let wrongPath = try await LinkHostCLI.run(["healthcheck", "--url", "http://127.0.0.1:\(server.port)/nope"], directory: server.site.directory)
+        #expect(wrongPath.exitCode == 1 && wrongPath.stderr.contains("404"), "\(wrongPath)")
+        let nothing = try await LinkHostCLI.run(["healthcheck", "--url", "http://127.0.0.1:1/healthz", "--timeout", "2"], directory: server.site.directory)
+        #expect(nothing.exitCode == 1, "\(nothing)")
+        let usage = try await LinkHostCLI.run(["healthcheck", "--url", "ftp://x"], directory: server.site.directory)
+        #expect(usage.exitCode == 2, "\(usage)")
+    }
+
     @Test("Metrics can move to their own port, off the public listener")
     func metricsPort() async throws {
         var config = TestConfig()

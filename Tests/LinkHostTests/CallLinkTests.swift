@@ -35,12 +35,16 @@ struct CallLinkTests {
     }
 
     @Test("platforms from user agents", arguments: [
+        (nil, Platform.other),
         ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15", Platform.ios),
         ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/120 Mobile", Platform.android),
         ("Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Safari/605.1.15", Platform.desktop),
-        ("Slackbot-LinkExpanding 1.0", Platform.desktop),
-    ])
-    func platforms(agent: String, platform: Platform) {
+        ("Slackbot-LinkExpanding 1.0", Platform.other),
+        ("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", Platform.other),
+        ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/120.0 Safari/537.36", Platform.desktop),
+        ("curl/8.0", Platform.other),
+    ] as [(String?, Platform)])
+    func platforms(agent: String?, platform: Platform) {
         #expect(Platform(userAgent: agent) == platform)
     }
 

@@ -98,6 +98,17 @@ struct RouterTests {
         #expect(router.respond(to: Request(path: "/.well-known/security.txt")).status == 200)
     }
 
+    @Test("absolute-form targets are served like origin form, their authority as Host", arguments: [
+        "http://links.example.com/.well-known/apple-app-site-association", "HTTPS://links.example.com/.well-known/apple-app-site-association",
+    ])
+    func absoluteForm(target: String) throws {
+        let router = try Self.makeRouter()
+        #expect(router.respond(to: Request(path: target)).body == router.site.aasaBytes)
+        #expect(Request(path: "http://h.example").inOriginForm.path == "/")
+        #expect(Request(path: "http://h.example:8080/x?y").inOriginForm.host == "h.example:8080")
+        #expect(router.respond(to: Request(path: "http://h.example/../index.html")).status == 404)
+    }
+
     @Test("a 404.html in public/ becomes the not-found page")
     func customNotFound() throws {
         let router = try Self.makeRouter(files: ["404.html": "<p>lost</p>"])

@@ -36,6 +36,15 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
 /// a socket-less trial daemon finds out first, so a bad certificate never costs the running one.
 int cmhd_tls_pair_is_usable(const char *key_pem, const char *certificate_pem);
 
+/// 1 when the request's framing or Host is missing, duplicated or malformed (RFC 9112 §3.2, §5.1, §6.1, §6.3):
+/// no Host on HTTP/1.1, two Hosts, two Content-Lengths or Transfer-Encodings, both of those, a coding other
+/// than chunked, a field name with whitespace, a value with CR or LF. libmicrohttpd 0.9.75 accepts all of
+/// these, and a proxy that reads them differently could smuggle a request past it.
+int cmhd_request_is_ambiguous(struct MHD_Connection *connection, const char *version);
+
+/// Raises the soft open-files limit to the hard one and returns it (or -1): each connection is a descriptor.
+long cmhd_raise_open_files_limit(void);
+
 /// Builds an option entry that carries a number (MHD_OptionItem mixes intptr_t and pointers).
 static inline struct MHD_OptionItem cmhd_option_value(enum MHD_OPTION option, intptr_t value) {
     struct MHD_OptionItem item = { option, value, NULL };

@@ -24,7 +24,7 @@ public struct PageTemplate: Sendable {
     }
 
     /// One piece of a parsed template.
-    public indirect enum Segment: Sendable, Equatable {
+    public enum Segment: Sendable, Equatable {
         /// Bytes copied as they are.
         case literal([UInt8])
         /// A value, escaped for its context.

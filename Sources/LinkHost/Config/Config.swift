@@ -37,6 +37,9 @@ public struct ServerSettings: Sendable, Equatable {
     public var perIPConnectionLimit: Int = 256
     /// Seconds that in-flight requests get to finish after SIGTERM.
     public var shutdownTimeout: Int = 10
+    /// Bytes of memory per connection for the request line, headers and response headers; larger requests
+    /// get 414/431. libmicrohttpd clears this memory between requests, so it is kept small.
+    public var connectionMemoryLimit: Int = 8192
     /// Certificate and key files; when set, the listener speaks HTTPS only.
     public var tls: TLSSettings?
 }
@@ -92,6 +95,8 @@ public struct CallLinkSettings: Sendable, Equatable {
     public var previewImage: String?
     /// `Cache-Control: max-age` of call pages, in seconds: short, so a CDN absorbs bursts.
     public var cacheMaxAge: Int = 60
+    /// Rendered pages kept in memory per snapshot, so a link shared to thousands renders once; 0 renders every time.
+    public var pageCacheSize: Int = 256
 }
 
 /// One ordered rule of the AASA, in the vocabulary of iOS 13+ components.

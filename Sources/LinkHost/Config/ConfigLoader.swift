@@ -60,7 +60,7 @@ public enum ConfigLoader {
     private static func readServer(_ value: JSONValue?, reader: inout ConfigReader) -> ServerSettings {
         var settings = ServerSettings()
         guard let value else { return settings }
-        let keys = ["host", "port", "threads", "connectionTimeout", "connectionLimit", "perIPConnectionLimit", "shutdownTimeout", "tls"]
+        let keys = ["host", "port", "threads", "connectionTimeout", "connectionLimit", "perIPConnectionLimit", "shutdownTimeout", "connectionMemoryLimit", "tls"]
         guard let object = reader.object(value, at: "server", allowed: keys) else { return settings }
         if let host = reader.string(object, "host", at: "server", expected: "an address such as \"::\" or \"0.0.0.0\"", rule: hostRule) {
             settings.host = host
@@ -71,6 +71,7 @@ public enum ConfigLoader {
         settings.connectionLimit = reader.integer(object, "connectionLimit", at: "server", in: 1...1_000_000) ?? settings.connectionLimit
         settings.perIPConnectionLimit = reader.integer(object, "perIPConnectionLimit", at: "server", in: 0...1_000_000) ?? settings.perIPConnectionLimit
         settings.shutdownTimeout = reader.integer(object, "shutdownTimeout", at: "server", in: 0...600) ?? settings.shutdownTimeout
+        settings.connectionMemoryLimit = reader.integer(object, "connectionMemoryLimit", at: "server", in: 4096...1_048_576) ?? settings.connectionMemoryLimit
         if let tls = object["tls"], let tlsObject = reader.object(tls, at: "server.tls", allowed: ["certificateFile", "privateKeyFile"]) {
             let certificate = reader.string(tlsObject, "certificateFile", at: "server.tls", required: true, expected: "the PEM certificate chain's path")
             let key = reader.string(tlsObject, "privateKeyFile", at: "server.tls", required: true, expected: "the PEM private key's path")
@@ -181,7 +182,7 @@ public enum ConfigLoader {
 
     private static func readCallLinks(_ value: JSONValue?, reader: inout ConfigReader) -> CallLinkSettings {
         var settings = CallLinkSettings()
-        let keys = ["paths", "defaultType", "template", "baseURL", "webJoinURL", "openInAppURL", "previewImage", "cacheMaxAge"]
+        let keys = ["paths", "defaultType", "template", "baseURL", "webJoinURL", "openInAppURL", "previewImage", "cacheMaxAge", "pageCacheSize"]
         guard let value, let object = reader.object(value, at: "callLinks", allowed: keys) else { return settings }
         if let list = reader.array(object, "paths", at: "callLinks", expected: "an array of path segments such as [\"call\"]") {
             var paths: [String] = []
@@ -214,6 +215,7 @@ public enum ConfigLoader {
         settings.openInAppURL = reader.string(object, "openInAppURL", at: "callLinks", expected: "a custom-scheme URL template with {callId} and {callType}", rule: URLTemplates.openInAppRule)
         settings.previewImage = reader.string(object, "previewImage", at: "callLinks", expected: "a file in the static folder, e.g. \"og-image.png\"", rule: { $0.isEmpty || $0.hasPrefix("/") || $0.contains("..") ? "is not a file name inside the static folder" : nil })
         settings.cacheMaxAge = reader.integer(object, "cacheMaxAge", at: "callLinks", in: 0...86_400) ?? settings.cacheMaxAge
+        settings.pageCacheSize = reader.integer(object, "pageCacheSize", at: "callLinks", in: 0...100_000) ?? settings.pageCacheSize
         return settings
     }
 

@@ -25,6 +25,20 @@ public struct Request: Sendable, Equatable {
         self.userAgent = userAgent
     }
 
+    /// The request with an absolute-form target (`GET http://host/path`) turned into origin form, its
+    /// authority taking the place of `Host` (RFC 9112 §3.2.2); other targets are returned unchanged.
+    public var inOriginForm: Request {
+        let lowered = path.prefix(8).lowercased()
+        let schemeLength = lowered.hasPrefix("http://") ? 7 : lowered.hasPrefix("https://") ? 8 : 0
+        guard schemeLength > 0 else { return self }
+        let rest = path.dropFirst(schemeLength)
+        let slash = rest.firstIndex(of: "/") ?? rest.endIndex
+        var request = self
+        request.host = String(rest[..<slash])
+        request.path = slash == rest.endIndex ? "/" : String(rest[slash...])
+        return request
+    }
+
     /// True for GET and HEAD, the only methods linkhost serves content for.
     public var isRead: Bool { method == "GET" || method == "HEAD" }
 }

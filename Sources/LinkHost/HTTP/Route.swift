@@ -16,6 +16,8 @@ public enum Route: Int, Sendable, CaseIterable {
     case notFound
     /// Methods other than GET and HEAD.
     case methodNotAllowed
+    /// Requests refused before routing: ambiguous framing or Host.
+    case badRequest
 
     /// The label used in metrics.
     public var label: String {
@@ -28,6 +30,7 @@ public enum Route: Int, Sendable, CaseIterable {
         case .metrics: return "metrics"
         case .notFound: return "not_found"
         case .methodNotAllowed: return "method_not_allowed"
+        case .badRequest: return "bad_request"
         }
     }
 }

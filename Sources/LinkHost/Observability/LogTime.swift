@@ -30,23 +30,4 @@ enum LogTime {
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
-
-    private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-
-    private static func three(_ value: Int) -> String { value < 10 ? "00\(value)" : value < 100 ? "0\(value)" : "\(value)" }
-
-    /// RFC 3339 UTC with milliseconds, e.g. `2026-11-29T14:52:51.123Z`.
-    static func iso8601(seconds: Int, milliseconds: Int) -> String {
-        let (year, month, day) = civil(days: seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
-        let secondOfDay = ((seconds % 86_400) + 86_400) % 86_400
-        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)).\(three(milliseconds))Z"
-    }
-
-    /// Common Log Format time, e.g. `29/Nov/2026:14:52:51 +0000`.
-    static func commonLog(seconds: Int) -> String {
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let (year, month, day) = civil(days: seconds / 86_400)
-        let secondOfDay = seconds % 86_400
-        return "\(two(day))/\(months[month - 1])/\(year):\(two(secondOfDay / 3600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60)) +0000"
-    }
 }

@@ -8,17 +8,38 @@ public final class Metrics: Sendable {
     public enum Fetcher: Int, Sendable, CaseIterable {
         case apple, google, browser, other
 
-        /// Classifies a User-Agent.
-        public init(userAgent: String?) {
-            guard let agent = userAgent else { self = .other; return }
-            if agent.hasPrefix("AASA-Bot") || agent.contains("swcd") || agent.contains("com.apple.") {
+        /// Classifies a User-Agent from its bytes (no String is made on the request path).
+        public init(userAgent agent: Span<UInt8>) {
+            if Self.starts(agent, with: "AASA-Bot") || Self.contains(agent, "swcd") || Self.contains(agent, "com.apple.") {
                 self = .apple
-            } else if agent.contains("Google") {
+            } else if Self.contains(agent, "Google") {
                 self = .google
-            } else if agent.hasPrefix("Mozilla/") {
+            } else if Self.starts(agent, with: "Mozilla/") {
                 self = .browser
             } else {
                 self = .other
+            }
+        }
+
+        private static func starts(_ text: Span<UInt8>, with prefix: StaticString) -> Bool {
+            prefix.withUTF8Buffer { needle in
+                guard text.count >= needle.count else { return false }
+                for offset in 0..<needle.count where text[offset] != needle[offset] { return false }
+                return true
+            }
+        }
+
+        private static func contains(_ text: Span<UInt8>, _ word: StaticString) -> Bool {
+            word.withUTF8Buffer { needle in
+                guard text.count >= needle.count else { return false }
+                var start = 0
+                while start + needle.count <= text.count {
+                    var offset = 0
+                    while offset < needle.count && text[start + offset] == needle[offset] { offset += 1 }
+                    if offset == needle.count { return true }
+                    start += 1
+                }
+                return false
             }
         }
 
@@ -44,12 +65,12 @@ public final class Metrics: Sendable {
         fetches = (0..<(2 * Fetcher.allCases.count)).map { _ in Counter() }
     }
 
-    /// Counts one answered request.
-    public func record(route: Route, status: Int, userAgent: @autoclosure () -> String?) {
+    /// Counts one answered request; the user agent is read only for association-file fetches.
+    public func record(route: Route, status: Int, userAgent: Span<UInt8>) {
         let statusClass = min(max(status / 100 - 1, 0), Self.statusClasses.count - 1)
         requests[route.rawValue * Self.statusClasses.count + statusClass].value.add(1, ordering: .relaxed)
         if route == .aasa || route == .assetLinks {
-            let fetcher = Fetcher(userAgent: userAgent())
+            let fetcher = Fetcher(userAgent: userAgent)
             fetches[(route == .aasa ? 0 : 1) * Fetcher.allCases.count + fetcher.rawValue].value.add(1, ordering: .relaxed)
         }
     }

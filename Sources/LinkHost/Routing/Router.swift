@@ -11,6 +11,7 @@ public struct Router: Sendable {
 
     /// The response for a request.
     public func respond(to request: Request) -> Response {
+        let request = request.inOriginForm
         if let resource = site.resources[request.path] ?? decodedResource(request.path) {
             return request.isRead ? resource.response(for: request) : site.methodNotAllowed
         }

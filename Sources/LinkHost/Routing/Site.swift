@@ -24,6 +24,8 @@ public final class Site: Sendable {
     let notFound: Response
     /// The answer for methods other than GET and HEAD on served paths.
     let methodNotAllowed: Response
+    /// The answer for requests whose framing or Host is ambiguous; the connection is closed after it.
+    public let badRequest: Response
     /// The call-link page renderer.
     let callPage: CallPage
 
@@ -94,6 +96,10 @@ public final class Site: Sendable {
             headers: [HTTPHeader("Allow", "GET, HEAD"), HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
             body: Array("Method Not Allowed\n".utf8), route: .methodNotAllowed))
 
+        self.badRequest = prepared.add(Response(
+            status: 400,
+            headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8"), HTTPHeader("Connection", "close")],
+            body: Array("Bad Request\n".utf8), route: .badRequest))
         self.tls = try config.server.tls.map { settings throws(ConfigError) in try TLSMaterial(settings) }
         self.callPage = callPage
         self.config = config

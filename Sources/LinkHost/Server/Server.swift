@@ -61,8 +61,9 @@ public final class Server: Sendable {
         let threads = settings.threads > 0 ? settings.threads : Self.processorCount()
         var options = [
             cmhd_option_value(.CONNECTION_TIMEOUT, settings.connectionTimeout),
-            cmhd_option_value(.CONNECTION_LIMIT, settings.connectionLimit),
+            cmhd_option_value(.CONNECTION_LIMIT, Self.effectiveConnectionLimit(settings.connectionLimit)),
             cmhd_option_value(.PER_IP_CONNECTION_LIMIT, settings.perIPConnectionLimit),
+            cmhd_option_value(.CONNECTION_MEMORY_LIMIT, settings.connectionMemoryLimit),
         ]
         if threads > 1 { options.append(cmhd_option_value(.THREAD_POOL_SIZE, threads)) }
         // ITC lets MHD_quiesce_daemon stop accepting while workers finish; epoll scales to many idle connections.
@@ -146,34 +147,90 @@ public final class Server: Sendable {
     fileprivate func answer(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, started: UInt64) -> MHD_Result {
         let native = current.withLock { $0 }
         if metricsOnly { return answerMetricsOnly(connection, url: url, native: native) }
-        var query: [String: String] = [:]
-        for name in Router.queryItemNames {
-            if let value = MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, name) {
-                query[name] = String(cString: value)
+        let path = Self.bytes(url)
+        let methodBytes = Self.bytes(method)
+        let userAgent = cmhd_request_header(connection, "User-Agent").map(Self.bytes) ?? UnsafeBufferPointer(start: nil, count: 0)
+        var response: Response
+        // The hot path: an unconditional GET or HEAD of a file computed at load is answered from the
+        // request's bytes, without making a String. It gives exactly what `Router.respond` would.
+        if let resource = native.exact(path), Self.isGetOrHead(methodBytes), cmhd_request_header(connection, "If-None-Match") == nil,
+           resource.ok.route != .metrics {
+            response = resource.ok
+        } else {
+            var query: [String: String] = [:]
+            for name in Router.queryItemNames {
+                if let value = MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, name) {
+                    query[name] = String(cString: value)
+                }
+            }
+            let request = Request(
+                method: String(cString: method),
+                path: String(cString: url),
+                query: query,
+                ifNoneMatch: cmhd_request_header(connection, "If-None-Match").map { String(cString: $0) },
+                userAgent: userAgent.isEmpty ? nil : String(decoding: userAgent, as: UTF8.self),
+                host: cmhd_request_header(connection, "Host").map { String(cString: $0) })
+            // A page for the same link, platform and host renders the same bytes until the next reload.
+            let pageKey = request.isRead && request.ifNoneMatch == nil
+                ? PageCache.Key(path: request.path, type: request.query["type"], platform: Platform(userAgent: request.userAgent),
+                                host: native.router.site.config.callLinks.baseURL == nil ? request.host : nil)
+                : nil
+            if let pageKey, let cached = native.pages.queue(pageKey, on: connection) {
+                finish(route: .callPage, status: 200, bytes: cached.bytes, connection: connection, method: methodBytes, path: path, userAgent: userAgent, started: started)
+                return cached.result
+            }
+            response = native.router.respond(to: request)
+            if response.route == .metrics {
+                response.body = metrics.render(currentConnections: currentConnections)
+            }
+            if let pageKey, response.route == .callPage, response.status == 200, let result = native.pages.store(pageKey, response, on: connection) {
+                finish(route: .callPage, status: 200, bytes: response.body.count, connection: connection, method: methodBytes, path: path, userAgent: userAgent, started: started)
+                return result
             }
         }
-        let request = Request(
-            method: String(cString: method),
-            path: String(cString: url),
-            query: query,
-            ifNoneMatch: cmhd_request_header(connection, "If-None-Match").map { String(cString: $0) },
-            userAgent: cmhd_request_header(connection, "User-Agent").map { String(cString: $0) },
-            host: cmhd_request_header(connection, "Host").map { String(cString: $0) })
-        var response = native.router.respond(to: request)
-        if response.route == .metrics {
-            response.body = metrics.render(currentConnections: currentConnections)
-        }
         let result = queue(response, on: connection, native: native)
-        metrics.record(route: response.route, status: response.status, userAgent: request.userAgent)
-        if let accessLog {
-            accessLog.record(AccessLogEntry(
-                remote: Self.clientAddress(connection), method: request.method, path: request.path, status: response.status,
-                bytes: request.method == "HEAD" ? 0 : response.body.count,
-                durationMicroseconds: Int((LogTime.monotonicNanoseconds() &- started) / 1000),
-                userAgent: request.userAgent,
-                referer: cmhd_request_header(connection, "Referer").map { String(cString: $0) }))
-        }
+        finish(route: response.route, status: response.status, bytes: response.body.count, connection: connection, method: methodBytes, path: path, userAgent: userAgent, started: started)
         return result
+    }
+
+    /// Counts and logs an answered request.
+    private func finish(route: Route, status: Int, bytes: Int, connection: OpaquePointer, method methodBytes: UnsafeBufferPointer<UInt8>,
+                        path: UnsafeBufferPointer<UInt8>, userAgent: UnsafeBufferPointer<UInt8>, started: UInt64) {
+        metrics.record(route: route, status: status, userAgent: Span(_unsafeElements: userAgent))
+        if let accessLog {
+            let referer = cmhd_request_header(connection, "Referer").map(Self.bytes) ?? UnsafeBufferPointer(start: nil, count: 0)
+            let isHead = methodBytes.count == 4 && methodBytes[0] == UInt8(ascii: "H")
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { address in
+                cmhd_client_address(connection, address.baseAddress, address.count)
+                accessLog.record(
+                    remote: Span(_unsafeElements: Self.bytes(UnsafePointer(address.baseAddress!))),
+                    method: Span(_unsafeElements: methodBytes), path: Span(_unsafeElements: path),
+                    status: status, bytes: isHead ? 0 : bytes,
+                    durationMicroseconds: Int((LogTime.monotonicNanoseconds() &- started) / 1000),
+                    userAgent: Span(_unsafeElements: userAgent), referer: Span(_unsafeElements: referer))
+            }
+        }
+    }
+
+    /// Answers 400 and closes, for a request whose framing or Host is ambiguous.
+    fileprivate func refuseAmbiguous(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> MHD_Result {
+        let native = current.withLock { $0 }
+        let response = native.router.site.badRequest
+        let result = queue(response, on: connection, native: native)
+        let userAgent = cmhd_request_header(connection, "User-Agent").map(Self.bytes) ?? UnsafeBufferPointer(start: nil, count: 0)
+        finish(route: .badRequest, status: 400, bytes: response.body.count, connection: connection, method: Self.bytes(method),
+               path: Self.bytes(url), userAgent: userAgent, started: LogTime.monotonicNanoseconds())
+        return result
+    }
+
+    /// The bytes of a NUL-terminated C string, without copying.
+    private static func bytes(_ text: UnsafePointer<CChar>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
+    }
+
+    private static func isGetOrHead(_ method: UnsafeBufferPointer<UInt8>) -> Bool {
+        (method.count == 3 && method[0] == UInt8(ascii: "G") && method[1] == UInt8(ascii: "E") && method[2] == UInt8(ascii: "T"))
+            || (method.count == 4 && method[0] == UInt8(ascii: "H") && method[1] == UInt8(ascii: "E") && method[2] == UInt8(ascii: "A") && method[3] == UInt8(ascii: "D"))
     }
 
     private func queue(_ response: Response, on connection: OpaquePointer, native: NativeSite) -> MHD_Result {
@@ -195,13 +252,18 @@ public final class Server: Sendable {
         return queue(response, on: connection, native: native)
     }
 
-    private static func clientAddress(_ connection: OpaquePointer) -> String {
-        var buffer = [CChar](repeating: 0, count: 64)
-        cmhd_client_address(connection, &buffer, buffer.count)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     // MARK: Helpers
+
+    /// Descriptors kept free for what a reload opens (config, template, static files, certificates) and the
+    /// listener, epoll and ITC descriptors: running out of them would make every reload fail.
+    static let reservedDescriptors = 64
+
+    /// The configured connection limit, lowered to what the open-files limit allows.
+    static func effectiveConnectionLimit(_ configured: Int) -> Int {
+        let available = cmhd_raise_open_files_limit()
+        guard available > 0 else { return configured }
+        return max(1, min(configured, available - reservedDescriptors))
+    }
 
     private static func processorCount() -> Int {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
@@ -247,10 +309,32 @@ private final class Daemon: @unchecked Sendable {
 private final class NativeSite: @unchecked Sendable {
     let router: Router
     let responses: [OpaquePointer?]
+    /// Rendered call pages of this snapshot.
+    let pages: PageCache
+    /// Exact request paths by FNV-1a hash of their bytes, for the String-free hot path.
+    private let exactPaths: [UInt64: [(path: [UInt8], resource: Resource)]]
 
     init(site: Site) {
         router = Router(site: site)
         responses = site.preparedResponses.map(Self.makeNative)
+        pages = PageCache(capacity: site.config.callLinks.pageCacheSize)
+        var table: [UInt64: [(path: [UInt8], resource: Resource)]] = [:]
+        for (path, resource) in site.resources {
+            let bytes = Array(path.utf8)
+            table[Self.hash(bytes), default: []].append((bytes, resource))
+        }
+        exactPaths = table
+    }
+
+    /// The resource at exactly these path bytes, if one was computed at load.
+    func exact(_ path: UnsafeBufferPointer<UInt8>) -> Resource? {
+        exactPaths[Self.hash(path)]?.first { $0.path.elementsEqual(path) }?.resource
+    }
+
+    private static func hash<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+        return hash
     }
 
     deinit {
@@ -271,10 +355,15 @@ private final class NativeSite: @unchecked Sendable {
 
 /// libmicrohttpd's access handler. The first call only marks the request: queueing a response
 /// there makes MHD close the connection instead of keeping it alive for the next request.
-private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, uploadSize, requestContext in
+private let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, version, _, uploadSize, requestContext in
     guard let context, let connection, let url, let method, let requestContext else { return .NO }
     let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
     if requestContext.pointee == nil {
+        // Refused before any body is read; answering on the first call makes MHD close the connection,
+        // so nothing after this request can be read as another one.
+        if cmhd_request_is_ambiguous(connection, version) != 0 {
+            return daemon.server.refuseAmbiguous(connection, url: url, method: method)
+        }
         // The request's start time, kept in MHD's per-request slot itself: no allocation per request.
         requestContext.pointee = UnsafeMutableRawPointer(bitPattern: UInt(max(LogTime.monotonicNanoseconds(), 1)))
         daemon.inFlight.add(1, ordering: .relaxed)
@@ -293,4 +382,65 @@ private let requestCompleted: MHD_RequestCompletedCallback = { context, _, reque
     guard let context, let requestContext, requestContext.pointee != nil else { return }
     requestContext.pointee = nil
     Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
+}
+
+/// Native copies of rendered call pages, bounded, dropped with their snapshot.
+///
+/// Unchecked: the dictionary and the MHD responses in it are touched only under `entries`' lock,
+/// and a response is queued before the lock is released, so eviction can never free one in use.
+private final class PageCache: @unchecked Sendable {
+    /// What decides a page's bytes.
+    struct Key: Hashable {
+        let path: String
+        let type: String?
+        let platform: Platform
+        let host: String?
+    }
+
+    /// Unchecked for the reason the cache is: only touched under the lock.
+    private struct Entry: @unchecked Sendable {
+        let response: OpaquePointer
+        let bytes: Int
+    }
+
+    /// A connection handed into the lock; it belongs to the calling worker thread throughout.
+    private struct ConnectionHandle: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    private let entries = Mutex<[Key: Entry]>([:])
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    deinit {
+        entries.withLock { all in for entry in all.values { MHD_destroy_response(entry.response) } }
+    }
+
+    /// Queues the cached page for `key`, if there is one.
+    func queue(_ key: Key, on connection: OpaquePointer) -> (result: MHD_Result, bytes: Int)? {
+        guard capacity > 0 else { return nil }
+        let handle = ConnectionHandle(pointer: connection)
+        return entries.withLock { all in
+            guard let entry = all[key] else { return nil }
+            return (MHD_queue_response(handle.pointer, 200, entry.response), entry.bytes)
+        }
+    }
+
+    /// Makes a native copy of a rendered page, keeps it (emptying the cache when full), and queues it.
+    func store(_ key: Key, _ response: Response, on connection: OpaquePointer) -> MHD_Result? {
+        guard capacity > 0, let made = NativeSite.makeNative(response) else { return nil }
+        let native = Entry(response: made, bytes: response.body.count)
+        let handle = ConnectionHandle(pointer: connection)
+        return entries.withLock { all in
+            if all.count >= capacity {
+                for entry in all.values { MHD_destroy_response(entry.response) }
+                all.removeAll(keepingCapacity: true)
+            }
+            if let old = all.updateValue(native, forKey: key) {
+                MHD_destroy_response(old.response)
+            }
+            return MHD_queue_response(handle.pointer, 200, native.response)
+        }
+    }
 }

@@ -37,6 +37,10 @@ public enum Supervisor {
         }
         // Before any thread starts, so libmicrohttpd's workers inherit the mask and only sigwait sees signals.
         cmhd_signals_block()
+        let limit = Server.effectiveConnectionLimit(site.config.server.connectionLimit)
+        if limit < site.config.server.connectionLimit {
+            Lifecycle.warning("server.connectionLimit \(site.config.server.connectionLimit) is above what the open-files limit allows; using \(limit) (raise it with ulimit -n or LimitNOFILE=)")
+        }
         let metrics = Metrics(startTime: Double(LogTime.now().seconds))
         let observability = site.config.observability
         let accessLog = observability.accessLog == .off ? nil : AccessLog(format: observability.accessLog)

@@ -32,7 +32,8 @@ enum FileSystem {
         do {
             return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
-            throw ReadError(path: path, reason: "cannot be read")
+            // The system's reason matters: "too many open files" calls for a different fix than a bad path.
+            throw ReadError(path: path, reason: "cannot be read (\(error))")
         }
     }
 }

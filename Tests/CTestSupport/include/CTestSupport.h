@@ -41,4 +41,25 @@ int lhtest_wait(pid_t pid, int timeout_ms, int *exit_code, int *signal_number);
 /// Writes the text of errno value `code` (e.g. "Connection refused") into `buffer`, NUL-terminated.
 void lhtest_error_text(int code, char *buffer, int length);
 
+/// Connects a blocking IPv4 TCP socket from the numeric loopback address `source` (e.g. "127.0.0.2")
+/// to `host` and `port`, with send/receive timeouts: the overload tests need a client whose address
+/// differs from the attacker's, since libmicrohttpd's per-IP limit counts source addresses.
+/// Returns the descriptor, or -1 with errno set.
+int lhtest_connect_from(const char *source, const char *host, int port, int timeout_ms);
+
+/// Raises this process's soft RLIMIT_NOFILE towards `wanted` (never past the hard limit) and
+/// returns the limit now in force, or -1.
+long lhtest_raise_fd_limit(long wanted);
+
+/// Sends without blocking and without SIGPIPE; returns the bytes sent, or -1 with errno set
+/// (EAGAIN when the socket buffer is full, EPIPE or ECONNRESET when the server closed it).
+long lhtest_send_nowait(int fd, const void *bytes, long length);
+
+/// Looks at a socket without consuming anything: 1 when data is waiting, 0 when it is open and quiet,
+/// -1 when the peer closed or reset it.
+int lhtest_peer_state(int fd);
+
+/// Half-closes a socket (no more writes), so the server reads end of file after the request bytes.
+int lhtest_shutdown_write(int fd);
+
 #endif

@@ -1,0 +1,47 @@
+import LinkHost
+
+/// `linkhost healthcheck`: probes a running server, for Docker's HEALTHCHECK (the image has no curl).
+enum HealthcheckCommand: Command {
+    static let name = "healthcheck"
+    static let summary = "Probe a running server's health path; exit 0 when it answers 200."
+    static let help = """
+    USAGE: linkhost healthcheck [--url URL] [--timeout SECONDS]
+
+    Sends GET to the health path of a running linkhost and exits 0 when it answers 200.
+    Made for Docker's HEALTHCHECK and other probes on machines without curl.
+
+    OPTIONS:
+      --url URL          What to probe (default: http://127.0.0.1:$LINKHOST_PORT/healthz,
+                         port 8080 when LINKHOST_PORT is not set).
+      --timeout SECONDS  How long the probe may take (default: 3).
+      -h, --help         Show this help.
+
+    EXIT CODES: 0 healthy, 1 unhealthy or unreachable, 2 usage error.
+    """
+
+    static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {
+        let arguments = try Arguments(words, command: name, options: ["--url", "--timeout"], flags: [])
+        if arguments.has("--help") { StandardStreams.output(help + "\n"); return 0 }
+        if let extra = arguments.positional.first { throw UsageError(message: "unexpected argument '\(extra)'", command: name) }
+        let port = environment["LINKHOST_PORT"].flatMap { Int($0) } ?? 8080
+        let url = arguments["--url"] ?? "http://127.0.0.1:\(port)/healthz"
+        guard let origin = FetchOrigin(url: url), ["http", "https"].contains(origin.scheme) else {
+            throw UsageError(message: "--url takes an http(s) URL, not '\(url)'", command: name)
+        }
+        let pathStart = url.firstRange(of: "://").map { url[$0.upperBound...] }.flatMap { $0.firstIndex(of: "/") }
+        let path = pathStart.map { String(url[$0...]) } ?? "/healthz"
+        let timeout = try arguments.integer("--timeout", in: 1...60, command: name) ?? 3
+        let client = HTTPClient(timeoutSeconds: timeout, maximumResponseSize: 64 * 1024)
+        switch client.fetch(FetchRequest(method: "GET", origin: origin, path: path, userAgent: "linkhost-healthcheck")) {
+        case .success(let response) where response.status == 200:
+            StandardStreams.output("healthy: \(url) answered 200\n")
+            return 0
+        case .success(let response):
+            StandardStreams.error("unhealthy: \(url) answered \(response.status)\n")
+            return 1
+        case .failure(let error):
+            StandardStreams.error("unhealthy: \(url): \(error)\n")
+            return 1
+        }
+    }
+}

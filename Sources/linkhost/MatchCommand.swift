@@ -1,0 +1,163 @@
+import LinkHost
+
+/// `linkhost match`: what iOS does with a URL, per app, and the rule that decides it.
+enum MatchCommand: Command {
+    static let name = "match"
+    static let summary = "Say whether a URL opens the app, and which AASA rule decides it."
+    static let help = """
+    USAGE: linkhost match URL [--app APPID] [--config PATH | --aasa FILE] [--domain HOST]
+           linkhost match --jsonl
+
+    Decides, with iOS's universal-link rules, what tapping URL does: open the app
+    (match), stay in the browser because an exclusion matched (exclude), or stay in
+    the browser because no rule matched (no_match). Prints, per app, the decision and
+    the rule that made it: where it sits in the AASA, its JSON, and why it matched.
+
+    The AASA is the one linkhost generates from the config, unless --aasa names a file
+    (e.g. one saved from a live server).
+
+    OPTIONS:
+      --app APPID     Only this app (TEAMID.bundle.id); default: every app the AASA lists.
+      --config PATH   Config to generate the AASA from (default: $LINKHOST_CONFIG or
+                      config/linkhost.json).
+      --aasa FILE     An apple-app-site-association file to read instead of a config.
+      --domain HOST   The domain the AASA is served for (default: the URL's host); a URL
+                      on another host never opens the app.
+      --jsonl         Answer the shared conformance line protocol: one JSON case per line
+                      on standard input, one JSON answer per line on standard output.
+      -h, --help      Show this help.
+
+    JSONL:
+      in   {"id":0,"aasa":{...},"domain":"example.com","appId":"ABCDE12345.com.example.app","url":"https://example.com/x"}
+      out  {"id":0,"decision":"match"}   (decision: match, exclude or no_match)
+      A line that cannot be decided is answered {"id":0,"error":"..."}; "explain":true
+      in a case adds an "explanation".
+
+    EXIT CODES: 0 the URL opens the app (with several apps: at least one of them),
+    1 exclude or no_match, 2 usage, config or file error.
+    """
+
+    static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {
+        let arguments = try Arguments(words, command: name, options: ["--app", "--config", "--aasa", "--domain"], flags: ["--jsonl"])
+        if arguments.has("--help") { StandardStreams.output(help + "\n"); return 0 }
+        if arguments.has("--jsonl") {
+            guard arguments.positional.isEmpty, arguments.values.isEmpty else {
+                throw UsageError(message: "--jsonl reads its cases from standard input; give no URL or other option", command: name)
+            }
+            answerLines()
+            return 0
+        }
+        guard arguments.positional.count == 1, let url = arguments.positional.first else {
+            throw UsageError(message: arguments.positional.isEmpty ? "give the URL to decide" : "give one URL, not \(arguments.positional.count)", command: name)
+        }
+        if arguments["--config"] != nil && arguments["--aasa"] != nil {
+            throw UsageError(message: "give --config or --aasa, not both", command: name)
+        }
+        let split: SplitURL
+        do {
+            split = try SplitURL(url)
+        } catch {
+            throw UsageError(message: error.message, command: name)
+        }
+        guard let (document, source) = loadDocument(arguments, environment: environment) else { return 2 }
+        let apps = arguments["--app"].map { [$0] } ?? listedApps(document)
+        guard !apps.isEmpty else {
+            StandardStreams.error("linkhost match: \(source) lists no app in applinks.details, so no URL opens an app\n")
+            return 1
+        }
+        let domain = arguments["--domain"] ?? (split.host + (split.port.map { ":\($0)" } ?? ""))
+        let matcher = AASAMatcher(document: document)
+        var text = "\(url)\n  on \(domain), by the AASA \(source)\n"
+        var anyMatch = false
+        for app in apps {
+            let result = matcher.match(url: url, appID: app, domain: domain)
+            anyMatch = anyMatch || result.decision == .match
+            text += describe(result)
+        }
+        StandardStreams.output(text)
+        return anyMatch ? 0 : 1
+    }
+
+    /// The decision for one app in three parts: the verdict, the deciding rule, and the matcher's explanation.
+    static func describe(_ result: MatchResult) -> String {
+        let verdict: String
+        switch result.decision {
+        case .match: verdict = "opens in the app"
+        case .exclude: verdict = "stays in the browser: an exclusion matches"
+        case .noMatch:
+            if case .noRuleMatched? = result.reason {
+                verdict = "stays in the browser: no rule matches"
+            } else {
+                verdict = "stays in the browser"
+            }
+        }
+        var text = "\(result.appID): \(result.decision.rawValue), \(verdict)\n"
+        if let rule = result.rule {
+            text += "  rule: \(rule.label) (\(rule.source == .components ? "component" : "path") \(rule.index + 1) of \(rule.detailLabel)) \(JSONWriter.string(rule.json, style: .compact))\n"
+        }
+        text += "  why:  \(reason(result))\n"
+        return text
+    }
+
+    /// The matcher's explanation without what the lines above already say (the decision, the rule and its JSON).
+    private static func reason(_ result: MatchResult) -> String {
+        var explanation = Substring(result.explain())
+        var prefix = "\(result.decision.rawValue): "
+        if let rule = result.rule { prefix += "\(rule.label) \(JSONWriter.string(rule.json, style: .compact)) " }
+        if explanation.hasPrefix(prefix) { explanation = explanation.dropFirst(prefix.count) }
+        return explanation.hasPrefix("matches: ") ? "the rule " + explanation : String(explanation)
+    }
+
+    /// The AASA to decide with and a name for it: generated from the config, or read from `--aasa`; nil after printing why not.
+    private static func loadDocument(_ arguments: Arguments, environment: [String: String]) -> (JSONValue, String)? {
+        if let file = arguments["--aasa"] {
+            switch DocumentFile.json(at: file) {
+            case .success(let document): return (document, file)
+            case .failure(let failure):
+                StandardStreams.error("linkhost match: \(failure.message)\n")
+                return nil
+            }
+        }
+        let path = configPath(arguments, environment: environment)
+        do {
+            let config = try ConfigLoader.load(path: path, environment: environment)
+            guard !config.apps.isEmpty else {
+                StandardStreams.error("linkhost match: \(path) configures no iOS app in \"apps\", so it generates no AASA\n")
+                return nil
+            }
+            return (AASAGenerator.document(for: config), "generated from \(path)")
+        } catch {
+            StandardStreams.error("\(error)\n")
+            return nil
+        }
+    }
+
+    /// Every app the document lists, in order, each once.
+    static func listedApps(_ document: JSONValue) -> [String] {
+        var apps: [String] = []
+        guard let details = document.objectValue?["applinks"]?.objectValue?["details"] else { return [] }
+        switch details {
+        case .array(let elements):
+            for detail in elements.compactMap(\.objectValue) {
+                var ids = detail["appIDs"]?.arrayValue?.compactMap(\.stringValue) ?? []
+                if let single = detail["appID"]?.stringValue { ids.append(single) }
+                for id in ids where !apps.contains(id) { apps.append(id) }
+            }
+        case .object(let object):
+            for key in object.keys where !apps.contains(key) { apps.append(key) }
+        default:
+            break
+        }
+        return apps
+    }
+
+    /// The line protocol: every non-blank input line gets one answer line, written at once.
+    private static func answerLines() {
+        while let line = readLine(strippingNewline: true) {
+            let trimmed = line.hasSuffix("\r") ? String(line.dropLast()) : line
+            guard trimmed.contains(where: { $0 != " " && $0 != "\t" }) else { continue }
+            // StandardStreams writes straight to the descriptor, so each answer leaves before the next line is read.
+            StandardStreams.output(MatchLineProtocol.respond(toLine: trimmed) + "\n")
+        }
+    }
+}

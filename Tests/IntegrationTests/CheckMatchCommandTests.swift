@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+/// `linkhost match`: exit codes and words for each decision, and the conformance line protocol.
+@Suite("match command")
+struct CheckMatchCommandTests {
+    static let aasa = #"""
+    {"applinks": {"details": [
+      {"appIDs": ["ABCDE12345.com.example.video"], "components": [
+        {"/": "/call/admin", "exclude": true, "comment": "admin pages stay on the web"},
+        {"/": "/call/*", "?": {"type": "?*"}},
+        {"/": "/call/?*"}
+      ]}
+    ]}}
+    """#
+
+    private func aasaFile() throws -> CheckSite {
+        try CheckSite(files: ["site.aasa": Self.aasa, "call.html": "x"])
+    }
+
+    @Test("match: exit 0, names the decision, the rule's index and JSON, and why")
+    func match() async throws {
+        let site = try aasaFile()
+        let run = try await CheckBinary.run(["match", "https://example.com/call/abc?type=video", "--aasa", site.directory + "/site.aasa"])
+        #expect(run.exitCode == 0, "\(run)")
+        #expect(run.stdout.contains("ABCDE12345.com.example.video: match, opens in the app"), "\(run)")
+        #expect(run.stdout.contains(#"rule: details[0].components[1] (component 2 of details[0]) {"/":"/call/*","?":{"type":"?*"}}"#), "\(run)")
+        #expect(run.stdout.contains(#"the query item "type" ("video") matches "?*""#), "\(run)")
+    }
+
+    @Test("exclude: exit 1, and the exclusion is named")
+    func exclude() async throws {
+        let site = try aasaFile()
+        let run = try await CheckBinary.run(["match", "https://example.com/call/admin", "--aasa", site.directory + "/site.aasa"])
+        #expect(run.exitCode == 1, "\(run)")
+        #expect(run.stdout.contains("exclude, stays in the browser: an exclusion matches"), "\(run)")
+        #expect(run.stdout.contains("details[0].components[0]"), "\(run)")
+        #expect(run.stdout.contains("admin pages stay on the web"), "\(run)")
+    }
+
+    @Test("no_match: exit 1, and why nothing matched", arguments: [
+        ("https://example.com/join/abc", "no_match, stays in the browser: no rule matches", "none of the 3 rules of details[0] matches"),
+        ("https://other.example/call/abc", "no_match, stays in the browser\n", "the URL's host \"other.example\" is not \"example.com\""),
+    ])
+    func noMatch(url: String, verdict: String, words: String) async throws {
+        let site = try aasaFile()
+        let run = try await CheckBinary.run(["match", url, "--aasa", site.directory + "/site.aasa", "--domain", "example.com"])
+        #expect(run.exitCode == 1, "\(run)")
+        #expect(run.stdout.contains(verdict), "\(run)")
+        #expect(run.stdout.contains(words), "\(run)")
+    }
+
+    @Test("with a config, the AASA is generated from it and the domain is the URL's host")
+    func config() async throws {
+        let site = try CheckSite()
+        let matched = try await CheckBinary.run(["match", "https://links.example.com/call/xyz", "--config", site.configPath])
+        #expect(matched.exitCode == 0, "\(matched)")
+        #expect(matched.stdout.contains("on links.example.com, by the AASA generated from \(site.configPath)"), "\(matched)")
+        let excluded = try await CheckBinary.run(["match", "https://links.example.com/call/admin", "--config", site.configPath, "--app", "ABCDE12345.com.example.video"])
+        #expect(excluded.exitCode == 1, "\(excluded)")
+        let otherApp = try await CheckBinary.run(["match", "https://links.example.com/call/xyz", "--config", site.configPath, "--app", "ABCDE12345.com.example.other"])
+        #expect(otherApp.exitCode == 1, "\(otherApp)")
+        #expect(otherApp.stdout.contains("no applinks detail lists the app ID"), "\(otherApp)")
+    }
+
+    @Test("usage errors exit 2", arguments: [
+        ["match"],
+        ["match", "https://a.example/x", "https://b.example/y"],
+        ["match", "not a url", "--aasa", "x"],
+        ["match", "https://a.example/x", "--config", "a", "--aasa", "b"],
+        ["match", "--jsonl", "https://a.example/x"],
+        ["match", "https://a.example/x", "--aasa", "/nonexistent/aasa.json"],
+        ["match", "https://a.example/x", "--frobnicate"],
+    ])
+    func usage(arguments: [String]) async throws {
+        let run = try await CheckBinary.run(arguments)
+        #expect(run.exitCode == 2, "\(run)")
+        #expect(!run.stderr.isEmpty, "\(run)")
+    }
+
+    /// `<package root>/../shared/conformance/aasa-match-cases.json`.
+    static var conformancePath: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("shared/conformance/aasa-match-cases.json").path
+    }
+
+    @Test("--jsonl answers the shared conformance cases: 100 of 100, one line each, in order")
+    func conformance() async throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.conformancePath))
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let cases = try #require(root["matching"] as? [[String: Any]])
+        #expect(cases.count == 100)
+        var input = ""
+        for (index, testCase) in cases.enumerated() {
+            let line: [String: Any] = [
+                "id": index, "aasa": testCase["aasa"] ?? NSNull(), "domain": testCase["domain"] ?? "",
+                "appId": testCase["appId"] ?? "", "url": testCase["url"] ?? "",
+            ]
+            input += String(decoding: try JSONSerialization.data(withJSONObject: line), as: UTF8.self) + "\n"
+            if index == 10 { input += "\n" }  // a blank line asks nothing and gets no answer
+        }
+        let run = try await CheckBinary.run(["match", "--jsonl"], input: input)
+        #expect(run.exitCode == 0, "\(run)")
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == cases.count, "one answer per case")
+        var passed = 0
+        var failures: [String] = []
+        for (index, line) in lines.enumerated() {
+            let answer = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            let expected = cases[index]["expect"] as? String
+            if answer?["id"] as? Int == index, answer?["decision"] as? String == expected {
+                passed += 1
+            } else {
+                failures.append("\(cases[index]["name"] ?? index): expected \(expected ?? "?"), got \(line)")
+            }
+        }
+        #expect(passed == 100, "\(passed)/100 passed; failures:\n\(failures.joined(separator: "\n"))")
+    }
+
+    @Test("--jsonl answers a line that cannot be decided with an error line and carries on")
+    func jsonlErrors() async throws {
+        let input = "{\"id\":1}\nnot json\n{\"id\":2,\"aasa\":{},\"domain\":\"\",\"appId\":\"A\",\"url\":\"https://x.example/\"}\n"
+        let run = try await CheckBinary.run(["match", "--jsonl"], input: input)
+        #expect(run.exitCode == 0, "\(run)")
+        #expect(run.stdout == "{\"id\":1,\"error\":\"missing \\\"aasa\\\"\"}\n" + run.stdout.split(separator: "\n")[1] + "\n{\"id\":2,\"decision\":\"no_match\"}\n", "\(run)")
+        #expect(run.stdout.split(separator: "\n")[1].hasPrefix("{\"id\":null,\"error\":\"the line is not JSON"), "\(run)")
+    }
+}
