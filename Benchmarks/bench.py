@@ -56,19 +56,30 @@ RELOAD_COST_COUNT = env_int("RELOAD_COST_COUNT", 5 if QUICK else 20)
 PINNED = env_int("PINNED", 1)
 VALGRIND = env_int("VALGRIND", 1)
 PROFILE_REQUESTS = env_int("PROFILE_REQUESTS", 2000)
-PINNED_ROUTES = os.environ.get("PINNED_ROUTES", "aasa call").split()
+PINNED_ROUTES = os.environ.get("PINNED_ROUTES", "aasa calls").split()
 
 PORTS = {"linkhost": PORT_BASE, "nginx": PORT_BASE + 1, "valgrind": PORT_BASE + 2}
 
 
 class Route:
-    def __init__(self, key, title, path):
-        self.key, self.title, self.path = key, title, path
+    """A benchmarked URL; `script` (a wrk Lua file) and `path_for` vary it per request when set."""
+
+    def __init__(self, key, title, path, script=None, path_for=None):
+        self.key, self.title, self.path, self.script = key, title, path, script
+        self.path_for = path_for or (lambda index: path)
+
+
+def distinct_call_path(index):
+    """The call page for the index-th distinct call ID, in the shape distinct_calls.lua sends (same length as CALL_ID)."""
+    return f"/call/Bq8-{index % 10_000_000:07d}?type={CALL_TYPE}"
 
 
 ROUTES = [
     Route("aasa", "AASA", AASA_PATH),
-    Route("call", "call page", f"/call/{CALL_ID}?type={CALL_TYPE}"),
+    # One URL over and over: what a cache of rendered pages answers.
+    Route("call", "call page, one ID", f"/call/{CALL_ID}?type={CALL_TYPE}"),
+    # A new call ID on every request: the render path itself.
+    Route("calls", "call page, new IDs", distinct_call_path(0), script=os.path.join(HERE, "distinct_calls.lua"), path_for=distinct_call_path),
     Route("404", "404", "/no/such/page"),
     Route("css", "static CSS", "/site.css"),
 ]
@@ -463,9 +474,9 @@ def run_wrk(command, seconds):
     return parsed
 
 
-def measured_wrk(server, path, seconds, close=False, client_cpu=None):
+def measured_wrk(server, path, seconds, close=False, client_cpu=None, script=None):
     """One wrk run with the server's CPU time, the machine's other load and the load average around it."""
-    command = wrk_command(server.port, path, seconds, close=close)
+    command = wrk_command(server.port, path, seconds, close=close, script=script)
     if client_cpu is not None:
         command = ["taskset", "-c", str(client_cpu)] + command
     load = loadavg()[0]
@@ -624,7 +635,7 @@ class Bench:
                 status, head, body = fetch(self.servers[kind].port, route.path)
                 row[kind] = {"status": status, "header_bytes": len(head), "body_bytes": len(body), "sha256": hashlib.sha256(body).hexdigest()[:16]}
             row["same_body"] = row["linkhost"]["sha256"] == row["nginx"]["sha256"] and row["linkhost"]["status"] == row["nginx"]["status"]
-            if not row["same_body"]:
+            if not row["same_body"] and route.key != "calls":
                 log(f"warning: {route.title}: linkhost and nginx bodies differ ({row})")
             parity[route.key] = row
         self.data["parity"] = parity
@@ -653,7 +664,7 @@ class Bench:
                 for mode, _ in MODES:
                     for kind in order:
                         server = self.servers[kind]
-                        result = measured_wrk(server, ROUTE[key].path, DURATION, close=(mode == "close"), client_cpu=1 if pinned else None)
+                        result = measured_wrk(server, ROUTE[key].path, DURATION, close=(mode == "close"), client_cpu=1 if pinned else None, script=ROUTE[key].script)
                         result.update({"phase": phase, "round": round_index + 1, "route": key, "mode": mode, "server": kind})
                         self.data["runs"].append(result)
                         runs += 1
@@ -668,7 +679,7 @@ class Bench:
         log("warm-up: 1 s per route per server")
         for route in ROUTES:
             for kind in SERVERS:
-                run_wrk(wrk_command(self.servers[kind].port, route.path, 1), 1)
+                run_wrk(wrk_command(self.servers[kind].port, route.path, 1, script=route.script), 1)
 
     def phase_pinned(self):
         log("pinned: servers on core 0, wrk on core 1")
@@ -813,8 +824,8 @@ class Bench:
             wait_for_line(server, "listening on", 120)
             client = KeepAliveClient(server.port, timeout=60)
             try:
-                for _ in range(count):
-                    status, _, _ = client.get(route.path)
+                for index in range(count):
+                    status, _, _ = client.get(route.path_for(index + 1))
                     if status not in (200, 404):
                         raise BenchError(f"linkhost under dhat answered {status} for {route.path}")
             finally:
@@ -1060,7 +1071,8 @@ def targets(data):
 
     add_ratio("AASA keep-alive req/s", "aasa", "keepalive", "rps", "nginx static file", "≥ 1.30×", lambda v: v >= 1.3)
     add_ratio("AASA keep-alive CPU per request", "aasa", "keepalive", "cpu_us_per_request", "nginx static file", "≤ 0.60×", lambda v: v <= 0.6)
-    add_ratio("call page keep-alive req/s", "call", "keepalive", "rps", "nginx `return 200`", "≥ 1.00×", lambda v: v >= 1.0)
+    add_ratio("call page keep-alive req/s, new ID every request (rendered)", "calls", "keepalive", "rps", "nginx `return 200`", "≥ 1.00×", lambda v: v >= 1.0)
+    add_ratio("call page keep-alive req/s, one ID (linkhost's page cache answers)", "call", "keepalive", "rps", "nginx `return 200`", "≥ 1.00×", lambda v: v >= 1.0)
     for route in ROUTES:
         add_ratio(f"{route.title} `Connection: close` req/s", route.key, "close", "rps", "nginx", "≥ 1.00×", lambda v: v >= 1.0)
     for route in ROUTES:
@@ -1095,10 +1107,13 @@ def targets(data):
         own = allocations["aasa"]["own_blocks_per_request"]
         # Timer-driven allocations (the access log's flusher) do not scale with requests and leave a few hundredths either way.
         add("heap allocations per AASA request, linkhost's code", f"{own:.2f}", f"{allocations['aasa']['blocks_per_request']:.2f} in all", "0", own < 0.1)
-        own = allocations["call"]["own_blocks_per_request"]
-        constant = abs(own - round(own)) < 0.05
-        add("heap allocations per call page, linkhost's code", f"{own:.2f}", f"{allocations['call']['blocks_per_request']:.2f} in all",
-            "small constant (≤ 16, whole number)", constant and own <= 16)
+        for key, what in (("calls", "new ID every request (rendered)"), ("call", "one ID (cached)")):
+            if key not in allocations:
+                continue
+            own = allocations[key]["own_blocks_per_request"]
+            constant = abs(own - round(own)) < 0.05
+            add(f"heap allocations per call page, {what}, linkhost's code", f"{own:.2f}", f"{allocations[key]['blocks_per_request']:.2f} in all",
+                "small constant (≤ 16, whole number)", constant and own <= 16)
     return rows
 
 
@@ -1252,22 +1267,29 @@ def write_results(data, path, nginx_conf):
     w(f"Every request carries `Host: {HOST_HEADER}`. nginx serves a copy of `public/` plus the AASA bytes from `linkhost print aasa`; its call "
       "page is linkhost's rendered page with the call ID and type put back from the URL, so both answer with the same bytes.")
     w("")
-    w("| route | path | status (linkhost / nginx) | body bytes | same body | header bytes (linkhost / nginx) |")
-    w("| --- | --- | --- | ---: | --- | --- |")
+    w("| route | path (a sample) | status (linkhost / nginx) | body bytes (linkhost / nginx) | same body | header bytes (linkhost / nginx) |")
+    w("| --- | --- | --- | --- | --- | --- |")
     for route in ROUTES:
-        row = data["parity"][route.key]
-        w(f"| {route.title} | `{route.path}` | {row['linkhost']['status']} / {row['nginx']['status']} | {row['linkhost']['body_bytes']:,} "
-          f"| {'yes' if row['same_body'] else 'NO'} | {row['linkhost']['header_bytes']} / {row['nginx']['header_bytes']} |")
+        row = data["parity"].get(route.key)
+        if not row:
+            continue
+        same = "yes" if row["same_body"] else ("no: the QR code encodes the ID" if route.key == "calls" else "NO")
+        w(f"| {route.title} | `{route.path}` | {row['linkhost']['status']} / {row['nginx']['status']} | {row['linkhost']['body_bytes']:,} / {row['nginx']['body_bytes']:,} "
+          f"| {same} | {row['linkhost']['header_bytes']} / {row['nginx']['header_bytes']} |")
+    w("")
+    w("'call page, new IDs' sends a different call ID on every request (`Benchmarks/distinct_calls.lua`), so linkhost renders every page; "
+      "nginx answers it with the page of the fixed ID with the new ID put in, so its body differs from linkhost's only inside the QR code.")
     w("")
     w("## Commands")
     w("")
     w("```sh")
     w(f"{'QUICK=1 ' if settings['quick'] else ''}ROUNDS={settings['rounds']} DURATION={settings['duration']} Benchmarks/run.sh   # all of the below")
-    w("swift build -c release --scratch-path /tmp/build-bench")
+    w("swift build -c release --scratch-path /tmp/build-bench -Xcc -gdwarf-4   # DWARF 4 for valgrind 3.19; same code")
     w(f"linkhost serve --config WORK/linkhost.json --host 127.0.0.1 --port {PORTS['linkhost']}   # config/linkhost.json, absolute paths, perIPConnectionLimit 0")
     w(f"nginx -p WORK -c WORK/nginx-{PORTS['nginx']}.conf -e WORK/error.log   # from Benchmarks/nginx.conf.template")
     for mode, _ in MODES:
         w(" ".join(wrk_command("PORT", "PATH", settings["duration"], close=(mode == "close"))).replace("127.0.0.1:PORTPATH", "127.0.0.1:PORT/PATH"))
+    w(f"wrk ... -s Benchmarks/distinct_calls.lua http://127.0.0.1:PORT/call/...   # call page, new IDs")
     w(f"taskset -c 1 wrk ...   # pinned run; servers' threads on core 0")
     w(f"valgrind --tool=dhat --dhat-out-file=WORK/dhat-ROUTE-N.json linkhost serve ...   # N = {settings['alloc_requests']}, {2 * settings['alloc_requests']}")
     w("```")
@@ -1296,9 +1318,9 @@ class Profiler(Bench):
         self.prepare()
         report = {"started": datetime.datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine_info(),
                   "versions": versions(self.bin), "callgrind": {}, "perf": None}
-        for key in ("aasa", "call", "404"):
+        for key in ("aasa", "call", "calls", "404"):
             report["callgrind"][f"linkhost/{key}"] = self.callgrind_linkhost(ROUTE[key])
-        for key in ("aasa", "call"):
+        for key in ("aasa", "calls"):
             report["callgrind"][f"nginx/{key}"] = self.callgrind_nginx(ROUTE[key])
         report["perf"] = self.perf_sample()
         with open(self.raw_path, "w") as handle:
@@ -1322,10 +1344,10 @@ class Profiler(Bench):
                             raise BenchError(f"{server.name} did not start under callgrind:\n{server.errors()[-2000:]}")
                         time.sleep(0.2)
             client = KeepAliveClient(server.port, timeout=60)
-            client.get(route.path)  # first-request costs (lazy binding, first touches) stay out of the count
+            client.get(route.path_for(10_000_000 - 1))  # first-request costs (lazy binding, first touches) stay out of the count
             subprocess.run(["callgrind_control", "--instr=on", str(server.pid)], capture_output=True, timeout=60, check=True)
-            for _ in range(PROFILE_REQUESTS):
-                client.get(route.path)
+            for index in range(PROFILE_REQUESTS):
+                client.get(route.path_for(index + 1))
             subprocess.run(["callgrind_control", "--instr=off", str(server.pid)], capture_output=True, timeout=60, check=True)
             client.close()
         finally:
@@ -1381,8 +1403,8 @@ class Profiler(Bench):
         counters = "<not supported>" not in check.stderr and check.returncode == 0
         log(f"perf: hardware counters {'work' if counters else 'are not supported here'}; sampling cpu-clock under wrk")
         samples = {}
-        plan = [("linkhost", "aasa", "aasa", False), ("linkhost", "aasa-close", "aasa", True), ("linkhost", "call", "call", False),
-                ("nginx", "nginx-aasa", "aasa", False), ("nginx", "nginx-call", "call", False)]
+        plan = [("linkhost", "aasa", "aasa", False), ("linkhost", "aasa-close", "aasa", True), ("linkhost", "calls", "calls", False),
+                ("nginx", "nginx-aasa", "aasa", False), ("nginx", "nginx-calls", "calls", False)]
         for kind in SERVERS:
             server = self.linkhost_server("perf-linkhost", PORTS["linkhost"], log_sink=True) if kind == "linkhost" \
                 else self.nginx_server("perf-nginx", self.nginx_conf, PORTS["nginx"])
@@ -1406,7 +1428,7 @@ class Profiler(Bench):
                     pids = ",".join(str(pid) for pid in server.pids())
                     recorder = subprocess.Popen(["perf", "record", "-e", "cpu-clock", "-F", "999", "-g", "-o", data_file, "-p", pids, "--", "sleep", str(seconds)],
                                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                    run_wrk(wrk_command(server.port, ROUTE[key].path, seconds, close=close, latency=False), seconds)
+                    run_wrk(wrk_command(server.port, ROUTE[key].path, seconds, close=close, script=ROUTE[key].script, latency=False), seconds)
                     recorder.wait(timeout=60)
                     report = lambda sort: subprocess.run(["perf", "report", "-i", data_file, "--no-children", "--sort", sort, "--stdio", "-g", "none"],
                                                          capture_output=True, text=True, timeout=120).stdout
