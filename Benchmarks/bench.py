@@ -20,6 +20,7 @@ import json
 import os
 import re
 import resource
+import shlex
 import shutil
 import signal
 import socket
@@ -1264,7 +1265,8 @@ def write_results(data, path, nginx_conf):
             w("")
     w("## Same content on both servers")
     w("")
-    w(f"Every request carries `Host: {HOST_HEADER}`. nginx serves a copy of `public/` plus the AASA bytes from `linkhost print aasa`; its call "
+    w(f"Every request carries `Host: {HOST_HEADER}` and no User-Agent (linkhost then renders its call page for unknown clients, "
+      "which has no QR code). nginx serves a copy of `public/` plus the AASA bytes from `linkhost print aasa`; its call "
       "page is linkhost's rendered page with the call ID and type put back from the URL, so both answer with the same bytes.")
     w("")
     w("| route | path (a sample) | status (linkhost / nginx) | body bytes (linkhost / nginx) | same body | header bytes (linkhost / nginx) |")
@@ -1285,10 +1287,10 @@ def write_results(data, path, nginx_conf):
     w("```sh")
     w(f"{'QUICK=1 ' if settings['quick'] else ''}ROUNDS={settings['rounds']} DURATION={settings['duration']} Benchmarks/run.sh   # all of the below")
     w("swift build -c release --scratch-path /tmp/build-bench -Xcc -gdwarf-4   # DWARF 4 for valgrind 3.19; same code")
-    w(f"linkhost serve --config WORK/linkhost.json --host 127.0.0.1 --port {PORTS['linkhost']}   # config/linkhost.json, absolute paths, perIPConnectionLimit 0")
+    w(f"linkhost serve --config WORK/linkhost.json --host 127.0.0.1 --port {PORTS['linkhost']}   # config/linkhost.json, absolute paths, perIPConnectionLimit 0, access log json, metrics on")
     w(f"nginx -p WORK -c WORK/nginx-{PORTS['nginx']}.conf -e WORK/error.log   # from Benchmarks/nginx.conf.template")
     for mode, _ in MODES:
-        w(" ".join(wrk_command("PORT", "PATH", settings["duration"], close=(mode == "close"))).replace("127.0.0.1:PORTPATH", "127.0.0.1:PORT/PATH"))
+        w(shlex.join(wrk_command("PORT", "PATH", settings["duration"], close=(mode == "close"))).replace("127.0.0.1:PORTPATH", "127.0.0.1:PORT/PATH"))
     w(f"wrk ... -s Benchmarks/distinct_calls.lua http://127.0.0.1:PORT/call/...   # call page, new IDs")
     w(f"taskset -c 1 wrk ...   # pinned run; servers' threads on core 0")
     w(f"valgrind --tool=dhat --dhat-out-file=WORK/dhat-ROUTE-N.json linkhost serve ...   # N = {settings['alloc_requests']}, {2 * settings['alloc_requests']}")

@@ -2,8 +2,8 @@
 # linkhost beside nginx on this machine, in one run (issue 7): installs wrk, nginx and valgrind when missing,
 # builds linkhost in release mode, runs Benchmarks/bench.py and writes Benchmarks/RESULTS.md and results.json.
 #
-#   Benchmarks/run.sh                       full run: ROUNDS=3 DURATION=10 (about 25 minutes)
-#   QUICK=1 Benchmarks/run.sh               smoke run: 1 round of 3 s per cell (about 5 minutes)
+#   Benchmarks/run.sh                       full run: ROUNDS=3 DURATION=10 (about 20 minutes)
+#   QUICK=1 Benchmarks/run.sh               smoke run: 1 round of 3 s per cell (about 4 minutes)
 #   ROUNDS=5 DURATION=20 Benchmarks/run.sh  longer; see Benchmarks/README.md for every setting
 #
 # Servers listen on 127.0.0.1 only (ports PORT_BASE..PORT_BASE+2, default 18400..18402); every load is
