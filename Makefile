@@ -4,7 +4,7 @@ CONFIG ?= config/linkhost.json
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 
-.PHONY: deps test-deps build release run test check-html screenshots fuzz sanitize soak slowloris flood clean
+.PHONY: deps test-deps build release run test check-html screenshots fuzz sanitize soak slowloris flood bench bench-profile clean
 
 # Installs libmicrohttpd's headers when pkg-config cannot find them (fresh Debian/Ubuntu machines).
 deps:
@@ -72,6 +72,15 @@ slowloris: release
 
 flood: release
 	LINKHOST_BINARY=.build/release/linkhost python3 scripts/flood.py
+
+# linkhost beside nginx (issue 7): Benchmarks/RESULTS.md with PASS/FAIL per target.
+# QUICK=1 for a smoke run; ROUNDS, DURATION and the rest in Benchmarks/README.md.
+bench: deps
+	Benchmarks/run.sh
+
+# Where linkhost's time goes: callgrind and perf into Benchmarks/PROFILE.md.
+bench-profile: deps
+	Benchmarks/profile.sh
 
 clean:
 	rm -rf .build

@@ -4,6 +4,10 @@
 struct CallPage: Sendable {
     let template: PageTemplate
     let settings: CallLinkSettings
+    /// `openInAppURL`, or the default built from the app's URL scheme; nil when the page cannot open the app.
+    let openInAppTemplate: ParsedURLTemplate?
+    /// `webJoinURL`, split at load.
+    let webJoinTemplate: ParsedURLTemplate?
     let app: AppleApp?
     let androidApp: AndroidApp?
     let playStoreURL: String
@@ -39,6 +43,9 @@ struct CallPage: Sendable {
         }
         settings = config.callLinks
         app = config.apps.first
+        openInAppTemplate = (config.callLinks.openInAppURL ?? config.apps.first?.urlScheme.map { "\($0)://{path}/{callId}?type={callType}" })
+            .map(ParsedURLTemplate.init)
+        webJoinTemplate = config.callLinks.webJoinURL.map(ParsedURLTemplate.init)
         androidApp = config.android.first
         playStoreURL = androidApp.map { "https://play.google.com/store/apps/details?id=\($0.packageName)" } ?? ""
         let app = self.app
@@ -72,14 +79,8 @@ struct CallPage: Sendable {
 
     /// The custom-scheme URL, or on Android an intent URL that falls back to the store (or the page) when the app is missing.
     func openInAppURL(for link: CallLink, platform: Platform, canonicalURL: String) -> String {
-        let schemeURL: String
-        if let template = settings.openInAppURL {
-            schemeURL = URLTemplates.fill(template, callID: link.callID, callType: link.callType, path: link.path)
-        } else if let scheme = app?.urlScheme {
-            schemeURL = "\(scheme)://\(link.path)/\(link.callID)?type=\(link.callType)"
-        } else {
-            return ""
-        }
+        guard let template = openInAppTemplate else { return "" }
+        let schemeURL = template.fill(callID: link.callID, callType: link.callType, path: link.path)
         guard platform == .android, let android = androidApp, let separator = schemeURL.firstRange(of: "://") else { return schemeURL }
         let scheme = schemeURL[..<separator.lowerBound]
         let rest = schemeURL[separator.upperBound...]
@@ -93,7 +94,7 @@ struct CallPage: Sendable {
         let path = "/\(link.path)/\(link.callID)?type=\(link.callType)"
         let canonicalURL = (origin ?? "") + path
         let openURL = openInAppURL(for: link, platform: platform, canonicalURL: canonicalURL)
-        let webJoin = settings.webJoinURL.map { URLTemplates.fill($0, callID: link.callID, callType: link.callType, path: link.path) } ?? ""
+        let webJoin = webJoinTemplate?.fill(callID: link.callID, callType: link.callType, path: link.path) ?? ""
         let imageURL = settings.previewImage.flatMap { image in origin.map { "\($0)/\(image)" } } ?? ""
         // A QR code helps only a desktop visitor with the app on a phone; phones and relative URLs skip the work.
         let qrCode = usesQRCode && platform == .desktop && origin != nil ? QRCodeMarkup.svg(for: canonicalURL) : ""

@@ -8,19 +8,7 @@ public enum URLTemplates {
 
     /// Fills a template for one call (templates are checked at load; unknown braces stay as written).
     public static func fill(_ template: String, callID: String, callType: String, path: String) -> String {
-        var result = ""
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            result += rest[..<open]
-            switch rest[open...close] {
-            case "{callId}": result += callID
-            case "{callType}": result += callType
-            case "{path}": result += path
-            default: result += rest[open...close]
-            }
-            rest = rest[rest.index(after: close)...]
-        }
-        return result + rest
+        ParsedURLTemplate(template).fill(callID: callID, callType: callType, path: path)
     }
 
     /// Lowercased scheme of a URL, if it has one.
@@ -69,5 +57,54 @@ public enum URLTemplates {
         if Identifiers.urlScheme(scheme) != nil { return "does not use the app's custom scheme (\"\(scheme):\" cannot open an app)" }
         if hasUnsafeCharacters(template) { return "contains spaces, quotes or angle brackets" }
         return unknownPlaceholder(template)
+    }
+}
+
+/// A URL template split once at load into literal text and call values, so filling it per request is
+/// a few appends instead of a scan for braces.
+struct ParsedURLTemplate: Sendable {
+    private enum Part: Sendable {
+        case literal(String)
+        case callID, callType, path
+    }
+
+    private let parts: [Part]
+    private let literalLength: Int
+
+    /// Splits a template (already checked by `URLTemplates`); unknown braces stay literal.
+    init(_ template: String) {
+        var parts: [Part] = []
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            if open > rest.startIndex { parts.append(.literal(String(rest[..<open]))) }
+            switch rest[open...close] {
+            case "{callId}": parts.append(.callID)
+            case "{callType}": parts.append(.callType)
+            case "{path}": parts.append(.path)
+            default: parts.append(.literal(String(rest[open...close])))
+            }
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty { parts.append(.literal(String(rest))) }
+        self.parts = parts
+        literalLength = parts.reduce(0) { total, part in
+            if case .literal(let text) = part { return total + text.utf8.count }
+            return total
+        }
+    }
+
+    /// The template filled for one call.
+    func fill(callID: String, callType: String, path: String) -> String {
+        var result = ""
+        result.reserveCapacity(literalLength + callID.utf8.count + callType.utf8.count + path.utf8.count)
+        for part in parts {
+            switch part {
+            case .literal(let text): result += text
+            case .callID: result += callID
+            case .callType: result += callType
+            case .path: result += path
+            }
+        }
+        return result
     }
 }

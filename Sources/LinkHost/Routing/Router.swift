@@ -1,7 +1,8 @@
 /// Maps a request value to a response value; no sockets, no clocks, no disk.
 public struct Router: Sendable {
-    /// The query items the router reads; the server adapter extracts exactly these.
-    public static let queryItemNames = ["type"]
+    /// The query items the router reads; the server adapter extracts exactly these (static text, so the
+    /// adapter hands them to C without a conversion per request).
+    public static let queryItemNames: [StaticString] = ["type"]
 
     /// The snapshot being served.
     public let site: Site

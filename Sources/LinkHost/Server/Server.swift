@@ -159,9 +159,11 @@ public final class Server: Sendable {
         } else {
             var query: [String: String] = [:]
             for name in Router.queryItemNames {
-                if let value = MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, name) {
-                    query[name] = String(cString: value)
+                // Static strings are NUL-terminated UTF-8 already.
+                let value = UnsafeRawPointer(name.utf8Start).withMemoryRebound(to: CChar.self, capacity: name.utf8CodeUnitCount + 1) {
+                    MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, $0)
                 }
+                if let value { query[name.description] = String(cString: value) }
             }
             let request = Request(
                 method: String(cString: method),
