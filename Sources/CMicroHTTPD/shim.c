@@ -102,7 +102,13 @@ void cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t
     if (!info || !info->client_addr) return;
     const struct sockaddr *address = info->client_addr;
     if (address->sa_family == AF_INET6) {
-        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)address)->sin6_addr, buffer, (socklen_t)length);
+        const struct in6_addr *v6 = &((const struct sockaddr_in6 *)address)->sin6_addr;
+        // On the dual-stack "::" socket IPv4 clients arrive as ::ffff:a.b.c.d; log them as a.b.c.d.
+        if (IN6_IS_ADDR_V4MAPPED(v6)) {
+            inet_ntop(AF_INET, &v6->s6_addr[12], buffer, (socklen_t)length);
+        } else {
+            inet_ntop(AF_INET6, v6, buffer, (socklen_t)length);
+        }
     } else if (address->sa_family == AF_INET) {
         inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, buffer, (socklen_t)length);
     }
