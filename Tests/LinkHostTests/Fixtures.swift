@@ -34,7 +34,8 @@ enum Fixtures {
         return JSONWriter.string(document, style: .compact)
     }
 
-    private static func replace(_ value: JSONValue, path: [String], with newValue: JSONValue?) -> JSONValue {
+    /// Replaces (or adds, or with nil removes) the member at `path` (keys and array indices).
+    static func replace(_ value: JSONValue, path: [String], with newValue: JSONValue?) -> JSONValue {
         guard let key = path.first else { return newValue ?? .null }
         switch value {
         case .object(var object):

@@ -76,7 +76,7 @@ enum LintFixtures {
             defer { removeItem(folder) }
             var document = try JSONParser.parse(config.replacing("FOLDER", with: folder))
             for (path, json) in edits.sorted(by: { $0.key < $1.key }) {
-                document = replace(document, path: path.split(separator: ".").map(String.init), with: try json.map { try JSONParser.parse($0) })
+                document = Fixtures.replace(document, path: path.split(separator: ".").map(String.init), with: try json.map { try JSONParser.parse($0) })
             }
             return summarize(ConfigLinter.lint(bytes: JSONWriter.bytes(document), source: "test").report.diagnostics)
         case .configText(let text):
@@ -117,28 +117,4 @@ enum LintFixtures {
         (diagnostics.map(\.code), diagnostics.contains { $0.severity == .error }, diagnostics)
     }
 
-    /// Replaces (or adds, or with nil removes) the member at `path` (keys and array indices).
-    static func replace(_ value: JSONValue, path: [String], with newValue: JSONValue?) -> JSONValue {
-        guard let key = path.first else { return newValue ?? .null }
-        let rest = Array(path.dropFirst())
-        switch value {
-        case .object(var object):
-            if let index = object.members.firstIndex(where: { $0.key == key }) {
-                if rest.isEmpty && newValue == nil {
-                    object.members.remove(at: index)
-                } else {
-                    object.members[index].value = replace(object.members[index].value, path: rest, with: newValue)
-                }
-            } else if let newValue {
-                object.append(key, rest.isEmpty ? newValue : replace(.object(JSONObject()), path: rest, with: newValue))
-            }
-            return .object(object)
-        case .array(var elements):
-            guard let index = Int(key), elements.indices.contains(index) else { return value }
-            elements[index] = replace(elements[index], path: rest, with: newValue)
-            return .array(elements)
-        default:
-            return value
-        }
-    }
 }
