@@ -12,10 +12,9 @@ public enum AASALinter {
     /// The problems of AASA bytes, paths in the document's own terms (`applinks.details[0]…`).
     public static func diagnostics(bytes: [UInt8]) -> [LintDiagnostic] {
         let document: JSONValue
-        do {
-            document = try JSONParser.parse(bytes)
-        } catch {
-            return [LintDiagnostic(.lh100, .error, path: "", "not valid JSON at line \(error.line), column \(error.column): \(error.message)")]
+        switch LintDiagnostic.parseDocument(bytes) {
+        case .success(let parsed): document = parsed
+        case .failure(let problem): return [problem]
         }
         var found: [LintDiagnostic] = []
         if bytes.count > AASAGenerator.maximumSize {

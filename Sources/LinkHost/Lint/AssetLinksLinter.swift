@@ -8,10 +8,9 @@ public enum AssetLinksLinter {
     /// The problems of `assetlinks.json` bytes, paths like `[0].target.package_name`.
     public static func diagnostics(bytes: [UInt8]) -> [LintDiagnostic] {
         let document: JSONValue
-        do {
-            document = try JSONParser.parse(bytes)
-        } catch {
-            return [LintDiagnostic(.lh100, .error, path: "", "not valid JSON at line \(error.line), column \(error.column): \(error.message)")]
+        switch LintDiagnostic.parseDocument(bytes) {
+        case .success(let parsed): document = parsed
+        case .failure(let problem): return [problem]
         }
         return diagnostics(document: document)
     }

@@ -141,3 +141,14 @@ struct DocumentPath: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 }
+
+extension LintDiagnostic: Error {
+    /// Parses a file being linted; a syntax error becomes its one LH100 diagnostic.
+    static func parseDocument(_ bytes: [UInt8]) -> Result<JSONValue, LintDiagnostic> {
+        do {
+            return .success(try JSONParser.parse(bytes))
+        } catch {
+            return .failure(LintDiagnostic(.lh100, .error, path: "", "not valid JSON at line \(error.line), column \(error.column): \(error.message)"))
+        }
+    }
+}
