@@ -20,10 +20,11 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
-# Package.swift names the test targets too, so their folders must exist for the manifest to load.
+# Package.swift names the test and fuzz targets too, so their folders must exist for the manifest to load.
 COPY Package.swift ./
 COPY Sources ./Sources
 COPY Tests ./Tests
+COPY Fuzz/Targets ./Fuzz/Targets
 
 RUN swift build -c release --static-swift-stdlib --product linkhost \
     && mkdir -p /out \

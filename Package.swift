@@ -1,50 +1,61 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The targets, top to bottom; every arrow points down (docs/architecture.md):
+//
+//   linkhost (command line)
+//     ├─ LinkHostServer ── CMicroHTTPD, CSystem      the one libmicrohttpd adapter, supervisor, logs
+//     ├─ LinkHostCheck ── CHTTPClient                the HTTP client of `check`
+//     └─ LinkHostCore                                config, sites, generation, matching, lint, routing, page
+//          ├─ CallLinks                              link templates → (callId, callType); no dependencies
+//          ├─ LinkHostJSON                           order-keeping JSON
+//          └─ LinkHostQR                             QR codes as SVG
 let package = Package(
     name: "linkhost",
     products: [
         .executable(name: "linkhost", targets: ["linkhost"]),
-        .library(name: "LinkHost", targets: ["LinkHost"]),
+        .library(name: "LinkHostCore", targets: ["LinkHostCore"]),
     ],
     targets: [
+        // Leaves: pure Swift, no dependency on any other target.
+        .target(name: "CallLinks"),
+        .target(name: "LinkHostJSON"),
+        .target(name: "LinkHostQR"),
+
+        // Everything a request's answer is computed from; imports no C target.
+        .target(name: "LinkHostCore", dependencies: ["CallLinks", "LinkHostJSON", "LinkHostQR"]),
+
+        // The only code that touches sockets and GnuTLS for outgoing requests: `linkhost check`.
+        .target(name: "CHTTPClient", linkerSettings: [.linkedLibrary("gnutls")]),
+        .target(name: "LinkHostCheck", dependencies: ["LinkHostCore", "CHTTPClient"]),
+
         // The only code that touches libmicrohttpd's C API.
-        .target(
-            name: "CMicroHTTPD",
-            linkerSettings: [.linkedLibrary("microhttpd")]
-        ),
-        // The only code that touches sockets and GnuTLS: the HTTP transport of `linkhost check`.
-        .target(
-            name: "CHTTPClient",
-            linkerSettings: [.linkedLibrary("gnutls")]
-        ),
-        .target(
-            name: "LinkHost",
-            dependencies: ["CMicroHTTPD", "CHTTPClient"]
-        ),
-        .executableTarget(
-            name: "linkhost",
-            dependencies: ["LinkHost"]
-        ),
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+        // Signals, resource limits and thread priority.
+        .target(name: "CSystem"),
+        .target(name: "LinkHostServer", dependencies: ["LinkHostCore", "CMicroHTTPD", "CSystem"]),
+
+        .executableTarget(name: "linkhost", dependencies: ["LinkHostServer", "LinkHostCheck", "LinkHostCore"]),
+
+        // The entry points the libFuzzer harnesses call, outside the release library.
+        .target(name: "LinkHostFuzzTargets", dependencies: ["LinkHostCore"], path: "Fuzz/Targets"),
+
         // Test-only socket helpers, so that raw-socket tests need no unsafe pointer code in Swift.
-        .target(
-            name: "CTestSupport",
-            path: "Tests/CTestSupport"
-        ),
+        .target(name: "CTestSupport", path: "Tests/CTestSupport"),
         // Test-only canned-response HTTP(S) server and certificate maker for `linkhost check`'s tests.
-        .target(
-            name: "CCheckSupport",
-            path: "Tests/CCheckSupport",
-            linkerSettings: [.linkedLibrary("gnutls")]
-        ),
-        .testTarget(
-            name: "LinkHostTests",
-            dependencies: ["LinkHost"],
-            exclude: ["Golden"]
-        ),
+        .target(name: "CCheckSupport", path: "Tests/CCheckSupport", linkerSettings: [.linkedLibrary("gnutls")]),
+
+        // Configs and file helpers shared by the unit tests.
+        .target(name: "LinkHostTestSupport", dependencies: ["LinkHostCore", "LinkHostJSON"], path: "Tests/LinkHostTestSupport"),
+
+        .testTarget(name: "CallLinksTests", dependencies: ["CallLinks"]),
+        .testTarget(name: "LinkHostJSONTests", dependencies: ["LinkHostJSON"]),
+        .testTarget(name: "LinkHostQRTests", dependencies: ["LinkHostQR"]),
+        .testTarget(name: "LinkHostCoreTests", dependencies: ["LinkHostCore", "LinkHostFuzzTargets", "LinkHostTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "LinkHostCheckTests", dependencies: ["LinkHostCheck", "LinkHostCore", "LinkHostTestSupport"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["linkhost", "CTestSupport", "CCheckSupport"],
+            dependencies: ["linkhost", "LinkHostCore", "CTestSupport", "CCheckSupport"],
             // The hostile-request table is read at run time through #filePath, not bundled.
             exclude: ["HostileExpectations.tsv"]
         ),

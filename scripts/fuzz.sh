@@ -9,21 +9,23 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(config router template matcher)
-build=.fuzz/build
-mkdir -p "$build"
-# The library without the code over C (the libmicrohttpd adapter, the HTTP client of `check`): the
-# harnesses exercise pure code only. A copy of the
-# sources is compiled, so editing the tree during a long run cannot break its build.
-rm -rf "$build/src" && mkdir -p "$build/src" && cp -R Sources/LinkHost Fuzz/Harnesses "$build/src/"
-mapfile -t sources < <(grep -rL --include='*.swift' -e '^import CMicroHTTPD' -e '^import CHTTPClient' "$build/src/LinkHost" | sort)
+scratch=.fuzz/build
+mkdir -p .fuzz
+# The harnesses link the very modules the server is built from: the LinkHostFuzzTargets target and the
+# pure targets under it, compiled by SwiftPM with the fuzzer and address sanitizers in a scratch path of
+# their own (nothing over C is below LinkHostFuzzTargets, so nothing here needs libmicrohttpd).
+echo "== building the fuzz targets"
+swift build -c release --sanitize=fuzzer --sanitize=address --scratch-path "$scratch" --target LinkHostFuzzTargets 2>&1 | tail -n 1
+products=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+mapfile -t objects < <(for module in CallLinks LinkHostJSON LinkHostQR LinkHostCore LinkHostFuzzTargets; do ls "$products/$module.build/"*.o; done)
 for target in "${targets[@]}"; do
     name="$(tr '[:lower:]' '[:upper:]' <<<"${target:0:1}")${target:1}"
-    binary="$build/fuzz-$target"
+    binary=".fuzz/fuzz-$target"
     rm -f "$binary"
-    echo "== building $binary"
-    swiftc -swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -module-name LinkHost \
-        "${sources[@]}" "$build/src/Harnesses/${name}Fuzz.swift" -o "$binary" 2>&1 | grep -v "Cannot export local symbol" || true
-    [ -x "$binary" ] || { echo "fuzz: building $binary failed" >&2; exit 1; }
+    echo "== linking $binary"
+    swiftc -swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -I "$products/Modules" \
+        "Fuzz/Harnesses/${name}Fuzz.swift" "${objects[@]}" -o "$binary" 2>&1 | grep -v "Cannot export local symbol" || true
+    [ -x "$binary" ] || { echo "fuzz: linking $binary failed" >&2; exit 1; }
     corpus=".fuzz/corpus/$target"
     mkdir -p "$corpus" "Fuzz/crashes/$target"
     cp -n Fuzz/corpus/"$target"/* "$corpus"/ 2>/dev/null || true

@@ -1,5 +1,7 @@
 // libFuzzer entry point for FuzzTargets.config. libFuzzer hands over a raw buffer, so this one line copies it
 // into an array before any project code sees it.
+import LinkHostFuzzTargets
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     FuzzTargets.config(Array(UnsafeBufferPointer(start: data, count: size)))

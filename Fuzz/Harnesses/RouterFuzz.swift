@@ -1,5 +1,7 @@
 // libFuzzer entry point for FuzzTargets.router. libFuzzer hands over a raw buffer, so this one line copies it
 // into an array before any project code sees it.
+import LinkHostFuzzTargets
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRouter(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     FuzzTargets.router(Array(UnsafeBufferPointer(start: data, count: size)))

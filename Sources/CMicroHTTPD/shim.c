@@ -5,13 +5,9 @@
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 static int cmhd_try_bind(const struct addrinfo *info, int backlog, int *error_number) {
@@ -119,27 +115,6 @@ int cmhd_current_connections(struct MHD_Daemon *daemon) {
     return info ? (int)info->num_connections : -1;
 }
 
-void cmhd_signals_block(void) {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGHUP);
-    pthread_sigmask(SIG_BLOCK, &set, NULL);
-    signal(SIGPIPE, SIG_IGN);
-}
-
-int cmhd_signals_wait(void) {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGTERM);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGHUP);
-    int signal_number = 0;
-    while (sigwait(&set, &signal_number) != 0) {}
-    return signal_number;
-}
-
 // Never called for a 304, which MHD sends without a body; ends the response if it ever were.
 static ssize_t cmhd_no_body(void *context, uint64_t position, char *buffer, size_t max) {
     (void)context;
@@ -204,18 +179,4 @@ int cmhd_request_is_ambiguous(struct MHD_Connection *connection, const char *ver
     return counts.malformed || (needs_host && counts.host == 0) || counts.host > 1 || counts.content_length > 1
         || counts.transfer_encoding > 1 || (counts.transfer_encoding > 0 && counts.content_length > 0)
         || counts.unsupported_coding;
-}
-
-long cmhd_raise_open_files_limit(void) {
-    struct rlimit limit;
-    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
-    if (limit.rlim_cur < limit.rlim_max) {
-        limit.rlim_cur = limit.rlim_max;
-        if (setrlimit(RLIMIT_NOFILE, &limit) != 0) getrlimit(RLIMIT_NOFILE, &limit);
-    }
-    return limit.rlim_cur == RLIM_INFINITY ? 1L << 20 : (long)limit.rlim_cur;
-}
-
-void cmhd_lower_thread_priority(int nice_value) {
-    setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice_value);
 }

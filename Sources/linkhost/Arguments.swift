@@ -1,4 +1,4 @@
-import LinkHost
+import LinkHostCore
 
 /// A command-line mistake: the message, and the command whose help the user should read.
 struct UsageError: Error {

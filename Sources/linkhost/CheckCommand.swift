@@ -1,4 +1,5 @@
-import LinkHost
+import LinkHostCheck
+import LinkHostCore
 
 /// `linkhost check`: a live deployment, seen the way Apple's and Google's fetchers see it.
 enum CheckCommand: Command {

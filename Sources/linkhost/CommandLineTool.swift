@@ -1,4 +1,4 @@
-import LinkHost
+import LinkHostCore
 
 /// The `linkhost` command line: picks a command, prints help, turns usage errors into exit code 2.
 enum CommandLineTool {

@@ -1,4 +1,5 @@
-import LinkHost
+import LinkHostServer
+import LinkHostCore
 
 #if canImport(Glibc)
 import Glibc

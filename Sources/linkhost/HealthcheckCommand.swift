@@ -1,4 +1,5 @@
-import LinkHost
+import LinkHostCheck
+import LinkHostCore
 
 /// `linkhost healthcheck`: probes a running server, for Docker's HEALTHCHECK (the image has no curl).
 enum HealthcheckCommand: Command {

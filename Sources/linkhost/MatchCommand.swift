@@ -1,4 +1,5 @@
-import LinkHost
+import LinkHostCore
+import LinkHostJSON
 
 /// `linkhost match`: what iOS does with a URL, per app, and the rule that decides it.
 enum MatchCommand: Command {

@@ -1,4 +1,4 @@
-import LinkHost
+import LinkHostCore
 
 #if canImport(Glibc)
 import Glibc

@@ -42,13 +42,6 @@ int cmhd_tls_pair_is_usable(const char *key_pem, const char *certificate_pem);
 /// these, and a proxy that reads them differently could smuggle a request past it.
 int cmhd_request_is_ambiguous(struct MHD_Connection *connection, const char *version);
 
-/// Raises the soft open-files limit to the hard one and returns it (or -1): each connection is a descriptor.
-long cmhd_raise_open_files_limit(void);
-
-/// Lowers the calling thread's scheduling priority (Linux nice values are per thread), so work such as
-/// building a reload's snapshot yields the cores to the threads answering requests.
-void cmhd_lower_thread_priority(int nice_value);
-
 /// Builds an option entry that carries a number (MHD_OptionItem mixes intptr_t and pointers).
 static inline struct MHD_OptionItem cmhd_option_value(enum MHD_OPTION option, intptr_t value) {
     struct MHD_OptionItem item = { option, value, NULL };
@@ -94,12 +87,5 @@ struct MHD_Response *cmhd_response_headers_only(uint64_t size);
 static inline struct MHD_Response *cmhd_response_take(void *bytes, size_t length) {
     return MHD_create_response_from_buffer(length, bytes, MHD_RESPMEM_MUST_FREE);
 }
-
-/// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread (and so in threads it starts later) and
-/// ignores SIGPIPE. Call before starting the daemon so only `cmhd_signals_wait` ever sees them.
-void cmhd_signals_block(void);
-
-/// Waits for SIGTERM, SIGINT or SIGHUP and returns its number; signal handlers cannot safely run Swift.
-int cmhd_signals_wait(void);
 
 #endif

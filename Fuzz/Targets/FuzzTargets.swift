@@ -1,0 +1,63 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import LinkHostCore
+
+/// The entry points the libFuzzer harnesses drive, shared with the tests that replay their corpora
+/// and crash inputs, so a regression test runs exactly the code the fuzzer ran.
+public enum FuzzTargets {
+    /// Config loading and validation on arbitrary bytes.
+    public static func config(_ bytes: [UInt8]) {
+        if let config = try? ConfigLoader.parse(bytes) {
+            _ = AASAGenerator.bytes(for: config)
+            _ = AssetLinksGenerator.bytes(for: config.android)
+        }
+    }
+
+    /// The router on an arbitrary request: lines are method, path, type, If-None-Match, User-Agent, Host.
+    public static func router(_ bytes: [UInt8]) {
+        guard let site = fixtureSite else { return }
+        let lines = bytes.split(separator: 0x0A, maxSplits: 5, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        func line(_ index: Int) -> String? { index < lines.count ? lines[index] : nil }
+        let request = Request(method: line(0) ?? "GET", path: line(1) ?? "/", query: line(2).map { ["type": $0] } ?? [:],
+                              ifNoneMatch: line(3), userAgent: line(4), host: line(5))
+        let response = Router(site: site).respond(to: request)
+        precondition((200...599).contains(response.status), "status out of range")
+        precondition(!response.headers.contains { $0.value.utf8.contains(0x0A) || $0.value.utf8.contains(0x0D) }, "a header value carries a line break")
+    }
+
+    /// The page template parser and renderer on arbitrary template text, with hostile values.
+    public static func template(_ bytes: [UInt8]) {
+        guard let template = try? PageTemplate(parsing: String(decoding: bytes, as: UTF8.self)) else { return }
+        var output: [UInt8] = []
+        // Markup fields carry linkhost's own SVG and are inserted as they are; every other field is hostile here.
+        template.render(into: &output) { $0.isMarkup ? "" : "<script>\"'&" }
+        precondition(!String(decoding: output, as: UTF8.self).contains("<script>\""), "a value was not escaped")
+    }
+
+    /// The AASA matcher through its line protocol on arbitrary lines.
+    public static func matcher(_ bytes: [UInt8]) {
+        _ = MatchLineProtocol.respond(toInput: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// A snapshot built once from a fixed config and a small static folder in a temporary directory.
+    private static let fixtureSite: Site? = {
+        let root = FileManager.default.temporaryDirectory.path + "/linkhost-fuzz-\(ProcessInfo.processInfo.processIdentifier)"
+        try? FileManager.default.createDirectory(atPath: root + "/public/css", withIntermediateDirectories: true)
+        let files = [
+            "public/call.html": "<!doctype html><title>{{appName}}</title><a href=\"{{openInAppURL}}\">{{callId}} {{callType}}</a>{{#qrCode}}{{qrCode}}{{/qrCode}}",
+            "public/index.html": "<p>home</p>", "public/css/site.css": "p{}", "public/404.html": "<p>lost</p>",
+        ]
+        for (path, text) in files { try? Data(text.utf8).write(to: URL(fileURLWithPath: root + "/" + path)) }
+        let config = """
+        {"apps":[{"name":"Fuzz","teamID":"ABCDE12345","bundleID":"com.example.fuzz","appStoreID":"1","urlScheme":"fuzz"}],
+         "android":[{"packageName":"com.example.fuzz","sha256CertFingerprints":["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}],
+         "callLinks":{"paths":["call","meet"],"template":"\(root)/public/call.html","webJoinURL":"https://w.example/{callId}"},
+         "static":{"root":"\(root)/public"}}
+        """
+        guard let parsed = try? ConfigLoader.parse(Array(config.utf8)) else { return nil }
+        return try? Site(config: parsed)
+    }()
+}

@@ -1,0 +1,184 @@
+import LinkHostCore
+
+/// What `linkhost check` is asked to verify.
+public struct DeploymentCheckOptions: Sendable {
+    /// The user agent of Apple's CDN fetcher, which some firewalls and bot filters treat differently.
+    public static let appleUserAgent = "AASA-Bot/1.0.0"
+    /// Where Apple's CDN serves its copy of a domain's AASA; the host name is appended.
+    public static let appleCDNBase = "https://app-site-association.cdn-apple.com/a/v1/"
+
+    /// The deployment.
+    public var origin: FetchOrigin
+    /// The `User-Agent` sent to the origin.
+    public var userAgent: String
+    /// Whether to also fetch Apple's CDN copy and compare it.
+    public var checkCDN: Bool
+    /// The CDN prefix the host name is appended to (tests point it at a local server).
+    public var cdnBase: String
+
+    /// Makes options.
+    public init(origin: FetchOrigin, userAgent: String = appleUserAgent, checkCDN: Bool = false, cdnBase: String = appleCDNBase) {
+        self.origin = origin
+        self.userAgent = userAgent
+        self.checkCDN = checkCDN
+        self.cdnBase = cdnBase
+    }
+}
+
+/// Checks a live deployment the way Apple's and Google's fetchers see it.
+public enum DeploymentCheck {
+    /// Runs every check with `fetch` (the real client, or canned responses in tests).
+    public static func run(_ options: DeploymentCheckOptions, fetch: @escaping Fetcher) -> DeploymentReport {
+        var run = DeploymentCheckRun(options: options, fetch: fetch)
+        run.checkAASA()
+        if !run.unreachable { run.checkAssetLinks() }
+        if options.checkCDN { run.checkCDN() }
+        return DeploymentReport(target: options.origin.description, userAgent: options.userAgent, requests: run.records, diagnostics: run.diagnostics)
+    }
+}
+
+/// One run of the deployment checks, collecting requests made and problems found.
+struct DeploymentCheckRun {
+    let options: DeploymentCheckOptions
+    let fetch: Fetcher
+    private(set) var records: [FetchRecord] = []
+    private(set) var diagnostics: [LintDiagnostic] = []
+    /// The origin could not be reached at all; further requests would only repeat the error.
+    private(set) var unreachable = false
+    /// The AASA bytes the origin served, to compare with the CDN's copy.
+    private var originAASA: [UInt8]?
+
+    init(options: DeploymentCheckOptions, fetch: @escaping Fetcher) {
+        self.options = options
+        self.fetch = fetch
+    }
+
+    private mutating func add(_ code: LintCode, _ severity: ConfigDiagnostic.Severity, _ path: String, _ message: String) {
+        diagnostics.append(LintDiagnostic(code, severity, path: path, message))
+    }
+
+    /// Sends one request, records it, and turns a transport failure into LH501/LH502.
+    private mutating func request(_ method: String, _ path: String, origin: FetchOrigin? = nil, userAgent: String? = nil) -> FetchedResponse? {
+        let request = FetchRequest(method: method, origin: origin ?? options.origin, path: path, userAgent: userAgent ?? options.userAgent)
+        switch fetch(request) {
+        case .success(let response):
+            records.append(FetchRecord(method: method, url: request.url, response: response))
+            return response
+        case .failure(let error):
+            records.append(FetchRecord(method: method, url: request.url, error: error.message))
+            let code: LintCode = switch error.kind {
+            case .certificate, .trustStore: .lh502
+            // Larger than the client reads is far larger than Apple's 128 KB.
+            case .tooLarge: .lh110
+            default: .lh501
+            }
+            add(code, .error, origin == nil ? path : request.url, error.message)
+            // When the very first request cannot connect, every other one would only repeat the error.
+            if origin == nil && records.count == 1 && error.kind != .protocolError && error.kind != .tooLarge { unreachable = true }
+            return nil
+        }
+    }
+
+    /// `/.well-known/apple-app-site-association`: 200, JSON, ≤ 128 KB, lint-clean, same over HEAD, root copy identical.
+    mutating func checkAASA() {
+        let path = Site.aasaPaths[0]
+        guard let response = request("GET", path) else { return }
+        guard expectOK(response, path, severity: .error) else { return }
+        expectJSONType(response, path, severity: .error)
+        originAASA = response.body
+        diagnostics += AASALinter.diagnostics(bytes: response.body).map { located($0, under: path) }
+        compareHead(with: response, path)
+
+        let rootPath = Site.aasaPaths[1]
+        guard let root = request("GET", rootPath), root.status != 404, root.status != 410 else { return }
+        // Only iOS 9 read the root path; problems there are worth fixing but do not break current devices.
+        guard expectOK(root, rootPath, severity: .warning) else { return }
+        expectJSONType(root, rootPath, severity: .warning)
+        if root.body != response.body {
+            add(.lh506, .error, rootPath, "differs from \(path) (\(root.body.count) vs \(response.body.count) bytes); devices reading one and the other would disagree")
+        }
+    }
+
+    /// `/.well-known/assetlinks.json`: 200, JSON, valid statements, same over HEAD.
+    mutating func checkAssetLinks() {
+        let path = Site.assetLinksPath
+        guard let response = request("GET", path) else { return }
+        if response.status == 404 {
+            add(.lh510, .warning, path, "answers 404, so Android App Links cannot verify on this domain (fine if it has no Android app)")
+            return
+        }
+        guard expectOK(response, path, severity: .error) else { return }
+        expectJSONType(response, path, severity: .error)
+        diagnostics += AssetLinksLinter.diagnostics(bytes: response.body).map { located($0, under: path) }
+        compareHead(with: response, path)
+    }
+
+    /// Apple's CDN copy: fetched, without failure headers, and the same as the origin's.
+    mutating func checkCDN() {
+        let url = options.cdnBase + options.origin.bareHost
+        guard let origin = FetchOrigin(url: url), let split = try? SplitURL(url) else {
+            add(.lh501, .error, url, "is not a URL the CDN can be fetched from")
+            return
+        }
+        let target = split.path + (split.query.map { "?" + $0 } ?? "")
+        guard let response = request("GET", target, origin: origin) else { return }
+        let reason = response.header("Apple-Failure-Reason")
+        let details = response.header("Apple-Failure-Details")
+        if reason != nil || details != nil {
+            let text = [reason, details].compactMap { $0 }.joined(separator: ": ")
+            add(.lh509, .error, url, "Apple's CDN could not fetch the AASA from the origin (HTTP \(response.status)): \(text)")
+            return
+        }
+        guard response.status == 200 else {
+            add(.lh509, .error, url, "Apple's CDN answers \(response.status), so devices get no AASA for this domain")
+            return
+        }
+        guard let originAASA else { return }
+        if response.body != originAASA {
+            add(.lh508, .warning, url, "Apple's CDN serves \(response.body.count) bytes that differ from the origin's \(originAASA.count); devices get the CDN's copy until it refreshes")
+        }
+    }
+
+    /// Status 200, or LH503 for a redirect and LH504 for anything else; false when the body is not the file.
+    private mutating func expectOK(_ response: FetchedResponse, _ path: String, severity: ConfigDiagnostic.Severity) -> Bool {
+        if (300...399).contains(response.status) {
+            let target = response.header("Location").map { " to \($0)" } ?? ""
+            add(.lh503, severity, path, "answers \(response.status), redirecting\(target); Apple's and Google's fetchers follow no redirects, so they get no file")
+            return false
+        }
+        guard response.status == 200 else {
+            add(.lh504, severity, path, "answers \(response.status) \(response.reason), not 200")
+            return false
+        }
+        return true
+    }
+
+    private mutating func expectJSONType(_ response: FetchedResponse, _ path: String, severity: ConfigDiagnostic.Severity) {
+        guard response.mediaType != "application/json" else { return }
+        let found = response.header("Content-Type").map { "is served as \"\($0)\"" } ?? "is served without a Content-Type"
+        add(.lh505, severity, path, "\(found), not application/json")
+    }
+
+    /// HEAD must agree with GET: same status, Content-Type and length.
+    private mutating func compareHead(with get: FetchedResponse, _ path: String) {
+        guard let head = request("HEAD", path) else { return }
+        var differences: [String] = []
+        if head.status != get.status { differences.append("status \(head.status) instead of \(get.status)") }
+        if head.header("Content-Type") != get.header("Content-Type") {
+            differences.append("Content-Type \(head.header("Content-Type").map { "\"\($0)\"" } ?? "none") instead of \(get.header("Content-Type").map { "\"\($0)\"" } ?? "none")")
+        }
+        let headLength = head.header("Content-Length").flatMap { Int(HTTPResponseParser.trim(Substring($0))) }
+        if let headLength, headLength != get.body.count {
+            differences.append("Content-Length \(headLength) instead of \(get.body.count)")
+        } else if headLength == nil && get.header("Content-Length") != nil {
+            differences.append("no Content-Length, while GET sends \(get.body.count)")
+        }
+        guard !differences.isEmpty else { return }
+        add(.lh507, .error, path, "HEAD answers " + differences.joined(separator: ", ") + "; fetchers and caches that probe with HEAD see another file")
+    }
+
+    /// A diagnostic about a served document, located as `URL-path#JSON-path`.
+    private func located(_ diagnostic: LintDiagnostic, under path: String) -> LintDiagnostic {
+        diagnostic.relocated(to: diagnostic.path.isEmpty ? path : "\(path)#\(diagnostic.path)")
+    }
+}

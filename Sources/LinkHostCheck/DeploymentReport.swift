@@ -1,0 +1,107 @@
+import LinkHostCore
+import LinkHostJSON
+
+/// One request `check` made and what came back, for the report.
+public struct FetchRecord: Sendable, Equatable {
+    /// `GET` or `HEAD`.
+    public let method: String
+    /// The full URL.
+    public let url: String
+    /// The status, or nil when no response came.
+    public let status: Int?
+    /// The `Content-Type` header as sent.
+    public let contentType: String?
+    /// The body's length for GET, the `Content-Length` header for HEAD.
+    public let length: Int?
+    /// Why no response came.
+    public let error: String?
+
+    /// Records a response.
+    public init(method: String, url: String, response: FetchedResponse) {
+        self.method = method
+        self.url = url
+        status = response.status
+        contentType = response.header("Content-Type")
+        length = method == "HEAD" ? response.header("Content-Length").flatMap { Int(HTTPResponseParser.trim(Substring($0))) } : response.body.count
+        error = nil
+    }
+
+    /// Records a failed request.
+    public init(method: String, url: String, error: String) {
+        self.method = method
+        self.url = url
+        status = nil
+        contentType = nil
+        length = nil
+        self.error = error
+    }
+
+    /// `GET  https://host/path: 200, application/json, 412 bytes`.
+    public var line: String {
+        let verb = method.count < 4 ? method + " " : method
+        guard let status else { return "\(verb) \(url): no response (\(error ?? "failed"))" }
+        var parts = ["\(status)", contentType ?? "no Content-Type"]
+        if let length { parts.append(method == "HEAD" ? "Content-Length \(length)" : "\(length) bytes") }
+        return "\(verb) \(url): " + parts.joined(separator: ", ")
+    }
+
+    /// The record as JSON, members in a fixed order.
+    public var json: JSONValue {
+        var object = JSONObject([JSONMember("method", .string(method)), JSONMember("url", .string(url))])
+        if let status { object.append("status", .number(JSONNumber(status))) }
+        if let contentType { object.append("contentType", .string(contentType)) }
+        if let length { object.append("length", .number(JSONNumber(length))) }
+        if let error { object.append("error", .string(error)) }
+        return .object(object)
+    }
+}
+
+/// What `check` found: the requests made and the problems, with renderings for people and CI.
+public struct DeploymentReport: Sendable, Equatable {
+    /// The origin checked.
+    public let target: String
+    /// The user agent sent.
+    public let userAgent: String
+    /// Every request, in order.
+    public let requests: [FetchRecord]
+    /// Every problem, in order found.
+    public let diagnostics: [LintDiagnostic]
+
+    /// Makes a report.
+    public init(target: String, userAgent: String, requests: [FetchRecord], diagnostics: [LintDiagnostic]) {
+        self.target = target
+        self.userAgent = userAgent
+        self.requests = requests
+        self.diagnostics = diagnostics
+    }
+
+    /// True when no problem is an error.
+    public var passed: Bool { !diagnostics.contains { $0.severity == .error } }
+
+    /// The codes found, for tests.
+    public var codes: [LintCode] { diagnostics.map(\.code) }
+
+    /// The report for people: the requests, a verdict, then one problem per line, errors first.
+    public var humanText: String {
+        var lines = ["Checking \(target) as \"\(userAgent)\""]
+        lines += requests.map { "  " + $0.line }
+        let report = LintReport(source: target, diagnostics: diagnostics)
+        let counts = report.counts
+        lines.append(passed
+            ? "\(target): passed" + (counts.isEmpty ? "" : " with \(counts)")
+            : "\(target): failed with \(counts)")
+        lines += (report.errors + report.warnings).map { "  " + $0.description }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `{"target", "userAgent", "passed", "requests": […], "diagnostics": [{"code", "severity", "path", "message"}]}`.
+    public var jsonText: String {
+        JSONWriter.string(.object(JSONObject([
+            JSONMember("target", .string(target)),
+            JSONMember("userAgent", .string(userAgent)),
+            JSONMember("passed", .bool(passed)),
+            JSONMember("requests", .array(requests.map(\.json))),
+            JSONMember("diagnostics", .array(diagnostics.map(\.json))),
+        ])), style: .pretty)
+    }
+}

@@ -1,0 +1,112 @@
+import LinkHostCore
+
+/// The scheme, host and port requests go to: the deployment being checked, or Apple's CDN.
+public struct FetchOrigin: Sendable, Equatable, CustomStringConvertible {
+    /// `https` or `http`.
+    public let scheme: String
+    /// The host as a URL writes it, lower-cased; an IPv6 literal keeps its brackets.
+    public let host: String
+    /// The explicit port, or nil for the scheme's default.
+    public let port: Int?
+
+    /// Reads the origin of an absolute URL (`https://example.com:8443/anything`); nil when it has none.
+    public init?(url: String) {
+        guard let split = try? SplitURL(url), split.scheme == "https" || split.scheme == "http" else { return nil }
+        self.init(scheme: split.scheme, host: split.host, port: split.port)
+    }
+
+    /// Makes an origin.
+    public init(scheme: String, host: String, port: Int?) {
+        self.scheme = scheme
+        self.host = host
+        self.port = port
+    }
+
+    /// The port connected to.
+    public var effectivePort: Int { port ?? (scheme == "https" ? 443 : 80) }
+
+    /// The host without IPv6 brackets, as the resolver and certificate check want it.
+    public var bareHost: String {
+        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    }
+
+    /// The `Host` header: the port only when it is not the scheme's default.
+    public var authority: String {
+        port.map { $0 == (scheme == "https" ? 443 : 80) ? host : "\(host):\($0)" } ?? host
+    }
+
+    /// `https://host[:port]`.
+    public var description: String { "\(scheme)://\(authority)" }
+}
+
+/// One request `check` makes: no body, no redirects followed, a fixed user agent.
+public struct FetchRequest: Sendable, Equatable {
+    /// `GET` or `HEAD`.
+    public var method: String
+    /// Where it goes.
+    public var origin: FetchOrigin
+    /// The request target, starting with `/`.
+    public var path: String
+    /// The `User-Agent` sent.
+    public var userAgent: String
+
+    /// Makes a request.
+    public init(method: String, origin: FetchOrigin, path: String, userAgent: String) {
+        self.method = method
+        self.origin = origin
+        self.path = path
+        self.userAgent = userAgent
+    }
+
+    /// The full URL, for messages.
+    public var url: String { origin.description + path }
+
+    /// The request's bytes; `Connection: close` so the server ends the exchange after one response.
+    var bytes: [UInt8] {
+        let head = "\(method) \(path) HTTP/1.1\r\nHost: \(origin.authority)\r\nUser-Agent: \(userAgent)\r\n"
+            + "Accept: */*\r\nConnection: close\r\n\r\n"
+        return Array(head.utf8)
+    }
+}
+
+/// Why a request got no HTTP response.
+public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, so reports can treat an untrusted certificate apart from a refused connection.
+    public enum Kind: String, Sendable, Equatable {
+        /// The host name does not resolve.
+        case resolve
+        /// No address accepted the connection.
+        case connect
+        /// A step took longer than the timeout.
+        case timeout
+        /// The TLS handshake failed for a reason other than trust.
+        case tls
+        /// The server's certificate is not trusted or does not name the host.
+        case certificate
+        /// No trust anchors could be loaded (the system store or `--cacert`).
+        case trustStore
+        /// The bytes are not an HTTP/1.x response.
+        case protocolError
+        /// The response is larger than the client accepts.
+        case tooLarge
+        /// Sending or receiving failed.
+        case io
+    }
+
+    /// The kind of failure.
+    public let kind: Kind
+    /// What happened, in words.
+    public let message: String
+
+    /// Makes an error.
+    public init(kind: Kind, message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+}
+
+/// How `check` fetches: the real client, or canned responses in unit tests.
+public typealias Fetcher = @Sendable (FetchRequest) -> Result<FetchedResponse, FetchError>

@@ -1,0 +1,92 @@
+import LinkHostCore
+import CHTTPClient
+
+/// A small HTTP/1.1 client over the C transport: one request per connection, TLS verified, nothing followed.
+///
+/// Foundation's URLSession is avoided on purpose: on Linux it brings libcurl and ICU into the binary and the image.
+public struct HTTPClient: Sendable {
+    /// Seconds each step (connect, handshake, each read) and the whole exchange may take.
+    public var timeoutSeconds: Int
+    /// Largest response (header and body) read; beyond it the fetch fails rather than fill memory.
+    public var maximumResponseSize: Int
+    /// PEM file of trust anchors to use instead of the system store (for private or test CAs).
+    public var caFile: String?
+
+    /// Makes a client.
+    public init(timeoutSeconds: Int = 10, maximumResponseSize: Int = 1 << 20, caFile: String? = nil) {
+        self.timeoutSeconds = timeoutSeconds
+        self.maximumResponseSize = maximumResponseSize
+        self.caFile = caFile
+    }
+
+    /// This client as a `Fetcher`.
+    public var fetcher: Fetcher {
+        let client = self
+        return { client.fetch($0) }
+    }
+
+    /// Sends one request and reads its whole response.
+    public func fetch(_ request: FetchRequest) -> Result<FetchedResponse, FetchError> {
+        let timeoutMilliseconds = Int32(clamping: timeoutSeconds * 1000)
+        var failure: Int32 = 0
+        var errorText = [UInt8](repeating: 0, count: 512)
+        let connection = lhc_open(
+            request.origin.bareHost, Int32(request.origin.effectivePort), request.origin.scheme == "https" ? 1 : 0,
+            caFile, timeoutMilliseconds, &failure, &errorText, Int32(errorText.count)
+        )
+        guard let connection else {
+            return .failure(FetchError(kind: Self.kind(of: failure), message: Self.text(errorText)))
+        }
+        defer { lhc_close(connection) }
+
+        let requestBytes = request.bytes
+        guard lhc_send(connection, requestBytes, Int32(requestBytes.count)) == 0 else {
+            return .failure(FetchError(kind: .io, message: Self.lastError(connection)))
+        }
+        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = lhc_receive(connection, &buffer, Int32(buffer.count))
+            let atEnd = count == Int32(LHC_RECEIVE_END.rawValue)
+            if count > 0 { received.append(contentsOf: buffer[0..<Int(count)]) }
+            if count == Int32(LHC_RECEIVE_TIMEOUT.rawValue) || ContinuousClock.now > deadline {
+                return .failure(FetchError(kind: .timeout, message: "no complete response within \(timeoutSeconds) s"))
+            }
+            if count == Int32(LHC_RECEIVE_ERROR.rawValue) {
+                return .failure(FetchError(kind: .io, message: Self.lastError(connection)))
+            }
+            if received.count > maximumResponseSize {
+                return .failure(FetchError(kind: .tooLarge, message: "the response is larger than \(maximumResponseSize) bytes"))
+            }
+            switch HTTPResponseParser.parse(received, isHead: request.method == "HEAD", atEnd: atEnd) {
+            case .complete(let response): return .success(response)
+            case .invalid(let message): return .failure(FetchError(kind: .protocolError, message: message))
+            case .incomplete:
+                if atEnd { return .failure(FetchError(kind: .protocolError, message: "the connection closed before the response ended")) }
+            }
+        }
+    }
+
+    private static func kind(of failure: Int32) -> FetchError.Kind {
+        switch UInt32(bitPattern: failure) {
+        case LHC_FAILURE_RESOLVE.rawValue: return .resolve
+        case LHC_FAILURE_TIMEOUT.rawValue: return .timeout
+        case LHC_FAILURE_TLS.rawValue: return .tls
+        case LHC_FAILURE_CERTIFICATE.rawValue: return .certificate
+        case LHC_FAILURE_TRUST_STORE.rawValue: return .trustStore
+        default: return .connect
+        }
+    }
+
+    private static func lastError(_ connection: OpaquePointer) -> String {
+        var buffer = [UInt8](repeating: 0, count: 512)
+        lhc_last_error(connection, &buffer, Int32(buffer.count))
+        return text(buffer)
+    }
+
+    /// A NUL-terminated C message as a string.
+    private static func text(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,96 @@
+import CallLinks
+
+/// Format rules for the identifiers a config names, each answering nil when valid or why not.
+///
+/// The answers complete a sentence that starts with the quoted value, e.g. `"abc" is not 10 characters …`.
+enum Identifiers {
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
+
+    /// Apple Team ID: exactly ten characters of A-Z and 0-9.
+    static func teamID(_ value: String) -> String? {
+        let bytes = Array(value.utf8)
+        let valid = bytes.count == 10 && bytes.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) }
+        return valid ? nil : "is not 10 characters of A-Z and 0-9"
+    }
+
+    /// Bundle ID: reverse-DNS, at least two dot-separated parts of A-Z, a-z, 0-9 and "-".
+    static func bundleID(_ value: String) -> String? {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        let valid = value.utf8.count <= 155 && parts.count >= 2
+            && parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") } }
+        return valid ? nil : "is not a reverse-DNS bundle ID of A-Z, a-z, 0-9, \"-\" and \".\" (e.g. com.example.app)"
+    }
+
+    /// App ID: `TEAMID.bundle.id`.
+    static func appID(_ value: String) -> String? {
+        guard let dot = value.firstIndex(of: ".") else { return "is not an app ID of the form TEAMID.bundle.id" }
+        if teamID(String(value[..<dot])) != nil || bundleID(String(value[value.index(after: dot)...])) != nil {
+            return "is not an app ID of the form TEAMID.bundle.id (10 characters of A-Z and 0-9, a dot, a bundle ID)"
+        }
+        return nil
+    }
+
+    /// App Store ID: the digits of `id123456789`.
+    static func appStoreID(_ value: String) -> String? {
+        let valid = (1...12).contains(value.utf8.count) && value.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        return valid ? nil : "is not an App Store ID of 1 to 12 digits (the number after \"id\" in the store URL)"
+    }
+
+    /// A custom URL scheme (RFC 3986), not a web scheme.
+    static func urlScheme(_ value: String) -> String? {
+        let bytes = Array(value.utf8)
+        guard let first = bytes.first, (first >= 0x41 && first <= 0x5A) || (first >= 0x61 && first <= 0x7A),
+              bytes.count <= 64,
+              bytes.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+        else { return "is not a URL scheme (a letter, then letters, digits, \"+\", \"-\" or \".\"; no \"://\")" }
+        if ["http", "https", "javascript", "data", "file"].contains(value.lowercased()) {
+            return "is not a custom scheme of the app; http(s) and script schemes cannot reopen an app"
+        }
+        return nil
+    }
+
+    /// Android application ID: Java package name with at least two parts.
+    static func packageName(_ value: String) -> String? {
+        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        let valid = parts.count >= 2 && parts.allSatisfy { part in
+            guard let first = part.utf8.first, (first >= 0x41 && first <= 0x5A) || (first >= 0x61 && first <= 0x7A) else { return false }
+            return part.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "_") }
+        }
+        return valid ? nil : "is not an Android package name (dot-separated parts, each a letter then letters, digits or \"_\")"
+    }
+
+    /// SHA-256 certificate fingerprint in either case; `normalizedFingerprint` gives the canonical form.
+    static func fingerprint(_ value: String) -> String? {
+        normalizedFingerprint(value) == nil ? "is not a SHA-256 fingerprint (32 hex byte pairs joined by \":\")" : nil
+    }
+
+    /// Uppercases a valid fingerprint, since Android compares them textually in uppercase.
+    static func normalizedFingerprint(_ value: String) -> String? {
+        let pairs = value.split(separator: ":", omittingEmptySubsequences: false)
+        guard pairs.count == 32, pairs.allSatisfy({ $0.utf8.count == 2 && $0.allSatisfy(\.isHexDigit) }) else { return nil }
+        return value.uppercased()
+    }
+
+    /// Call ID or call type: 1–64 characters of A-Z, a-z, 0-9, "_" and "-".
+    static func callToken(_ value: String) -> String? {
+        CallToken.isValid(value) ? nil : CallToken.expectation
+    }
+
+    /// One URL path segment of unreserved characters, for call-link path prefixes.
+    static func pathSegment(_ value: String) -> String? {
+        let valid = !value.isEmpty && value.utf8.count <= 64 && value != "." && value != ".."
+            && value.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "~") }
+        return valid ? nil : "is not one path segment of A-Z, a-z, 0-9, \"-\", \"_\", \".\" and \"~\" (no \"/\")"
+    }
+
+    /// Substitution variable name: letters, digits and "_".
+    static func variableName(_ value: String) -> String? {
+        let valid = !value.isEmpty && value.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "_") }
+        return valid ? nil : "is not a substitution variable name (letters, digits and \"_\")"
+    }
+
+    /// The substitution variables iOS defines itself; a config may not redefine them.
+    static let predefinedVariables = ["alpha", "upper", "lower", "alnum", "digit", "xdigit", "region", "lang"]
+}

@@ -1,0 +1,86 @@
+import LinkHostJSON
+
+/// Builds the apple-app-site-association document from a config, deterministically.
+public enum AASAGenerator {
+    /// Apple's CDN refuses AASA files larger than this.
+    public static let maximumSize = 128 * 1024
+
+    /// The document as JSON: same config, same value, members in a fixed order.
+    public static func document(for config: Config) -> JSONValue {
+        let settings = config.aasa
+        var applinks = JSONObject()
+        if settings.format != .modern {
+            // iOS 12 and earlier require an empty "apps" array.
+            applinks.append("apps", .array([]))
+        }
+        var defaults = JSONObject()
+        if let flag = settings.defaultCaseSensitive { defaults.append("caseSensitive", .bool(flag)) }
+        if let flag = settings.defaultPercentEncoded { defaults.append("percentEncoded", .bool(flag)) }
+        if !defaults.members.isEmpty { applinks.append("defaults", .object(defaults)) }
+        if !settings.substitutionVariables.isEmpty {
+            let variables = settings.substitutionVariables.map { JSONMember($0.name, .array($0.values.map(JSONValue.string))) }
+            applinks.append("substitutionVariables", .object(JSONObject(variables)))
+        }
+        applinks.append("details", .array(details(for: config)))
+
+        var document = JSONObject()
+        document.append("applinks", .object(applinks))
+        for (key, appIDs) in [("webcredentials", settings.webcredentials), ("appclips", settings.appclips), ("activitycontinuation", settings.activitycontinuation)] where !appIDs.isEmpty {
+            document.append(key, .object(JSONObject([JSONMember("apps", .array(appIDs.map(JSONValue.string)))])))
+        }
+        return .object(document)
+    }
+
+    /// The bytes served at both AASA paths.
+    public static func bytes(for config: Config) -> [UInt8] {
+        JSONWriter.bytes(document(for: config), style: .pretty)
+    }
+
+    private static func details(for config: Config) -> [JSONValue] {
+        let rules = config.aasa.rules
+        switch config.aasa.format {
+        case .modern:
+            guard !config.apps.isEmpty else { return [] }
+            return [.object(JSONObject([
+                JSONMember("appIDs", .array(config.appIDs.map(JSONValue.string))),
+                JSONMember("components", .array(rules.map(component))),
+            ]))]
+        case .legacy:
+            return config.appIDs.map { appID in
+                .object(JSONObject([JSONMember("appID", .string(appID)), JSONMember("paths", .array(legacyPaths(rules)))]))
+            }
+        case .both:
+            // iOS 13+ reads appIDs/components and ignores paths; iOS 12 reads appID/paths.
+            return config.appIDs.map { appID in
+                .object(JSONObject([
+                    JSONMember("appID", .string(appID)),
+                    JSONMember("appIDs", .array([.string(appID)])),
+                    JSONMember("components", .array(rules.map(component))),
+                    JSONMember("paths", .array(legacyPaths(rules))),
+                ]))
+            }
+        }
+    }
+
+    /// One rule as an iOS 13+ component dictionary.
+    static func component(_ rule: AASARule) -> JSONValue {
+        var object = JSONObject()
+        if let path = rule.path { object.append("/", .string(path)) }
+        switch rule.query {
+        case .whole(let pattern)?: object.append("?", .string(pattern))
+        case .items(let items)?: object.append("?", .object(JSONObject(items.map { JSONMember($0.name, .string($0.pattern)) })))
+        case nil: break
+        }
+        if let fragment = rule.fragment { object.append("#", .string(fragment)) }
+        if rule.exclude { object.append("exclude", .bool(true)) }
+        if let flag = rule.caseSensitive { object.append("caseSensitive", .bool(flag)) }
+        if let flag = rule.percentEncoded { object.append("percentEncoded", .bool(flag)) }
+        if let comment = rule.comment { object.append("comment", .string(comment)) }
+        return .object(object)
+    }
+
+    /// Rules as iOS 9–12 path strings, exclusions written with the `NOT ` prefix.
+    static func legacyPaths(_ rules: [AASARule]) -> [JSONValue] {
+        rules.map { rule in .string((rule.exclude ? "NOT " : "") + (rule.path ?? "*")) }
+    }
+}

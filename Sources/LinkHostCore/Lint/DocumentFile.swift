@@ -1,0 +1,37 @@
+import LinkHostJSON
+
+/// Reads the JSON files the command line names (`--aasa`, `--assetlinks`) with errors worded for people.
+public enum DocumentFile {
+    /// Why a file could not be used.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// The stable code: LH100 for an unreadable file or one that is not JSON.
+        public let code: LintCode
+        /// What went wrong, naming the file.
+        public let message: String
+        /// The message.
+        public var description: String { message }
+    }
+
+    /// The bytes of the file at `path`.
+    public static func bytes(at path: String) -> Result<[UInt8], Failure> {
+        do {
+            return .success(try FileSystem.readFile(path))
+        } catch {
+            return .failure(Failure(code: .lh100, message: "cannot read \(path): \(error)"))
+        }
+    }
+
+    /// The parsed JSON of the file at `path`.
+    public static func json(at path: String) -> Result<JSONValue, Failure> {
+        let bytes: [UInt8]
+        switch self.bytes(at: path) {
+        case .success(let read): bytes = read
+        case .failure(let failure): return .failure(failure)
+        }
+        do {
+            return .success(try JSONParser.parse(bytes))
+        } catch {
+            return .failure(Failure(code: .lh100, message: "\(path) is not valid JSON at line \(error.line), column \(error.column): \(error.message)"))
+        }
+    }
+}

@@ -1,0 +1,164 @@
+/// The stable code of every problem `linkhost validate` and `linkhost check` report.
+///
+/// Codes never change meaning once released: CI configurations filter on them. The hundreds group them:
+/// 1xx file format, 2xx rules, 3xx consistency with what is served, 4xx Android, 5xx live deployment.
+/// `docs/diagnostics.md` is generated from `meaning` and `fix` (a test keeps the two in step).
+public enum LintCode: String, Sendable, CaseIterable, Comparable {
+    /// File format: JSON, identifiers, types, keys, size, defaults, legacy/modern mixing, files the config names.
+    case lh100 = "LH100", lh101 = "LH101", lh102 = "LH102", lh103 = "LH103", lh104 = "LH104"
+    /// File format, continued.
+    case lh105 = "LH105", lh106 = "LH106", lh107 = "LH107", lh108 = "LH108", lh109 = "LH109"
+    /// File format, continued.
+    case lh110 = "LH110", lh111 = "LH111", lh112 = "LH112", lh113 = "LH113", lh114 = "LH114"
+    /// Rules: unreachable rules, blocking exclusions, substitution variables, rule-less apps, pattern shapes.
+    case lh201 = "LH201", lh202 = "LH202", lh203 = "LH203", lh204 = "LH204", lh205 = "LH205"
+    /// Rules, continued.
+    case lh206 = "LH206", lh207 = "LH207", lh208 = "LH208", lh209 = "LH209"
+    /// Consistency with what the server answers: call links, association files, `/`, static files.
+    case lh301 = "LH301", lh302 = "LH302", lh303 = "LH303", lh304 = "LH304", lh305 = "LH305"
+    /// Android: package names, fingerprints, statements.
+    case lh401 = "LH401", lh402 = "LH402", lh403 = "LH403", lh404 = "LH404", lh405 = "LH405"
+    /// Live deployment: reachability, TLS, redirects, status, type, copies, HEAD, Apple's CDN.
+    case lh501 = "LH501", lh502 = "LH502", lh503 = "LH503", lh504 = "LH504", lh505 = "LH505"
+    /// Live deployment, continued.
+    case lh506 = "LH506", lh507 = "LH507", lh508 = "LH508", lh509 = "LH509", lh510 = "LH510"
+
+    /// Orders codes by number, for tables.
+    public static func < (lhs: LintCode, rhs: LintCode) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// The severity the code is reported with; "error or warning" codes depend on where the problem is.
+    public var severities: String {
+        switch self {
+        case .lh104, .lh106, .lh111, .lh112: return "error (config) / warning (AASA file)"
+        case .lh105, .lh209: return "error, or warning when iOS still reads the value"
+        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh403, .lh508, .lh510: return "warning"
+        case .lh503, .lh504, .lh505: return "error (warning for the legacy root /apple-app-site-association)"
+        case .lh404: return "error (config) / warning (assetlinks file)"
+        case .lh405: return "error, or warning when no statement grants App Links"
+        default: return "error"
+        }
+    }
+
+    /// What the code means, in one line.
+    public var meaning: String {
+        switch self {
+        case .lh100: return "The file cannot be read, or is not JSON."
+        case .lh101: return "A Team ID is not 10 characters of A-Z and 0-9."
+        case .lh102: return "A bundle ID is not reverse-DNS (A-Z, a-z, 0-9, \"-\", dot-separated)."
+        case .lh103: return "An app ID is not TEAMID.bundle.id."
+        case .lh104: return "An app ID is listed more than once."
+        case .lh105: return "A value has the wrong JSON type; iOS ignores values of the wrong type."
+        case .lh106: return "A key is unknown, usually a typo; iOS ignores it, so what it was meant to say is lost."
+        case .lh107: return "A key appears twice in one object; readers disagree on which one wins."
+        case .lh108: return "A required member is missing."
+        case .lh109: return "A value is out of range or not allowed."
+        case .lh110: return "The AASA file is larger than 128 KB, which Apple's CDN refuses."
+        case .lh111: return "A `defaults` object holds something other than caseSensitive and percentEncoded booleans."
+        case .lh112: return "Legacy (iOS 12) and modern (iOS 13+) AASA keys are mixed where that was not asked for."
+        case .lh113: return "The AASA file defines no universal links."
+        case .lh114: return "A file or folder the config names (template, static root, preview image) cannot be used."
+        case .lh201: return "A rule is unreachable: an earlier rule already matches every URL it matches."
+        case .lh202: return "A rule may be unreachable: an earlier rule covers its patterns, but under other case or percent-encoding settings."
+        case .lh203: return "An exclude rule matches every URL before any rule lets one through: no link opens the app."
+        case .lh204: return "A pattern uses an undefined substitution variable, so it never matches."
+        case .lh205: return "A pattern holds a malformed `$(` reference, which iOS reads as literal text."
+        case .lh206: return "A substitution variable is defined wrongly (name, values, or a predefined name)."
+        case .lh207: return "A substitution variable is defined but never used."
+        case .lh208: return "An app or detail has no rules, so no URL opens the app."
+        case .lh209: return "A pattern is empty, holds control characters, or includes what its component never contains (a scheme, `?`, `#`)."
+        case .lh301: return "A call link the server answers does not open the app under the generated AASA."
+        case .lh302: return "An association file's own URL would open the app."
+        case .lh303: return "The home page `/` would open the app instead of showing the page."
+        case .lh304: return "A file in the static folder would open the app instead of being shown."
+        case .lh305: return "A file in the static folder is ignored because linkhost generates that path."
+        case .lh401: return "An Android package name is malformed."
+        case .lh402: return "A SHA-256 certificate fingerprint is missing or malformed."
+        case .lh403: return "Only one certificate fingerprint is listed for an Android app."
+        case .lh404: return "An Android package or fingerprint is listed more than once."
+        case .lh405: return "An assetlinks.json statement is malformed or grants no App Links."
+        case .lh501: return "The server could not be reached, or did not answer HTTP."
+        case .lh502: return "The server's TLS certificate is not trusted for the host."
+        case .lh503: return "An association file URL redirects; Apple's and Google's fetchers follow no redirects."
+        case .lh504: return "An association file is not served with status 200."
+        case .lh505: return "An association file is not served as `Content-Type: application/json`."
+        case .lh506: return "The root /apple-app-site-association differs from /.well-known/apple-app-site-association."
+        case .lh507: return "A HEAD request answers differently from GET (status, Content-Type or Content-Length)."
+        case .lh508: return "Apple's CDN serves a different AASA than the origin."
+        case .lh509: return "Apple's CDN could not fetch the AASA (Apple-Failure-Reason)."
+        case .lh510: return "No /.well-known/assetlinks.json is served, so Android App Links cannot verify."
+        }
+    }
+
+    /// How to fix it, in one line.
+    public var fix: String {
+        switch self {
+        case .lh100: return "Fix the syntax at the line and column given; the file must be UTF-8 JSON."
+        case .lh101: return "Copy the Team ID from the Membership page of the Apple Developer account."
+        case .lh102: return "Use the bundle identifier of the app target, e.g. com.example.app."
+        case .lh103: return "Write the Team ID, a dot, then the bundle ID: ABCDE12345.com.example.app."
+        case .lh104: return "List each app once and merge its rules into one entry."
+        case .lh105: return "Use the type the message names."
+        case .lh106: return "Fix the spelling (the message suggests the nearest known key) or remove the key."
+        case .lh107: return "Keep one of the two members."
+        case .lh108: return "Add the member the message names."
+        case .lh109: return "Use a value the message allows."
+        case .lh110: return "Merge rules with wildcards or substitution variables until the file is under 128 KB."
+        case .lh111: return "Keep only \"caseSensitive\" and \"percentEncoded\" in defaults, each true or false."
+        case .lh112: return "In the config set \"format\" to \"modern\" or \"both\"; in a file give details appIDs + components, and appID + paths only for iOS 12."
+        case .lh113: return "Add applinks.details naming the app IDs and their components."
+        case .lh114: return "Create the file or folder, or fix the path (relative paths are read from the working directory)."
+        case .lh201: return "Remove the rule, or move it before the broader rule if it was meant to decide first."
+        case .lh202: return "Check the two rules' caseSensitive and percentEncoded settings; remove or reorder the later rule if it never decides."
+        case .lh203: return "Put the rules that open the app before the exclusion, or narrow it to the URLs that must stay in the browser."
+        case .lh204: return "Define the variable in substitutionVariables, or use a predefined one: alpha, upper, lower, alnum, digit, xdigit, region, lang."
+        case .lh205: return "Write $(name) with a name of letters, digits and \"_\", and close the parenthesis."
+        case .lh206: return "Give each variable a name of letters, digits and \"_\" (not a predefined one) and a non-empty array of strings."
+        case .lh207: return "Use the variable in a pattern, or remove it."
+        case .lh208: return "Add rules, e.g. {\"/\": \"/call/*\"}, or remove the entry."
+        case .lh209: return "Write the path without scheme and host, the query without its \"?\", the fragment without its \"#\"."
+        case .lh301: return "Make a rule match /<path>/* for the call-link paths, with no exclusion before it that catches call links."
+        case .lh302: return "Narrow the rules so /.well-known/* and /apple-app-site-association do not match."
+        case .lh303: return "Narrow the rules to the call-link paths, or exclude \"/\" before a broad rule."
+        case .lh304: return "Narrow the rules, or exclude the file's path before the rule that matches it."
+        case .lh305: return "Remove the file from the static folder; linkhost writes that path from the config."
+        case .lh401: return "Use the applicationId from the app's build.gradle, e.g. com.example.app."
+        case .lh402: return "Copy the SHA-256 fingerprint (32 hex pairs joined by \":\") from `keytool -list -v` or the Play Console."
+        case .lh403: return "Add the Play app-signing key's fingerprint (Play Console > App integrity) beside the upload key's, if Play signs the app."
+        case .lh404: return "List each package once, with all its fingerprints in one entry, each once."
+        case .lh405: return "Give each statement \"relation\": [\"delegate_permission/common.handle_all_urls\"] and a target with namespace, package_name and sha256_cert_fingerprints."
+        case .lh501: return "Check DNS, the firewall, that the server listens on the port, and its TLS setup."
+        case .lh502: return "Serve the full certificate chain from a public CA, naming the host; fetchers accept no self-signed certificate."
+        case .lh503: return "Serve the file directly at this URL with status 200."
+        case .lh504: return "Serve the file at this URL with status 200."
+        case .lh505: return "Serve the file with Content-Type: application/json."
+        case .lh506: return "Serve the same bytes at both paths, or remove the root copy."
+        case .lh507: return "Make HEAD return the status, Content-Type and Content-Length of GET (a proxy or CDN in front often differs)."
+        case .lh508: return "Wait for the CDN to refresh (it caches for up to a day); use developer mode (?mode=developer) while testing."
+        case .lh509: return "Fix what Apple-Failure-Reason and Apple-Failure-Details say; devices read the CDN's copy."
+        case .lh510: return "Configure the Android apps under \"android\" so linkhost serves assetlinks.json, if the domain has Android apps."
+        }
+    }
+
+    /// The table of `docs/diagnostics.md`.
+    public static var markdown: String {
+        var lines = [
+            "# Diagnostic codes",
+            "",
+            "Codes that `linkhost validate` and `linkhost check` report (`--format json` gives them as",
+            "`{\"code\", \"severity\", \"path\", \"message\"}`). A code keeps its meaning once released.",
+            "1xx file format, 2xx rules, 3xx consistency with what is served, 4xx Android, 5xx live deployment.",
+            "This file is generated from `Sources/LinkHostCore/Lint/LintCode.swift`; a test checks they agree.",
+            "",
+            "| Code | Severity | Meaning | Fix |",
+            "| --- | --- | --- | --- |",
+        ]
+        for code in allCases {
+            lines.append("| \(code.rawValue) | \(code.severities) | \(cell(code.meaning)) | \(cell(code.fix)) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func cell(_ text: String) -> String {
+        text.replacing("|", with: "\\|")
+    }
+}

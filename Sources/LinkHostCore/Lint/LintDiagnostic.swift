@@ -1,0 +1,156 @@
+import LinkHostJSON
+
+/// One problem the linter or the deployment check found: a stable code, a severity, where, and what.
+public struct LintDiagnostic: Sendable, Equatable, CustomStringConvertible {
+    /// The stable code, e.g. `LH101`.
+    public let code: LintCode
+    /// Errors fail `validate` (exit 2) and `check` (exit 1); warnings are reported only.
+    public let severity: ConfigDiagnostic.Severity
+    /// Where: a JSON path in the config or file (`apps[0].teamID`), or a URL path for `check`.
+    public let path: String
+    /// What was found and why it matters.
+    public let message: String
+
+    /// Makes a diagnostic.
+    public init(_ code: LintCode, _ severity: ConfigDiagnostic.Severity, path: String, _ message: String) {
+        self.code = code
+        self.severity = severity
+        self.path = path
+        self.message = message
+    }
+
+    /// `error LH101 apps[0].teamID: message`, one line for people.
+    public var description: String {
+        let location = path.isEmpty ? "" : " \(path):"
+        return "\(severity.rawValue) \(code.rawValue)\(location) \(message)"
+    }
+
+    /// `{"code", "severity", "path", "message"}` in that order, the machine-readable form.
+    public var json: JSONValue {
+        .object(JSONObject([
+            JSONMember("code", .string(code.rawValue)),
+            JSONMember("severity", .string(severity.rawValue)),
+            JSONMember("path", .string(path)),
+            JSONMember("message", .string(message)),
+        ]))
+    }
+
+    /// The same problem with its path replaced, e.g. to prefix the URL a checked document came from.
+    package func relocated(to path: String) -> LintDiagnostic {
+        LintDiagnostic(code, severity, path: path, message)
+    }
+}
+
+/// Everything found in one config or file, and its renderings for people and for CI.
+public struct LintReport: Sendable, Equatable {
+    /// What was linted: a file path or a URL.
+    public let source: String
+    /// The problems, in the order found, without repeats.
+    public let diagnostics: [LintDiagnostic]
+
+    /// Makes a report, dropping exact repeats (one config rule can surface through several generated details).
+    public init(source: String, diagnostics: [LintDiagnostic]) {
+        self.source = source
+        var seen: [LintDiagnostic] = []
+        for diagnostic in diagnostics where !seen.contains(diagnostic) { seen.append(diagnostic) }
+        self.diagnostics = seen
+    }
+
+    /// The problems that are errors.
+    public var errors: [LintDiagnostic] { diagnostics.filter { $0.severity == .error } }
+    /// The problems that are warnings.
+    public var warnings: [LintDiagnostic] { diagnostics.filter { $0.severity == .warning } }
+    /// Whether any problem is an error.
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    /// The codes found, for tests and summaries.
+    public var codes: [LintCode] { diagnostics.map(\.code) }
+
+    /// "2 errors, 1 warning"; counts of zero are left out.
+    public var counts: String {
+        var parts: [String] = []
+        if !errors.isEmpty { parts.append(Self.plural(errors.count, "error")) }
+        if !warnings.isEmpty { parts.append(Self.plural(warnings.count, "warning")) }
+        return parts.joined(separator: ", ")
+    }
+
+    /// The report for people: a heading, then one problem per line, errors first.
+    ///
+    /// `validSummary` describes what was found valid, shown in the heading when there is no error.
+    public func humanText(validSummary: String) -> String {
+        var heading = "\(source): "
+        if hasErrors {
+            heading += counts
+        } else {
+            heading += "valid" + (validSummary.isEmpty ? "" : " (\(validSummary))")
+            if !warnings.isEmpty { heading += ", " + counts }
+        }
+        let lines = [heading] + (errors + warnings).map { "  " + $0.description }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The problems as a JSON array of `{"code", "severity", "path", "message"}`, errors and warnings in order found.
+    public var jsonText: String {
+        JSONWriter.string(.array(diagnostics.map(\.json)), style: .pretty)
+    }
+
+    static func plural(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+}
+
+/// A location inside a JSON document, kept as steps so one finding can be named in the AASA's own terms or,
+/// for a generated AASA, in the config's.
+struct DocumentPath: Hashable, Sendable, CustomStringConvertible {
+    /// One step: a member key or an array index.
+    enum Step: Hashable, Sendable {
+        case key(String)
+        case index(Int)
+    }
+
+    /// The steps from the document's root.
+    var steps: [Step] = []
+
+    /// The root.
+    static let root = DocumentPath()
+
+    /// This path and one member further.
+    func key(_ key: String) -> DocumentPath { DocumentPath(steps: steps + [.key(key)]) }
+
+    /// This path and one element further.
+    func index(_ index: Int) -> DocumentPath { DocumentPath(steps: steps + [.index(index)]) }
+
+    /// `applinks.details[0].components[1]["/"]`: dotted keys, brackets for indices and for keys that are not words.
+    var description: String { Self.render(steps[...]) }
+
+    /// Renders steps; keys that are not plain words are quoted in brackets so `/`, `?` and `#` stay readable.
+    static func render(_ steps: ArraySlice<Step>, after prefix: String = "") -> String {
+        var text = prefix
+        for step in steps {
+            switch step {
+            case .index(let index):
+                text += "[\(index)]"
+            case .key(let key):
+                let isWord = !key.isEmpty && key.unicodeScalars.allSatisfy {
+                    ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "$"
+                }
+                if isWord {
+                    text += text.isEmpty ? key : ".\(key)"
+                } else {
+                    text += "[\(JSONWriter.string(.string(key), style: .compact))]"
+                }
+            }
+        }
+        return text
+    }
+}
+
+extension LintDiagnostic: Error {
+    /// Parses a file being linted; a syntax error becomes its one LH100 diagnostic.
+    static func parseDocument(_ bytes: [UInt8]) -> Result<JSONValue, LintDiagnostic> {
+        do {
+            return .success(try JSONParser.parse(bytes))
+        } catch {
+            return .failure(LintDiagnostic(.lh100, .error, path: "", "not valid JSON at line \(error.line), column \(error.column): \(error.message)"))
+        }
+    }
+}

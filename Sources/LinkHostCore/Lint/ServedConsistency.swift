@@ -1,0 +1,124 @@
+import LinkHostJSON
+
+/// Checks the generated AASA against what the server actually answers, with the real matcher.
+///
+/// A call link that does not match sends the person to the web page when the app was wanted; a page or
+/// file that matches sends them into the app when the page was wanted. Both are silent on a device.
+enum ServedConsistency {
+    /// The call ID used in sample call links: the shape real IDs take (letters and digits).
+    static let sampleCallID = "a1b2c3d4"
+    /// How many matching static files one finding names before "and N more".
+    static let namedFiles = 5
+
+    /// The problems for every app: call links that do not open it, non-call URLs that do.
+    ///
+    /// `name` renders a rule's location in the config's terms.
+    static func diagnostics(site: Site, document: JSONValue, name: (AASARuleReference) -> String) -> [LintDiagnostic] {
+        let config = site.config
+        guard !config.apps.isEmpty else { return [] }
+        let matcher = AASAMatcher(document: document)
+        let origin = origin(of: config.callLinks)
+        var found: [LintDiagnostic] = []
+
+        for (index, path) in config.callLinks.paths.enumerated() {
+            let type = config.callLinks.defaultType
+            let samples = ["/\(path)/\(sampleCallID)", "/\(path)/\(type):\(sampleCallID)"]
+                .flatMap { [$0, "\($0)?type=\(type)"] }
+                .filter { isServedCallLink($0, config.callLinks) }
+            // One finding per cause (the deciding exclusion, or none) and set of URLs, naming every app it hits.
+            var failures: [(rule: AASARuleReference?, urls: [String], apps: [String])] = []
+            for app in config.appIDs {
+                var byRule: [(rule: AASARuleReference?, urls: [String])] = []
+                for sample in samples {
+                    let result = matcher.match(url: origin + sample, appID: app, domain: "")
+                    guard result.decision != .match else { continue }
+                    if let existing = byRule.firstIndex(where: { $0.rule == result.rule }) {
+                        byRule[existing].urls.append(origin + sample)
+                    } else {
+                        byRule.append((result.rule, [origin + sample]))
+                    }
+                }
+                for entry in byRule {
+                    if let existing = failures.firstIndex(where: { $0.rule == entry.rule && $0.urls == entry.urls }) {
+                        failures[existing].apps.append(app)
+                    } else {
+                        failures.append((entry.rule, entry.urls, [app]))
+                    }
+                }
+            }
+            for failure in failures {
+                let cause = failure.rule.map { "the exclusion \(name($0)) \(ConfigReader.show($0.json)) matches" } ?? "no rule matches"
+                found.append(LintDiagnostic(
+                    .lh301, .error, path: failure.rule.map(name) ?? "callLinks.paths[\(index)]",
+                    "\(quotedList(failure.urls)) \(failure.urls.count == 1 ? "is a call link" : "are call links") the server answers, but \(cause) for \(quotedList(failure.apps)), so iOS shows the web page instead of opening the app"
+                ))
+            }
+        }
+
+        let association = Site.aasaPaths + [Site.assetLinksPath]
+        for path in association + ["/"] {
+            for (rule, apps) in opening(matcher, origin + path, config.appIDs) {
+                if path == "/" {
+                    found.append(LintDiagnostic(.lh303, .error, path: name(rule), "matches the home page \(origin)/ for \(quotedList(apps)), so a link to it opens the app instead of the page"))
+                } else {
+                    found.append(LintDiagnostic(.lh302, .error, path: name(rule), "matches \(origin + path) for \(quotedList(apps)): a link to the association file would open the app"))
+                }
+            }
+        }
+        var byRule: [(rule: AASARuleReference, apps: [String], files: [String])] = []
+        for file in site.resources.keys.filter({ !association.contains($0) && $0 != "/" }).sorted() {
+            for (rule, apps) in opening(matcher, origin + file, config.appIDs) {
+                if let existing = byRule.firstIndex(where: { $0.rule == rule && $0.apps == apps }) {
+                    byRule[existing].files.append(file)
+                } else {
+                    byRule.append((rule, apps, [file]))
+                }
+            }
+        }
+        for entry in byRule {
+            var shown = entry.files.prefix(namedFiles).joined(separator: ", ")
+            if entry.files.count > namedFiles { shown += " and \(entry.files.count - namedFiles) more" }
+            let noun = entry.files.count == 1 ? "the static file" : "\(entry.files.count) static files"
+            found.append(LintDiagnostic(.lh304, .error, path: name(entry.rule), "matches \(noun) \(shown) for \(quotedList(entry.apps)), so links to \(entry.files.count == 1 ? "it open" : "them open") the app instead of the file"))
+        }
+        return found
+    }
+
+    /// The rules that open `url`, each with the apps it opens it in.
+    private static func opening(_ matcher: AASAMatcher, _ url: String, _ apps: [String]) -> [(rule: AASARuleReference, apps: [String])] {
+        var result: [(rule: AASARuleReference, apps: [String])] = []
+        for app in apps {
+            guard let rule = opens(matcher, url, app) else { continue }
+            if let existing = result.firstIndex(where: { $0.rule == rule }) {
+                result[existing].apps.append(app)
+            } else {
+                result.append((rule, [app]))
+            }
+        }
+        return result
+    }
+
+    /// The rule that opens `url` in `app`, or nil when the URL stays in the browser.
+    private static func opens(_ matcher: AASAMatcher, _ url: String, _ app: String) -> AASARuleReference? {
+        let result = matcher.match(url: url, appID: app, domain: "")
+        return result.decision == .match ? result.rule : nil
+    }
+
+    /// Whether the router answers `sample` (path and query) with a call page, so it is fair to expect a match.
+    private static func isServedCallLink(_ sample: String, _ settings: CallLinkSettings) -> Bool {
+        let parts = sample.split(separator: "?", maxSplits: 1)
+        let type = parts.count > 1 ? parts[1].split(separator: "=", maxSplits: 1).last.map(String.init) : nil
+        if case .valid = CallLink.match(path: String(parts[0]), type: type, settings: settings) { return true }
+        return false
+    }
+
+    /// The configured public origin, or a stand-in: the host is not what decides here, the path is.
+    private static func origin(of settings: CallLinkSettings) -> String {
+        guard let base = settings.baseURL, let split = try? SplitURL(base) else { return "https://example.com" }
+        return "\(split.scheme)://\(split.host)" + (split.port.map { ":\($0)" } ?? "")
+    }
+
+    private static func quotedList(_ texts: [String]) -> String {
+        texts.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+}

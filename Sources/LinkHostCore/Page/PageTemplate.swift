@@ -1,0 +1,129 @@
+/// A page template parsed once at load into literal bytes, placeholders and sections.
+///
+/// Syntax: `{{name}}` inserts a value escaped for where it stands; `{{#name}}…{{/name}}` keeps its
+/// content only when the value is non-empty, `{{^name}}…{{/name}}` only when it is empty.
+/// The parser tracks the HTML around each placeholder, so it knows whether the value lands in text or
+/// in a quoted attribute, and refuses places where no escaping is safe (scripts, styles, comments,
+/// tag names, unquoted attributes).
+public struct PageTemplate: Sendable {
+    /// The placeholders a template may use, and what each holds.
+    public enum Field: String, Sendable, CaseIterable {
+        case callId, callType, appName, appStoreID, openInAppURL, appStoreURL, playStoreURL, webJoinURL
+        case canonicalURL, imageURL, qrCode, platform
+
+        /// Fields whose value is a URL; only these may fill URL attributes such as `href`.
+        var isURL: Bool {
+            switch self {
+            case .openInAppURL, .appStoreURL, .playStoreURL, .webJoinURL, .canonicalURL, .imageURL: return true
+            default: return false
+            }
+        }
+
+        /// Fields holding markup that linkhost generates itself; allowed only between tags.
+        package var isMarkup: Bool { self == .qrCode }
+    }
+
+    /// One piece of a parsed template.
+    public enum Segment: Sendable, Equatable {
+        /// Bytes copied as they are.
+        case literal([UInt8])
+        /// A value, escaped for its context.
+        case field(Field, HTMLEscaping.Context)
+        /// Content kept when the field is non-empty (or empty, when inverted).
+        case section(Field, inverted: Bool, [Segment])
+    }
+
+    /// A template that cannot be used, with its line and the reason.
+    public struct ParseError: Error, Sendable, CustomStringConvertible {
+        /// 1-based line of the problem.
+        public let line: Int
+        /// What is wrong.
+        public let message: String
+        /// "line N: message".
+        public var description: String { "line \(line): \(message)" }
+    }
+
+    /// The parsed pieces, in order.
+    public let segments: [Segment]
+
+    static let urlAttributes: Set<String> = ["href", "src", "action", "formaction", "poster", "cite", "data", "srcset"]
+
+    /// Parses template text.
+    public init(parsing text: String) throws(ParseError) {
+        var parser = TemplateParser(bytes: Array(text.utf8))
+        segments = try parser.parseAll()
+    }
+
+    /// Replaces the fields known at load with their escaped text and resolves their sections,
+    /// leaving only per-request fields; adjacent literals are merged.
+    public func baked(_ values: (Field) -> String?) -> PageTemplate {
+        PageTemplate(segments: Self.bake(segments, values))
+    }
+
+    private init(segments: [Segment]) { self.segments = segments }
+
+    private static func bake(_ segments: [Segment], _ values: (Field) -> String?) -> [Segment] {
+        var output: [Segment] = []
+        func appendLiteral(_ bytes: [UInt8]) {
+            if case .literal(let previous)? = output.last {
+                output[output.count - 1] = .literal(previous + bytes)
+            } else if !bytes.isEmpty {
+                output.append(.literal(bytes))
+            }
+        }
+        for segment in segments {
+            switch segment {
+            case .literal(let bytes):
+                appendLiteral(bytes)
+            case .field(let field, _):
+                guard let value = values(field) else { output.append(segment); continue }
+                var bytes: [UInt8] = []
+                if field.isMarkup { bytes.append(contentsOf: value.utf8) } else { HTMLEscaping.append(value, to: &bytes) }
+                appendLiteral(bytes)
+            case .section(let field, let inverted, let inner):
+                let bakedInner = bake(inner, values)
+                guard let value = values(field) else { output.append(.section(field, inverted: inverted, bakedInner)); continue }
+                if value.isEmpty == inverted {
+                    for piece in bakedInner {
+                        if case .literal(let bytes) = piece { appendLiteral(bytes) } else { output.append(piece) }
+                    }
+                }
+            }
+        }
+        return output
+    }
+
+    /// Renders with per-request values, appending to `output`.
+    public func render(into output: inout [UInt8], _ values: (Field) -> String) {
+        Self.render(segments, into: &output, values)
+    }
+
+    private static func render(_ segments: [Segment], into output: inout [UInt8], _ values: (Field) -> String) {
+        for segment in segments {
+            switch segment {
+            case .literal(let bytes):
+                output.append(contentsOf: bytes)
+            case .field(let field, _):
+                if field.isMarkup { output.append(contentsOf: values(field).utf8) } else { HTMLEscaping.append(values(field), to: &output) }
+            case .section(let field, let inverted, let inner):
+                if values(field).isEmpty == inverted { render(inner, into: &output, values) }
+            }
+        }
+    }
+
+    /// The fields the template uses anywhere, so a renderer computes only those.
+    public var usedFields: Set<Field> {
+        var fields = Set<Field>()
+        func visit(_ segments: [Segment]) {
+            for segment in segments {
+                switch segment {
+                case .literal: break
+                case .field(let field, _): fields.insert(field)
+                case .section(let field, _, let inner): fields.insert(field); visit(inner)
+                }
+            }
+        }
+        visit(segments)
+        return fields
+    }
+}

@@ -1,0 +1,44 @@
+/// A representation computed at load: its 200 response, its strong ETag, and the matching 304.
+package struct Resource: Sendable {
+    /// The full response.
+    package let ok: Response
+    /// The answer to a conditional request whose `If-None-Match` names `etag`.
+    package let notModified: Response
+    /// The strong entity tag of `ok`'s body.
+    package let etag: String
+
+    /// Picks the 200 or the 304 for a request.
+    package func response(for request: Request) -> Response {
+        if let field = request.ifNoneMatch, EntityTag.ifNoneMatch(field, matches: etag) { return notModified }
+        return ok
+    }
+}
+
+/// Collects the responses computed at load and numbers them, so the server can keep one native copy of each.
+package struct PreparedResponses {
+    private(set) var all: [Response] = []
+
+    /// Headers every response carries.
+    package static let commonHeaders = [HTTPHeader("Server", "linkhost"), HTTPHeader("X-Content-Type-Options", "nosniff")]
+
+    /// Registers a response and returns it with its `preparedID` set.
+    mutating func add(_ response: Response) -> Response {
+        var response = response
+        response.headers = Self.commonHeaders + response.headers
+        response.preparedID = all.count
+        all.append(response)
+        return response
+    }
+
+    /// Registers the 200 and 304 of one body with the given type and cache lifetime.
+    mutating func resource(body: [UInt8], contentType: String, maxAge: Int, route: Route, extraHeaders: [HTTPHeader] = []) -> Resource {
+        let etag = EntityTag.strong(for: body)
+        let caching = [HTTPHeader("Cache-Control", "public, max-age=\(maxAge)"), HTTPHeader("ETag", etag)]
+        let ok = add(Response(status: 200, headers: [HTTPHeader("Content-Type", contentType)] + caching + extraHeaders, body: body, route: route))
+        // A 304 repeats the validators and caching fields of the 200 (RFC 9110 §15.4.5).
+        var notModifiedResponse = Response(status: 304, headers: caching + extraHeaders, route: route)
+        notModifiedResponse.representationLength = body.count
+        let notModified = add(notModifiedResponse)
+        return Resource(ok: ok, notModified: notModified, etag: etag)
+    }
+}

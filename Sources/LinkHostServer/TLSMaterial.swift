@@ -1,0 +1,32 @@
+import LinkHostCore
+
+/// The PEM text of a certificate chain and its key, read at load so a reload can compare and swap them.
+public struct TLSMaterial: Sendable, Equatable {
+    /// Certificate chain, PEM.
+    public let certificate: [UInt8]
+    /// Private key, PEM.
+    public let privateKey: [UInt8]
+
+    /// Reads both files; unreadable or non-PEM files are config errors naming the setting.
+    public init(_ settings: TLSSettings) throws(ConfigError) {
+        certificate = try Self.read(settings.certificateFile, path: "server.tls.certificateFile", marker: "CERTIFICATE")
+        privateKey = try Self.read(settings.privateKeyFile, path: "server.tls.privateKeyFile", marker: "PRIVATE KEY")
+    }
+
+    private static func read(_ file: String, path: String, marker: String) throws(ConfigError) -> [UInt8] {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readFile(file)
+        } catch {
+            throw ConfigError(source: file, diagnostics: [ConfigDiagnostic(path: path, message: "\"\(file)\" \(error)")])
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.contains("-----BEGIN "), text.contains(marker) else {
+            throw ConfigError(source: file, diagnostics: [ConfigDiagnostic(path: path, message: "\"\(file)\" is not a PEM file with a \(marker) block")])
+        }
+        if marker == "PRIVATE KEY", text.contains("ENCRYPTED") {
+            throw ConfigError(source: file, diagnostics: [ConfigDiagnostic(path: path, message: "\"\(file)\" is encrypted; linkhost needs the key without a passphrase")])
+        }
+        return bytes
+    }
+}

@@ -1,0 +1,125 @@
+@testable import LinkHostCore
+@testable import LinkHostCheck
+
+/// For every diagnostic code: an input that must report it, and a close one that must not (and has no error).
+struct LintCodeCase: Sendable, CustomStringConvertible {
+    let code: LintCode
+    let failing: LintInput
+    let passing: LintInput
+    /// What differs, for the test's name.
+    let note: String
+
+    var description: String { "\(code.rawValue): \(note)" }
+
+    init(_ code: LintCode, _ note: String, failing: LintInput, passing: LintInput) {
+        self.code = code
+        self.note = note
+        self.failing = failing
+        self.passing = passing
+    }
+}
+
+extension LintCodeCase {
+    /// A component list for the base AASA's single detail.
+    static func components(_ json: String) -> LintInput {
+        .aasa(#"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.video"], "components": \#(json)}]}}"#)
+    }
+
+    /// The base AASA with its `applinks` extended by `members` (JSON object members, no braces).
+    static func applinks(_ members: String, components: String = #"[{"/": "/call/*"}]"#) -> LintInput {
+        .aasa(#"{"applinks": {\#(members), "details": [{"appIDs": ["ABCDE12345.com.example.video"], "components": \#(components)}]}}"#)
+    }
+
+    /// An AASA with `count` distinct rules, to cross the 128 KB limit.
+    static func largeAASA(rules count: Int) -> LintInput {
+        let rules = (0..<count).map { #"{"/": "/call/\#($0)-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/*"}"# }.joined(separator: ",")
+        return components("[\(rules)]")
+    }
+
+    /// The config's rules replaced by `json`.
+    static func rules(_ json: String, files: [String: String] = [:]) -> LintInput {
+        .config(["aasa.rules": json], files: files)
+    }
+
+    static let base = LintInput.config([:])
+    static let fingerprint = LintFixtures.fingerprints[0]
+    static let other = LintFixtures.fingerprints[1]
+
+    static let all: [LintCodeCase] = [
+        LintCodeCase(.lh100, "config not JSON", failing: .configText("{ \"apps\": "), passing: base),
+        LintCodeCase(.lh100, "AASA not JSON", failing: .aasa("{applinks}"), passing: .aasa(LintFixtures.aasa)),
+        LintCodeCase(.lh101, "config Team ID", failing: .config(["apps.0.teamID": #""abcde12345""#]), passing: base),
+        LintCodeCase(.lh101, "AASA Team ID", failing: components(#"[{"/": "/call/*"}]"#).replacingAppID("ABCDE123.com.example.video"), passing: .aasa(LintFixtures.aasa)),
+        LintCodeCase(.lh102, "config bundle ID", failing: .config(["apps.0.bundleID": #""com..video""#]), passing: base),
+        LintCodeCase(.lh102, "AASA bundle ID", failing: .aasa(LintFixtures.aasa).replacingAppID("ABCDE12345.video"), passing: .aasa(LintFixtures.aasa)),
+        LintCodeCase(.lh103, "AASA app ID without a dot", failing: .aasa(LintFixtures.aasa).replacingAppID("ABCDE12345"), passing: .aasa(LintFixtures.aasa)),
+        LintCodeCase(.lh103, "config webcredentials app ID", failing: .config(["aasa.webcredentials": #"["ABCDE12345"]"#]), passing: .config(["aasa.webcredentials": #"["ABCDE12345.com.example.video"]"#])),
+        LintCodeCase(.lh104, "config app listed twice", failing: .config(["apps": #"[{"name": "A", "teamID": "ABCDE12345", "bundleID": "com.example.video"}, {"name": "B", "teamID": "ABCDE12345", "bundleID": "com.example.video"}]"#]), passing: base),
+        LintCodeCase(.lh104, "AASA app in two details", failing: .aasa(#"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.video"], "components": [{"/": "/call/*"}]}, {"appIDs": ["ABCDE12345.com.example.video"], "components": [{"/": "/join/*"}]}]}}"#), passing: .aasa(#"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.video"], "components": [{"/": "/call/*"}, {"/": "/join/*"}]}]}}"#)),
+        LintCodeCase(.lh105, "config type", failing: .config(["server.port": #""8080""#]), passing: base),
+        LintCodeCase(.lh105, "AASA exclude as a string", failing: components(#"[{"/": "/call/admin", "exclude": "true"}, {"/": "/call/*"}]"#), passing: components(#"[{"/": "/call/admin", "exclude": true}, {"/": "/call/*"}]"#)),
+        LintCodeCase(.lh106, "config unknown key", failing: .config(["apps.0.bundleId": #""x""#]), passing: base),
+        LintCodeCase(.lh106, "AASA misspelled exclude", failing: components(#"[{"/": "/call/admin", "exlude": true}, {"/": "/call/*"}]"#), passing: components(#"[{"/": "/call/admin", "exclude": true}, {"/": "/call/*"}]"#)),
+        LintCodeCase(.lh107, "duplicate key", failing: .aasa(#"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.video"], "components": [{"/": "/call/*", "/": "/join/*"}]}]}}"#), passing: .aasa(LintFixtures.aasa)),
+        LintCodeCase(.lh108, "config app without teamID", failing: .config(["apps.0.teamID": nil]), passing: base),
+        LintCodeCase(.lh108, "AASA detail naming no app", failing: .aasa(#"{"applinks": {"details": [{"components": [{"/": "/call/*"}]}]}}"#), passing: .aasa(LintFixtures.aasa)),
+        LintCodeCase(.lh109, "config port out of range", failing: .config(["server.port": "70000"]), passing: base),
+        LintCodeCase(.lh110, "AASA over 128 KB", failing: largeAASA(rules: 2500), passing: largeAASA(rules: 100)),
+        LintCodeCase(.lh110, "generated AASA over 128 KB", failing: rules("[" + (0..<2000).map { #"{"path": "/call/\#($0)-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/*"}"# }.joined(separator: ",") + #", {"path": "/call/*"}]"#), passing: base),
+        LintCodeCase(.lh111, "config defaults key", failing: .config(["aasa.defaults": #"{"caseSensitiv": false}"#]), passing: .config(["aasa.defaults": #"{"caseSensitive": false}"#])),
+        LintCodeCase(.lh111, "AASA defaults key", failing: applinks(#""defaults": {"percentEncode": false}"#), passing: applinks(#""defaults": {"percentEncoded": false}"#)),
+        LintCodeCase(.lh112, "config legacy with a query", failing: .config(["aasa.format": #""legacy""#, "aasa.rules": #"[{"path": "/call/*", "query": "x=*"}]"#]), passing: .config(["aasa.format": #""modern""#, "aasa.rules": #"[{"path": "/call/*", "query": "*"}]"#])),
+        LintCodeCase(.lh112, "AASA appIDs with legacy paths", failing: .aasa(#"{"applinks": {"apps": [], "details": [{"appIDs": ["ABCDE12345.com.example.video"], "paths": ["/call/*"]}]}}"#), passing: .aasa(#"{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.video", "paths": ["/call/*"]}]}}"#)),
+        LintCodeCase(.lh113, "AASA without applinks", failing: .aasa(#"{"webcredentials": {"apps": ["ABCDE12345.com.example.video"]}}"#), passing: .aasa(#"{"webcredentials": {"apps": ["ABCDE12345.com.example.video"]}, "applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.video"], "components": [{"/": "/call/*"}]}]}}"#)),
+        LintCodeCase(.lh114, "missing template", failing: .config(["callLinks.template": #""/nonexistent/linkhost/call.html""#]), passing: base),
+        LintCodeCase(.lh201, "rule after a broader one", failing: rules(#"[{"path": "/call/*"}, {"path": "/call/admin", "exclude": true}]"#), passing: rules(#"[{"path": "/call/admin", "exclude": true}, {"path": "/call/*"}]"#)),
+        LintCodeCase(.lh201, "AASA rule after a catch-all query", failing: components(#"[{"/": "/call/*"}, {"/": "/call/*", "?": {"type": "video"}}]"#), passing: components(#"[{"/": "/call/*", "?": {"type": "video"}}, {"/": "/call/*"}]"#)),
+        LintCodeCase(.lh202, "case-insensitive rule after a case-sensitive one", failing: components(#"[{"/": "/call/a*"}, {"/": "/call/a*", "caseSensitive": false}]"#), passing: components(#"[{"/": "/call/a*"}, {"/": "/call/b*", "caseSensitive": false}]"#)),
+        LintCodeCase(.lh203, "exclude everything first", failing: components(#"[{"/": "*", "exclude": true}, {"/": "/call/*"}]"#), passing: components(#"[{"/": "/call/*"}, {"/": "*", "exclude": true}]"#)),
+        LintCodeCase(.lh204, "undefined variable", failing: rules(#"[{"path": "/call/$(callid)*"}]"#), passing: rules(#"[{"path": "/call/$(alnum)*"}]"#)),
+        LintCodeCase(.lh205, "unclosed variable", failing: components(#"[{"/": "/call/$(digit*"}]"#), passing: components(#"[{"/": "/call/$(digit)*"}]"#)),
+        LintCodeCase(.lh206, "config variable name", failing: .config(["aasa.substitutionVariables": #"{"my-ids": ["a*"]}"#]), passing: .config(["aasa.substitutionVariables": #"{"ids": ["a*"]}"#, "aasa.rules": #"[{"path": "/call/$(ids)"}, {"path": "/call/*"}]"#])),
+        LintCodeCase(.lh206, "AASA empty variable", failing: applinks(#""substitutionVariables": {"ids": []}"#, components: #"[{"/": "/call/$(ids)"}]"#), passing: applinks(#""substitutionVariables": {"ids": ["a*"]}"#, components: #"[{"/": "/call/$(ids)"}]"#)),
+        LintCodeCase(.lh207, "unused variable", failing: applinks(#""substitutionVariables": {"ids": ["a*"]}"#), passing: applinks(#""substitutionVariables": {"ids": ["a*"]}"#, components: #"[{"/": "/call/$(ids)"}]"#)),
+        LintCodeCase(.lh208, "config without rules", failing: rules("[]"), passing: base),
+        LintCodeCase(.lh208, "AASA detail without rules", failing: .aasa(#"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.video"]}]}}"#), passing: .aasa(LintFixtures.aasa)),
+        LintCodeCase(.lh209, "config empty pattern", failing: rules(#"[{"path": "/call/*", "fragment": ""}]"#), passing: rules(#"[{"path": "/call/*", "fragment": "*"}]"#)),
+        LintCodeCase(.lh209, "AASA path with a host", failing: components(#"[{"/": "https://links.example.com/call/*"}]"#), passing: .aasa(LintFixtures.aasa)),
+        LintCodeCase(.lh209, "AASA query pasted with its ?", failing: components(#"[{"/": "/call/*", "?": "?type=video"}]"#), passing: components(#"[{"/": "/call/*", "?": "?*"}]"#)),
+        LintCodeCase(.lh209, "AASA query in a path pattern", failing: components(#"[{"/": "/call/*?type=video"}]"#), passing: components(#"[{"/": "/call/*", "?": {"type": "video"}}]"#)),
+        LintCodeCase(.lh301, "call links not matched", failing: rules(#"[{"path": "/meet/*"}]"#), passing: rules(#"[{"path": "/call/*"}]"#)),
+        LintCodeCase(.lh301, "call links excluded by type", failing: rules(#"[{"path": "/call/*", "query": {"type": "default"}, "exclude": true}, {"path": "/call/*"}]"#), passing: rules(#"[{"path": "/call/*", "query": {"type": "webinar"}, "exclude": true}, {"path": "/call/*"}]"#)),
+        LintCodeCase(.lh302, "association files matched", failing: rules(#"[{"path": "/call/*"}, {"path": "/.well-known/*"}]"#), passing: rules(#"[{"path": "/call/*"}, {"path": "/join/*"}]"#)),
+        LintCodeCase(.lh303, "home page matched", failing: rules(#"[{"path": "/call/*"}, {"path": "/"}]"#), passing: base),
+        LintCodeCase(.lh304, "static file matched", failing: rules(#"[{"path": "/call/*"}, {"path": "/*.css"}]"#), passing: rules(#"[{"path": "/call/*"}, {"path": "/*.pdf"}]"#)),
+        LintCodeCase(.lh305, "static file at a generated path", failing: .config([:], files: ["public/.well-known/assetlinks.json": "[]"]), passing: .config([:], files: ["public/.well-known/security.txt": "Contact: x"])),
+        LintCodeCase(.lh401, "config package name", failing: .config(["android.0.packageName": #""1example""#]), passing: base),
+        LintCodeCase(.lh401, "assetlinks package name", failing: .assetlinks(LintFixtures.assetlinks.replacing("\"com.example.video\"", with: "\"com example\"")), passing: .assetlinks(LintFixtures.assetlinks)),
+        LintCodeCase(.lh402, "config fingerprint", failing: .config(["android.0.sha256CertFingerprints": #"["14:6D:E9"]"#]), passing: base),
+        LintCodeCase(.lh402, "assetlinks fingerprint", failing: .assetlinks(LintFixtures.assetlinks.replacing(fingerprint, with: "SHA256:abc")), passing: .assetlinks(LintFixtures.assetlinks)),
+        LintCodeCase(.lh403, "config single fingerprint", failing: .config(["android.0.sha256CertFingerprints": "[\"\(fingerprint)\"]"]), passing: base),
+        LintCodeCase(.lh403, "assetlinks single fingerprint", failing: .assetlinks(LintFixtures.assetlinks.replacing("\"\(fingerprint)\", ", with: "")), passing: .assetlinks(LintFixtures.assetlinks)),
+        LintCodeCase(.lh404, "config fingerprint twice", failing: .config(["android.0.sha256CertFingerprints": "[\"\(fingerprint)\", \"\(fingerprint.lowercased())\"]"]), passing: base),
+        LintCodeCase(.lh404, "assetlinks fingerprint twice", failing: .assetlinks(LintFixtures.assetlinks.replacing(other, with: fingerprint.lowercased())), passing: .assetlinks(LintFixtures.assetlinks)),
+        LintCodeCase(.lh405, "assetlinks statement without target", failing: .assetlinks(#"[{"relation": ["delegate_permission/common.handle_all_urls"]}]"#), passing: .assetlinks(LintFixtures.assetlinks)),
+        LintCodeCase(.lh405, "assetlinks granting no App Links", failing: .assetlinks(LintFixtures.assetlinks.replacing("common.handle_all_urls", with: "common.get_login_creds")), passing: .assetlinks(LintFixtures.assetlinks)),
+        LintCodeCase(.lh501, "unreachable", failing: .deployment(["GET /.well-known/apple-app-site-association": .failure(FetchError(kind: .connect, message: "refused"))]), passing: .deployment([:])),
+        LintCodeCase(.lh502, "untrusted certificate", failing: .deployment(["GET /.well-known/apple-app-site-association": .failure(FetchError(kind: .certificate, message: "not trusted"))]), passing: .deployment([:])),
+        LintCodeCase(.lh503, "redirect", failing: .deployment(["GET /.well-known/apple-app-site-association": .response(FetchedResponse(status: 301, headers: [HTTPHeader("Location", "https://www.example.com/.well-known/apple-app-site-association")]))]), passing: .deployment([:])),
+        LintCodeCase(.lh504, "server error", failing: .deployment(["GET /.well-known/assetlinks.json": .response(FetchedResponse(status: 500, reason: "Internal Server Error"))]), passing: .deployment([:])),
+        LintCodeCase(.lh505, "text/plain", failing: .deployment(["GET /.well-known/apple-app-site-association": .ok(LintFixtures.aasa, type: "text/plain"), "HEAD /.well-known/apple-app-site-association": .head(LintFixtures.aasa, type: "text/plain")]), passing: .deployment(["GET /.well-known/apple-app-site-association": .ok(LintFixtures.aasa, type: "application/json; charset=utf-8"), "HEAD /.well-known/apple-app-site-association": .head(LintFixtures.aasa, type: "application/json; charset=utf-8")])),
+        LintCodeCase(.lh506, "root copy differs", failing: .deployment(["GET /apple-app-site-association": .ok("{}")]), passing: .deployment(["GET /apple-app-site-association": .response(FetchedResponse(status: 404))])),
+        LintCodeCase(.lh507, "HEAD disagrees", failing: .deployment(["HEAD /.well-known/assetlinks.json": .head("[]")]), passing: .deployment([:])),
+        LintCodeCase(.lh508, "CDN copy differs", failing: .deployment(["CDN": .ok("{}")], cdn: true), passing: .deployment([:], cdn: true)),
+        LintCodeCase(.lh509, "CDN failure reason", failing: .deployment(["CDN": .response(FetchedResponse(status: 404, headers: [HTTPHeader("Apple-Failure-Reason", "SWCERR00101 Bad HTTP Response"), HTTPHeader("Apple-Failure-Details", "404")]))], cdn: true), passing: .deployment([:], cdn: true)),
+        LintCodeCase(.lh510, "no assetlinks", failing: .deployment(["GET /.well-known/assetlinks.json": .response(FetchedResponse(status: 404))]), passing: .deployment([:])),
+    ]
+}
+
+extension LintInput {
+    /// The same AASA input with the app ID replaced.
+    func replacingAppID(_ appID: String) -> LintInput {
+        guard case .aasa(let text) = self else { return self }
+        return .aasa(text.replacing(LintFixtures.appID, with: appID))
+    }
+}

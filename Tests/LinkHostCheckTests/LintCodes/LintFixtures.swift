@@ -1,0 +1,123 @@
+import Testing
+@testable import LinkHostCore
+import LinkHostTestSupport
+@testable import LinkHostCheck
+import LinkHostJSON
+
+/// One input to lint: a config (the base config with some members replaced), a bare file, or a deployment.
+enum LintInput: Sendable {
+    /// The base config with members replaced: dotted path (`apps.0.teamID`) → raw JSON, nil removes it.
+    case config([String: String?], files: [String: String] = [:])
+    /// A config given as raw text (for syntax-level problems).
+    case configText(String)
+    /// An apple-app-site-association document.
+    case aasa(String)
+    /// An assetlinks.json document.
+    case assetlinks(String)
+    /// A deployment: the good canned deployment with some responses replaced, by `METHOD path` (or `CDN`).
+    case deployment([String: CannedResponse], cdn: Bool = false)
+}
+
+/// A canned answer for the fake fetcher: a response, or a transport failure.
+enum CannedResponse: Sendable {
+    case response(FetchedResponse)
+    case failure(FetchError)
+
+    /// A 200 with a content type and a body.
+    static func ok(_ body: String, type: String = "application/json") -> CannedResponse {
+        .response(FetchedResponse(status: 200, reason: "OK", headers: [HTTPHeader("Content-Type", type), HTTPHeader("Content-Length", "\(body.utf8.count)")], body: Array(body.utf8)))
+    }
+
+    /// The HEAD answer matching `ok(body, type:)`.
+    static func head(_ body: String, type: String = "application/json") -> CannedResponse {
+        .response(FetchedResponse(status: 200, reason: "OK", headers: [HTTPHeader("Content-Type", type), HTTPHeader("Content-Length", "\(body.utf8.count)")]))
+    }
+}
+
+/// Fixtures of the linter tests: a base config with its files, a base AASA and assetlinks, a good deployment.
+enum LintFixtures {
+    static let appID = "ABCDE12345.com.example.video"
+    static let fingerprints = [
+        "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5",
+        "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E6",
+    ]
+
+    /// A clean AASA: one app, call links only.
+    static let aasa = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.video"], "components": [{"/": "/call/*"}]}]}}"#
+
+    /// A clean assetlinks.json: one app with two fingerprints.
+    static let assetlinks = """
+    [{"relation": ["delegate_permission/common.handle_all_urls"],
+      "target": {"namespace": "android_app", "package_name": "com.example.video",
+                 "sha256_cert_fingerprints": ["\(fingerprints[0])", "\(fingerprints[1])"]}}]
+    """
+
+    /// The base config; `FOLDER` is replaced by the fixture folder holding the template and `public/`.
+    static let config = """
+    {
+      "server": { "host": "127.0.0.1", "port": 8080 },
+      "apps": [ { "name": "Example Video", "teamID": "ABCDE12345", "bundleID": "com.example.video" } ],
+      "android": [ { "packageName": "com.example.video", "sha256CertFingerprints": ["\(fingerprints[0])", "\(fingerprints[1])"] } ],
+      "callLinks": { "paths": ["call"], "template": "FOLDER/call.html" },
+      "aasa": { "rules": [ { "path": "/call/?*" } ] },
+      "static": { "root": "FOLDER/public" }
+    }
+    """
+
+    /// The files of the base config's folder.
+    static let files = [
+        "call.html": "<!doctype html><title>call</title>\n",
+        "public/index.html": "<!doctype html><title>home</title>\n",
+        "public/style.css": "body {}\n",
+    ]
+
+    /// The codes found in `input`, and whether any is an error.
+    static func lint(_ input: LintInput) throws -> (codes: [LintCode], hasErrors: Bool, diagnostics: [LintDiagnostic]) {
+        switch input {
+        case .config(let edits, let extraFiles):
+            let folder = try Fixtures.temporaryFolder(files: files.merging(extraFiles) { $1 })
+            defer { removeItem(folder) }
+            var document = try JSONParser.parse(config.replacing("FOLDER", with: folder))
+            for (path, json) in edits.sorted(by: { $0.key < $1.key }) {
+                document = Fixtures.replace(document, path: path.split(separator: ".").map(String.init), with: try json.map { try JSONParser.parse($0) })
+            }
+            return summarize(ConfigLinter.lint(bytes: JSONWriter.bytes(document), source: "test").report.diagnostics)
+        case .configText(let text):
+            return summarize(ConfigLinter.lint(bytes: Array(text.utf8), source: "test").report.diagnostics)
+        case .aasa(let text):
+            return summarize(AASALinter.diagnostics(bytes: Array(text.utf8)))
+        case .assetlinks(let text):
+            return summarize(AssetLinksLinter.diagnostics(bytes: Array(text.utf8)))
+        case .deployment(let overrides, let cdn):
+            return summarize(deployment(overrides, cdn: cdn).diagnostics)
+        }
+    }
+
+    /// Runs the deployment check against the good canned deployment with `overrides`.
+    static func deployment(_ overrides: [String: CannedResponse], cdn: Bool = false) -> DeploymentReport {
+        var canned: [String: CannedResponse] = [
+            "GET /.well-known/apple-app-site-association": .ok(aasa),
+            "HEAD /.well-known/apple-app-site-association": .head(aasa),
+            "GET /apple-app-site-association": .ok(aasa),
+            "GET /.well-known/assetlinks.json": .ok(assetlinks),
+            "HEAD /.well-known/assetlinks.json": .head(assetlinks),
+            "CDN": .ok(aasa),
+        ]
+        canned.merge(overrides) { $1 }
+        let responses = canned
+        let options = DeploymentCheckOptions(origin: FetchOrigin(scheme: "https", host: "links.example.com", port: nil), checkCDN: cdn)
+        return DeploymentCheck.run(options) { request in
+            let key = request.origin.host == "links.example.com" ? "\(request.method) \(request.path)" : "CDN"
+            switch responses[key] {
+            case .response(let response)?: return .success(response)
+            case .failure(let error)?: return .failure(error)
+            case nil: return .success(FetchedResponse(status: 404, reason: "Not Found"))
+            }
+        }
+    }
+
+    private static func summarize(_ diagnostics: [LintDiagnostic]) -> (codes: [LintCode], hasErrors: Bool, diagnostics: [LintDiagnostic]) {
+        (diagnostics.map(\.code), diagnostics.contains { $0.severity == .error }, diagnostics)
+    }
+
+}

@@ -1,0 +1,155 @@
+import Testing
+@testable import LinkHostCore
+import LinkHostTestSupport
+
+@Suite("Config validation")
+struct ConfigValidationTests {
+    @Test("the valid fixture loads, with fingerprints normalised to uppercase")
+    func validConfigLoads() throws {
+        let config = try Fixtures.config(Fixtures.validConfig)
+        #expect(config.appIDs == ["ABCDE12345.com.example.video"])
+        #expect(config.android[0].sha256CertFingerprints[0].hasPrefix("14:6D:E9:83"))
+        #expect(config.server.host == "127.0.0.1")
+        #expect(config.callLinks.paths == ["call"])
+    }
+
+    @Test("the shipped default config is valid")
+    func shippedConfigIsValid() throws {
+        let file = #filePath
+        let root = String(file[..<file.range(of: "/Tests/")!.lowerBound])
+        let config = try ConfigLoader.load(path: root + "/config/linkhost.json")
+        #expect(!config.apps.isEmpty)
+    }
+
+    /// One bad value each: the JSON path to change, the JSON to put there, the path and words the error must carry.
+    static let badValues: [(String, String, String, String)] = [
+        ("apps.0.teamID", #""abc""#, "apps[0].teamID", #""abc" is not 10 characters of A-Z and 0-9"#),
+        ("apps.0.teamID", #""abcde12345""#, "apps[0].teamID", "is not 10 characters"),
+        ("apps.0.teamID", "12", "apps[0].teamID", "found a number 12, expected a string"),
+        ("apps.0.bundleID", #""video""#, "apps[0].bundleID", "reverse-DNS"),
+        ("apps.0.bundleID", #""com.ex ample""#, "apps[0].bundleID", "reverse-DNS"),
+        ("apps.0.bundleID", #""com..example""#, "apps[0].bundleID", "reverse-DNS"),
+        ("apps.0.name", #""  ""#, "apps[0].name", "is empty"),
+        ("apps.0.appStoreID", #""id123""#, "apps[0].appStoreID", "App Store ID of 1 to 12 digits"),
+        ("apps.0.urlScheme", #""https""#, "apps[0].urlScheme", "not a custom scheme"),
+        ("apps.0.urlScheme", #""example://""#, "apps[0].urlScheme", "is not a URL scheme"),
+        ("apps.0.teamId", #""ABCDE12345""#, "apps[0].teamId", #"did you mean "teamID"?"#),
+        ("android.0.packageName", #""com""#, "android[0].packageName", "Android package name"),
+        ("android.0.packageName", #""com.1example""#, "android[0].packageName", "Android package name"),
+        ("android.0.sha256CertFingerprints", #"["14:6D"]"#, "android[0].sha256CertFingerprints[0]", "SHA-256 fingerprint"),
+        ("android.0.sha256CertFingerprints", "[]", "android[0].sha256CertFingerprints", "at least one"),
+        ("android.0.sha256CertFingerprints", #""14:6D""#, "android[0].sha256CertFingerprints", "found a string"),
+        ("server.port", "70000", "server.port", "70000 is out of range; expected an integer from 0 to 65535"),
+        ("server.port", #""8080""#, "server.port", "expected an integer"),
+        ("server.port", "80.5", "server.port", "expected an integer"),
+        ("server.host", #""""#, "server.host", "is not an address"),
+        ("server.connectionTimeout", "0", "server.connectionTimeout", "out of range"),
+        ("server.prot", "1", "server.prot", #"did you mean "port"?"#),
+        ("callLinks.paths", "[]", "callLinks.paths", "at least one path segment"),
+        ("callLinks.paths", #"["call/x"]"#, "callLinks.paths[0]", "one path segment"),
+        ("callLinks.paths", #"["call", "call"]"#, "callLinks.paths[1]", "listed twice"),
+        ("callLinks.paths", #"[".well-known"]"#, "callLinks.paths[0]", "reserved"),
+        ("callLinks.defaultType", #""a b""#, "callLinks.defaultType", "1 to 64 characters"),
+        ("aasa.format", #""modem""#, "aasa.format", "is not a format"),
+        ("aasa.rules", #"[{"path": "/a", "qeury": "x"}]"#, "aasa.rules[0].qeury", #"did you mean "query"?"#),
+        ("aasa.rules", #"[{"path": ""}]"#, "aasa.rules[0].path", "is empty"),
+        ("aasa.rules", #"[{"path": "/a", "exclude": "yes"}]"#, "aasa.rules[0].exclude", "expected true or false"),
+        ("aasa.rules", #"[{"path": "/a", "query": {"x": 1}}]"#, "aasa.rules[0].query.x", "expected a pattern string"),
+        ("aasa.rules", #"[{"path": "/a", "query": 5}]"#, "aasa.rules[0].query", "expected a pattern string or an object"),
+        ("aasa.rules", #""/call/*""#, "aasa.rules", "expected an array of rules"),
+        ("aasa.defaults", #"{"caseSensitiv": false}"#, "aasa.defaults.caseSensitiv", #"did you mean "caseSensitive"?"#),
+        ("aasa.substitutionVariables", #"{"alpha": ["x"]}"#, "aasa.substitutionVariables.alpha", "predefined"),
+        ("aasa.substitutionVariables", #"{"food": []}"#, "aasa.substitutionVariables.food", "non-empty array of strings"),
+        ("aasa.substitutionVariables", #"{"my-var": ["x"]}"#, "aasa.substitutionVariables.my-var", "substitution variable name"),
+        ("aasa.webcredentials", #""yes""#, "aasa.webcredentials", "true, false or an array of app IDs"),
+        ("aasa.appclips", #"["ABCDE12345"]"#, "aasa.appclips[0]", "is not an app ID"),
+        ("aasa.cacheMaxAge", "-1", "aasa.cacheMaxAge", "out of range"),
+        ("static.root", #""""#, "static.root", "is not a folder path"),
+        ("extra", "1", "extra", "unknown key"),
+    ]
+
+    @Test("each bad value is reported with its JSON path, what was found and what is expected", arguments: badValues)
+    func badValue(path: String, json: String, reportedPath: String, words: String) throws {
+        let text = try Fixtures.validConfig(setting: path, to: json)
+        let errors = try Fixtures.diagnostics(text).filter { $0.severity == .error }
+        #expect(errors.contains { $0.path == reportedPath && $0.message.contains(words) },
+                "expected an error at \(reportedPath) containing \(words); got \(errors.map(\.description))")
+        #expect(throws: ConfigError.self) { try Fixtures.config(text) }
+    }
+
+    @Test("legacy and both formats refuse rules they cannot express", arguments: ["legacy", "both"])
+    func legacyRefusesQueries(format: String) throws {
+        let pathsOnly = try Fixtures.validConfig(setting: "aasa.format", to: "\"\(format)\"")
+        #expect(try Fixtures.config(pathsOnly).aasa.format.rawValue == format)
+        let broken = pathsOnly.replacingOccurrences(of: #""path":"/call/?*""#, with: #""path":"/a","query":"x=1","fragment":"f""#)
+        let errors = try Fixtures.diagnostics(broken).map(\.description)
+        #expect(errors.contains { $0.hasPrefix("aasa.rules[0].query:") && $0.contains("cannot be expressed in the \(format) format") })
+        #expect(errors.contains { $0.hasPrefix("aasa.rules[0].fragment:") })
+    }
+
+    @Test("every problem is reported at once, in document order")
+    func reportsEverything() throws {
+        let text = #"{"apps": [{"name": "A", "teamID": "bad", "bundleID": "x"}], "server": {"port": -1}, "aasa": {"format": "new"}}"#
+        do {
+            _ = try Fixtures.config(text)
+            Issue.record("a config with three errors loaded")
+        } catch let error as ConfigError {
+            #expect(error.errors.map(\.path) == ["server.port", "apps[0].teamID", "apps[0].bundleID", "aasa.format"])
+            #expect(error.description.hasPrefix("test: 4 errors"))
+        }
+    }
+
+    @Test("syntax errors name the line and column")
+    func syntaxError() throws {
+        do {
+            _ = try Fixtures.config("{\n  \"apps\": [,]\n}")
+            Issue.record("broken JSON loaded")
+        } catch let error as ConfigError {
+            #expect(error.description.contains("line 2, column 12"))
+        }
+    }
+
+    @Test("duplicate app IDs and duplicate keys are errors")
+    func duplicates() throws {
+        let twice = try Fixtures.validConfig(setting: "apps", to: #"[{"name":"A","teamID":"ABCDE12345","bundleID":"com.a.b"},{"name":"B","teamID":"ABCDE12345","bundleID":"com.a.b"}]"#)
+        #expect(try Fixtures.diagnostics(twice).contains { $0.path == "apps[1]" && $0.message.contains("already listed at apps[0]") })
+        let repeatedKey = #"{"apps": [], "apps": []}"#
+        #expect(try Fixtures.diagnostics(repeatedKey).contains { $0.path == "apps" && $0.message.contains("appears twice") })
+    }
+
+    @Test("a config with no app at all is refused")
+    func noApps() throws {
+        #expect(try Fixtures.diagnostics("{}").contains { $0.path == "apps" && $0.message.contains("at least one app") })
+    }
+
+    @Test("without rules, one rule per call-link path is generated")
+    func defaultRules() throws {
+        let text = try Fixtures.validConfig(setting: "aasa", to: nil)
+            .replacingOccurrences(of: #""paths":["call"]"#, with: #""paths":["call","meet"]"#)
+        let config = try Fixtures.config(text)
+        #expect(config.aasa.rules.map(\.path) == ["/call/?*", "/meet/?*"])
+    }
+
+    @Test("environment overrides win over the file and are validated")
+    func environment() throws {
+        let config = try Fixtures.config(Fixtures.validConfig, environment: ["LINKHOST_HOST": "::1", "LINKHOST_PORT": "0"])
+        #expect(config.server.host == "::1")
+        #expect(config.server.port == 0)
+        #expect(throws: ConfigError.self) { try Fixtures.config(Fixtures.validConfig, environment: ["LINKHOST_PORT": "http"]) }
+    }
+
+    @Test("true under webcredentials lists every app; an array lists what it names")
+    func appLists() throws {
+        let all = try Fixtures.config(try Fixtures.validConfig(setting: "aasa.webcredentials", to: "true"))
+        #expect(all.aasa.webcredentials == ["ABCDE12345.com.example.video"])
+        let named = try Fixtures.config(try Fixtures.validConfig(setting: "aasa.activitycontinuation", to: #"["ZYXWV98765.com.other"]"#))
+        #expect(named.aasa.activitycontinuation == ["ZYXWV98765.com.other"])
+    }
+
+    @Test("suggestions come from edit distance and case")
+    func suggestions() {
+        #expect(Suggestion.closest(to: "TeamID", among: ["teamID", "name"]) == "teamID")
+        #expect(Suggestion.closest(to: "bundleId", among: ["bundleID"]) == "bundleID")
+        #expect(Suggestion.closest(to: "zzzzzz", among: ["teamID"]) == nil)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+@testable import LinkHostQR
+
+/// Round trips through a real decoder (zbarimg): the only proof that the symbols scan.
+@Suite("QRCode decoding with zbarimg")
+struct QRCodeDecodeTests {
+    static let samples: [String] = [
+        "hi",
+        // ~60 bytes: a typical call link.
+        "https://links.example.com/call/abc_DEF-123xyz?type=default&x=1",
+        // ~200 bytes with a query string.
+        "https://links.example.com/call/Zx9_kQ2-mB7vT4wR8yN1pL6sD3fG5hJ0aC?type=video&expires=1767225600"
+            + "&sig=MEUCIQDx7c1s9aVbq2lG0n3Y-4uKf8WzT_5eHjR6oPdN1mLkAiB2&from=desktop&lang=de-CH&ref=share%20sheet",
+        // UTF-8 beyond ASCII, including a 4-byte scalar.
+        "Anruf von Zoë in Zürich: 通話に参加 📞 — Grüße!",
+    ]
+
+    @Test("decodes what was encoded, for every sample and level",
+          arguments: samples, QRCode.ErrorCorrection.allCases)
+    func roundTrip(text: String, level: QRCode.ErrorCorrection) throws {
+        guard let zbarimg = QRTestSupport.zbarimg else {
+            Issue.record(Comment(rawValue: QRTestSupport.missingDecoder))
+            return
+        }
+        let code = try QRCode(text: text, errorCorrection: level)
+        #expect(try QRTestSupport.decode(code, with: zbarimg) == text, "version \(code.version) mask \(code.mask)")
+    }
+
+    /// Full symbols exercise every data and error-correction block, so a wrong entry in the block
+    /// tables or in interleaving shows up as a failed decode.
+    @Test("decodes a symbol filled to capacity at every version and level",
+          arguments: Array(1...40))
+    func fullSymbols(version: Int) throws {
+        guard let zbarimg = QRTestSupport.zbarimg else {
+            Issue.record(Comment(rawValue: QRTestSupport.missingDecoder))
+            return
+        }
+        for level in QRCode.ErrorCorrection.allCases {
+            let capacity = QRCode.byteCapacity(version: version, errorCorrection: level)
+            let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_/?=&.".utf8)
+            let bytes = (0..<capacity).map { alphabet[($0 * 7 + version) % alphabet.count] }
+            let code = try QRCode(bytes: bytes, errorCorrection: level)
+            #expect(code.version == version)
+            let decoded = try QRTestSupport.decode(code, with: zbarimg)
+            #expect(decoded == String(decoding: bytes, as: UTF8.self), "version \(version) level \(level)")
+        }
+    }
+
+    @Test("decodes the SVG once rasterised by librsvg",
+          .enabled(if: QRTestSupport.rsvgConvert != nil, "rsvg-convert (librsvg2-bin) is not installed"))
+    func svgRasterised() throws {
+        guard let zbarimg = QRTestSupport.zbarimg, let rsvgConvert = QRTestSupport.rsvgConvert else {
+            Issue.record(Comment(rawValue: QRTestSupport.missingDecoder))
+            return
+        }
+        for text in Self.samples {
+            let code = try QRCode(text: text)
+            let svgFile = QRTestSupport.temporaryFile("svg"), pngFile = QRTestSupport.temporaryFile("png")
+            defer {
+                try? FileManager.default.removeItem(at: svgFile)
+                try? FileManager.default.removeItem(at: pngFile)
+            }
+            try Data(code.svg(title: "Call link <\(text)>", moduleSize: 4).utf8).write(to: svgFile)
+            let (status, _) = try QRTestSupport.run(rsvgConvert, [svgFile.path, "-o", pngFile.path])
+            #expect(status == 0)
+            #expect(try QRTestSupport.decode(pngFile, with: zbarimg) == text)
+        }
+    }
+}
