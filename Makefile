@@ -4,7 +4,7 @@ CONFIG ?= config/linkhost.json
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 
-.PHONY: deps test-deps build release run test check-html screenshots fuzz sanitize soak slowloris flood bench bench-profile clean
+.PHONY: deps test-deps build release run test diagnostics-doc check-html screenshots fuzz sanitize soak slowloris flood bench bench-profile clean
 
 # Installs libmicrohttpd's headers when pkg-config cannot find them (fresh Debian/Ubuntu machines).
 deps:
@@ -39,6 +39,10 @@ run: release
 test: test-deps
 	$(SWIFT) build
 	$(SWIFT) test
+
+# Rewrites docs/diagnostics.md from the codes in Sources/LinkHostCore/Lint/LintCode.swift.
+diagnostics-doc: deps
+	LINKHOST_RECORD_DIAGNOSTICS=1 $(SWIFT) test --filter "LintCodeTests"
 
 # The W3C Nu HTML checker over every page rendered from the shipped template and public/.
 check-html: build

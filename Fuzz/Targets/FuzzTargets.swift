@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import CallLinks
 import LinkHostCore
 
 /// The entry points the libFuzzer harnesses drive, shared with the tests that replay their corpora
@@ -11,19 +12,24 @@ public enum FuzzTargets {
     /// Config loading and validation on arbitrary bytes.
     public static func config(_ bytes: [UInt8]) {
         if let config = try? ConfigLoader.parse(bytes) {
-            _ = AASAGenerator.bytes(for: config)
-            _ = AssetLinksGenerator.bytes(for: config.android)
+            for site in config.sites {
+                _ = AASAGenerator.bytes(for: site)
+                _ = AssetLinksGenerator.bytes(for: site.android)
+            }
         }
     }
 
-    /// The router on an arbitrary request: lines are method, path, type, If-None-Match, User-Agent, Host.
+    /// The router on an arbitrary request: lines are method, path, type, If-None-Match, User-Agent, Host,
+    /// and a raw query string whose items join `type`.
     public static func router(_ bytes: [UInt8]) {
-        guard let site = fixtureSite else { return }
-        let lines = bytes.split(separator: 0x0A, maxSplits: 5, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        guard let snapshot = fixtureSnapshot else { return }
+        let lines = bytes.split(separator: 0x0A, maxSplits: 6, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
         func line(_ index: Int) -> String? { index < lines.count ? lines[index] : nil }
-        let request = Request(method: line(0) ?? "GET", path: line(1) ?? "/", query: line(2).map { ["type": $0] } ?? [:],
+        var query = line(6).map(QueryItems.firstValues) ?? [:]
+        if let type = line(2) { query["type"] = type }
+        let request = Request(method: line(0) ?? "GET", path: line(1) ?? "/", query: query,
                               ifNoneMatch: line(3), userAgent: line(4), host: line(5))
-        let response = Router(site: site).respond(to: request)
+        let response = Router(snapshot: snapshot).respond(to: request)
         precondition((200...599).contains(response.status), "status out of range")
         precondition(!response.headers.contains { $0.value.utf8.contains(0x0A) || $0.value.utf8.contains(0x0D) }, "a header value carries a line break")
     }
@@ -42,8 +48,8 @@ public enum FuzzTargets {
         _ = MatchLineProtocol.respond(toInput: String(decoding: bytes, as: UTF8.self))
     }
 
-    /// A snapshot built once from a fixed config and a small static folder in a temporary directory.
-    private static let fixtureSite: Site? = {
+    /// A snapshot of two sites built once from a fixed config and a small static folder in a temporary directory.
+    private static let fixtureSnapshot: Snapshot? = {
         let root = FileManager.default.temporaryDirectory.path + "/linkhost-fuzz-\(ProcessInfo.processInfo.processIdentifier)"
         try? FileManager.default.createDirectory(atPath: root + "/public/css", withIntermediateDirectories: true)
         let files = [
@@ -55,9 +61,12 @@ public enum FuzzTargets {
         {"apps":[{"name":"Fuzz","teamID":"ABCDE12345","bundleID":"com.example.fuzz","appStoreID":"1","urlScheme":"fuzz"}],
          "android":[{"packageName":"com.example.fuzz","sha256CertFingerprints":["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}],
          "callLinks":{"paths":["call","meet"],"template":"\(root)/public/call.html","webJoinURL":"https://w.example/{callId}"},
-         "static":{"root":"\(root)/public"}}
+         "static":{"root":"\(root)/public"},
+         "sites":[{"hosts":["links.example.com","*.example.org"],
+                   "callLinks":{"links":["/join/{callType}:{callId}","/video/demos/join/{callId}","/join?call_id={callId}&call_type={callType}"],
+                                "template":"\(root)/public/call.html","baseURL":"https://links.example.com"}}]}
         """
         guard let parsed = try? ConfigLoader.parse(Array(config.utf8)) else { return nil }
-        return try? Site(config: parsed)
+        return try? Snapshot(config: parsed)
     }()
 }

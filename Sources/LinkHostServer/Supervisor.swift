@@ -31,33 +31,34 @@ public struct ServeOptions: Sendable {
 public enum Supervisor {
     /// Serves until a stop signal; returns the exit code (0 stopped cleanly, 1 runtime failure, 2 config error).
     public static func run(_ options: ServeOptions) -> Int32 {
-        let site: Site
+        let snapshot: Snapshot
         let tls: TLSMaterial?
         do {
-            (site, tls) = try load(options, generation: 1)
+            (snapshot, tls) = try load(options, generation: 1)
         } catch {
             Lifecycle.error("\(error)")
             return 2
         }
         // Before any thread starts, so libmicrohttpd's workers inherit the mask and only sigwait sees signals.
         csys_signals_block()
-        let limit = Server.effectiveConnectionLimit(site.config.server.connectionLimit)
-        if limit < site.config.server.connectionLimit {
-            Lifecycle.warning("server.connectionLimit \(site.config.server.connectionLimit) is above what the open-files limit allows; using \(limit) (raise it with ulimit -n or LimitNOFILE=)")
+        let config = snapshot.config
+        let limit = Server.effectiveConnectionLimit(config.server.connectionLimit)
+        if limit < config.server.connectionLimit {
+            Lifecycle.warning("server.connectionLimit \(config.server.connectionLimit) is above what the open-files limit allows; using \(limit) (raise it with ulimit -n or LimitNOFILE=)")
         }
         let metrics = Metrics(startTime: Double(LogTime.now().seconds))
-        let observability = site.config.observability
+        let observability = config.observability
         let accessLog = observability.accessLog == .off ? nil : AccessLog(format: observability.accessLog)
         let server: Server
         var metricsServer: Server?
         do {
-            server = try Server(site: site, tls: tls, settings: site.config.server, metrics: metrics, accessLog: accessLog)
+            server = try Server(snapshot: snapshot, tls: tls, settings: config.server, metrics: metrics, accessLog: accessLog)
             if observability.metricsEnabled, let port = observability.metricsPort {
-                var settings = site.config.server
+                var settings = config.server
                 settings.host = observability.metricsHost
                 settings.port = port
                 settings.threads = 1
-                metricsServer = try Server(site: site, tls: nil, settings: settings, metrics: metrics, metricsOnly: true)
+                metricsServer = try Server(snapshot: snapshot, tls: nil, settings: settings, metrics: metrics, metricsOnly: true)
             }
         } catch {
             Lifecycle.error(error.description)
@@ -69,18 +70,19 @@ public enum Supervisor {
             let host = metricsServer.boundHost.contains(":") ? "[\(metricsServer.boundHost)]" : metricsServer.boundHost
             Lifecycle.info("metrics on http://\(host):\(metricsServer.boundPort)\(observability.metricsPath)")
         }
-        Lifecycle.info("serving \(options.configPath) (generation 1) with \(site.config.apps.count) iOS and \(site.config.android.count) Android apps")
+        Lifecycle.info("serving \(options.configPath) (generation 1): \(describe(snapshot))")
 
         while true {
             let signal = csys_signals_wait()
             if signal == SIGHUP {
-                let site = reload(options, server: server)
-                metrics.recordReload(succeeded: site != nil, generation: site?.generation ?? 0)
-                if let site { try? metricsServer?.install(site, tls: nil) }
+                let snapshot = reload(options, server: server)
+                metrics.recordReload(succeeded: snapshot != nil, generation: snapshot?.generation ?? 0)
+                if let snapshot { try? metricsServer?.install(snapshot, tls: nil) }
                 continue
             }
-            Lifecycle.info("stopping: finishing in-flight requests (up to \(server.site.config.server.shutdownTimeout) s)")
-            server.shutdown(timeout: Double(server.site.config.server.shutdownTimeout))
+            let shutdownTimeout = server.snapshot.config.server.shutdownTimeout
+            Lifecycle.info("stopping: finishing in-flight requests (up to \(shutdownTimeout) s)")
+            server.shutdown(timeout: Double(shutdownTimeout))
             metricsServer?.shutdown(timeout: 1)
             accessLog?.flush()
             Lifecycle.info("stopped")
@@ -89,24 +91,32 @@ public enum Supervisor {
     }
 
     /// Loads and builds a snapshot with all overrides applied, and reads its certificate; throws every problem.
-    public static func load(_ options: ServeOptions, generation: Int) throws(ConfigError) -> (Site, TLSMaterial?) {
+    public static func load(_ options: ServeOptions, generation: Int) throws(ConfigError) -> (Snapshot, TLSMaterial?) {
         var config = try ConfigLoader.load(path: options.configPath, environment: options.environment)
         if let host = options.host { config.server.host = host }
         if let port = options.port { config.server.port = port }
-        let site = try Site(config: config, generation: generation)
+        let snapshot = try Snapshot(config: config, generation: generation)
         let tls = try config.server.tls.map { settings throws(ConfigError) in try TLSMaterial(settings) }
-        for warning in site.warnings { Lifecycle.warning("\(options.configPath): \(warning)") }
-        return (site, tls)
+        for warning in snapshot.warnings { Lifecycle.warning("\(options.configPath): \(warning)") }
+        return (snapshot, tls)
+    }
+
+    /// "2 sites, 1 iOS and 1 Android app": what a snapshot serves, for the log.
+    private static func describe(_ snapshot: Snapshot) -> String {
+        let sites = snapshot.sites.map(\.config)
+        let iOS = Set(sites.flatMap(\.appIDs)).count
+        let android = Set(sites.flatMap { $0.android.map(\.packageName) }).count
+        return "\(sites.count == 1 ? "1 site" : "\(sites.count) sites"), \(iOS) iOS and \(android) Android app\(android == 1 ? "" : "s")"
     }
 
     /// Builds a snapshot on a thread of its own at a lower priority, so a reload under load takes
     /// spare CPU rather than time from the threads answering requests.
-    private static func loadAtLowPriority(_ options: ServeOptions, generation: Int) throws(ConfigError) -> (Site, TLSMaterial?) {
-        let result = Mutex<Result<(Site, TLSMaterial?), ConfigError>?>(nil)
+    private static func loadAtLowPriority(_ options: ServeOptions, generation: Int) throws(ConfigError) -> (Snapshot, TLSMaterial?) {
+        let result = Mutex<Result<(Snapshot, TLSMaterial?), ConfigError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         DispatchQueue(label: "linkhost.reload").async {
             csys_lower_thread_priority(10)
-            let outcome = Result { () throws(ConfigError) -> (Site, TLSMaterial?) in try load(options, generation: generation) }
+            let outcome = Result { () throws(ConfigError) -> (Snapshot, TLSMaterial?) in try load(options, generation: generation) }
             result.withLock { $0 = outcome }
             done.signal()
         }
@@ -116,19 +126,19 @@ public enum Supervisor {
 
     /// Builds the new snapshot beside the old one; only a complete success replaces it.
     @discardableResult
-    private static func reload(_ options: ServeOptions, server: Server) -> Site? {
-        let old = server.site
+    private static func reload(_ options: ServeOptions, server: Server) -> Snapshot? {
+        let old = server.snapshot
         do {
-            let (site, tls) = try loadAtLowPriority(options, generation: old.generation + 1)
-            if site.config.server != old.config.server {
+            let (snapshot, tls) = try loadAtLowPriority(options, generation: old.generation + 1)
+            if snapshot.config.server != old.config.server {
                 Lifecycle.warning("server settings changed in \(options.configPath); they take effect on restart")
             }
-            if site.config.observability != old.config.observability {
+            if snapshot.config.observability != old.config.observability {
                 Lifecycle.warning("observability settings changed in \(options.configPath); they take effect on restart")
             }
-            try server.install(site, tls: tls)
-            Lifecycle.info("reloaded \(options.configPath) (generation \(site.generation))")
-            return site
+            try server.install(snapshot, tls: tls)
+            Lifecycle.info("reloaded \(options.configPath) (generation \(snapshot.generation)): \(describe(snapshot))")
+            return snapshot
         } catch let error as ServerError {
             Lifecycle.error("reload failed, still serving generation \(old.generation): \(error)")
             return nil

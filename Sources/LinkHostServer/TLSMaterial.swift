@@ -18,14 +18,14 @@ public struct TLSMaterial: Sendable, Equatable {
         do {
             bytes = try FileSystem.readFile(file)
         } catch {
-            throw ConfigError(source: file, diagnostics: [ConfigDiagnostic(path: path, message: "\"\(file)\" \(error)")])
+            throw ConfigError(source: file, diagnostics: [ConfigDiagnostic(.lh114, path: path, message: "\"\(file)\" \(error)")])
         }
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.contains("-----BEGIN "), text.contains(marker) else {
-            throw ConfigError(source: file, diagnostics: [ConfigDiagnostic(path: path, message: "\"\(file)\" is not a PEM file with a \(marker) block")])
+            throw ConfigError(source: file, diagnostics: [ConfigDiagnostic(.lh114, path: path, message: "\"\(file)\" is not a PEM file with a \(marker) block")])
         }
         if marker == "PRIVATE KEY", text.contains("ENCRYPTED") {
-            throw ConfigError(source: file, diagnostics: [ConfigDiagnostic(path: path, message: "\"\(file)\" is encrypted; linkhost needs the key without a passphrase")])
+            throw ConfigError(source: file, diagnostics: [ConfigDiagnostic(.lh114, path: path, message: "\"\(file)\" is encrypted; linkhost needs the key without a passphrase")])
         }
         return bytes
     }

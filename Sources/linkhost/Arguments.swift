@@ -84,3 +84,14 @@ struct Arguments {
 func configPath(_ arguments: Arguments, environment: [String: String]) -> String {
     arguments["--config"] ?? environment["LINKHOST_CONFIG"].flatMap { $0.isEmpty ? nil : $0 } ?? ConfigLoader.defaultPath
 }
+
+/// The site `--host` names (as the server would choose it for that Host), or the default site without it.
+func chosenSite(_ arguments: Arguments, in config: Config, command: String) throws(UsageError) -> SiteConfig {
+    guard let host = arguments["--host"] else { return config.defaultSite }
+    let site = config.site(forHost: host)
+    if site.hosts.isEmpty && config.sites.count > 1 {
+        let hosts = config.sites.flatMap(\.hosts).map { "'\($0)'" }.joined(separator: ", ")
+        throw UsageError(message: "no site serves '\(host)'; the sites' hosts are \(hosts) (leave out --host for the default site)", command: command)
+    }
+    return site
+}

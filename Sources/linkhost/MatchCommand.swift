@@ -1,3 +1,4 @@
+import CallLinks
 import LinkHostCore
 import LinkHostJSON
 
@@ -14,8 +15,10 @@ enum MatchCommand: Command {
     the browser because no rule matched (no_match). Prints, per app, the decision and
     the rule that made it: where it sits in the AASA, its JSON, and why it matched.
 
-    The AASA is the one linkhost generates from the config, unless --aasa names a file
-    (e.g. one saved from a live server).
+    The AASA is the one linkhost generates from the config for the site that serves
+    the URL's host (as the server chooses it), unless --aasa names a file (e.g. one
+    saved from a live server). With a config, the last line says what linkhost itself
+    answers for the URL: which call page, by which link template, or none.
 
     OPTIONS:
       --app APPID     Only this app (TEAMID.bundle.id); default: every app the AASA lists.
@@ -60,7 +63,7 @@ enum MatchCommand: Command {
         } catch {
             throw UsageError(message: error.message, command: name)
         }
-        guard let (document, source) = loadDocument(arguments, environment: environment) else { return 2 }
+        guard let (document, source, site) = loadDocument(arguments, host: split.host + (split.port.map { ":\($0)" } ?? ""), environment: environment) else { return 2 }
         let apps = arguments["--app"].map { [$0] } ?? listedApps(document)
         guard !apps.isEmpty else {
             StandardStreams.error("linkhost match: \(source) lists no app in applinks.details, so no URL opens an app\n")
@@ -75,6 +78,7 @@ enum MatchCommand: Command {
             anyMatch = anyMatch || result.decision == .match
             text += describe(result)
         }
+        if let site { text += "  linkhost: \(servedAs(split, on: site))\n" }
         StandardStreams.output(text)
         return anyMatch ? 0 : 1
     }
@@ -109,11 +113,24 @@ enum MatchCommand: Command {
         return explanation.hasPrefix("matches: ") ? "the rule " + explanation : String(explanation)
     }
 
-    /// The AASA to decide with and a name for it: generated from the config, or read from `--aasa`; nil after printing why not.
-    private static func loadDocument(_ arguments: Arguments, environment: [String: String]) -> (JSONValue, String)? {
+    /// What the server answers for the URL's path and query on `site`: decided by the site's link templates,
+    /// with the same matching code the server runs.
+    static func servedAs(_ url: SplitURL, on site: SiteConfig) -> String {
+        let links = site.callLinks.links
+        let query = QueryItems.firstValues(url.query ?? "")
+        guard let (link, index) = links.match(path: url.path.utf8, query: { query[$0] }) else {
+            return "not a call link of this site (\(links.templates.map { "\"\($0.text)\"" }.joined(separator: ", ")))"
+        }
+        let source = site.linkSource(index)
+        return "the call page of call \"\(link.callID)\", type \"\(link.callType)\" (template \(source) \"\(links.templates[index].text)\"; canonical \(links.canonicalPath(for: link)))"
+    }
+
+    /// The AASA to decide with, a name for it, and the site it was generated for: from the config (the site
+    /// serving `host`), or read from `--aasa`; nil after printing why not.
+    private static func loadDocument(_ arguments: Arguments, host: String, environment: [String: String]) -> (JSONValue, String, SiteConfig?)? {
         if let file = arguments["--aasa"] {
             switch DocumentFile.json(at: file) {
-            case .success(let document): return (document, file)
+            case .success(let document): return (document, file, nil)
             case .failure(let failure):
                 StandardStreams.error("linkhost match: \(failure.message)\n")
                 return nil
@@ -122,11 +139,13 @@ enum MatchCommand: Command {
         let path = configPath(arguments, environment: environment)
         do {
             let config = try ConfigLoader.load(path: path, environment: environment)
-            guard !config.apps.isEmpty else {
-                StandardStreams.error("linkhost match: \(path) configures no iOS app in \"apps\", so it generates no AASA\n")
+            let site = config.site(forHost: host)
+            let name = site.hosts.isEmpty ? (config.sites.count > 1 ? " for the default site" : "") : " for the site \(site.label) (\(site.path))"
+            guard !site.apps.isEmpty else {
+                StandardStreams.error("linkhost match: \(path) configures no iOS app in \"apps\"\(name), so it generates no AASA\n")
                 return nil
             }
-            return (AASAGenerator.document(for: config), "generated from \(path)")
+            return (AASAGenerator.document(for: site), "generated from \(path)\(name)", site)
         } catch {
             StandardStreams.error("\(error)\n")
             return nil

@@ -45,9 +45,9 @@ struct ObservabilityTests {
         for family in text_string_to_metric_families(sys.stdin.read()):
             for sample in family.samples:
                 values[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
-        print(int(values[("linkhost_requests_total", (("route", "aasa"), ("status", "2xx")))]))
-        print(int(values[("linkhost_association_fetches_total", (("fetcher", "apple"), ("file", "aasa")))]))
-        print(int(values[("linkhost_requests_total", (("route", "not_found"), ("status", "4xx")))]))
+        print(int(values[("linkhost_requests_total", (("route", "aasa"), ("site", "default"), ("status", "2xx")))]))
+        print(int(values[("linkhost_association_fetches_total", (("fetcher", "apple"), ("file", "aasa"), ("site", "default")))]))
+        print(int(values[("linkhost_requests_total", (("route", "not_found"), ("site", "default"), ("status", "4xx")))]))
         print(int(values[("linkhost_config_generation", ())]))
         print(int(values[("process_start_time_seconds", ())]) > 1700000000)
         """

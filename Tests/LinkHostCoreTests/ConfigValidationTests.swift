@@ -7,10 +7,11 @@ struct ConfigValidationTests {
     @Test("the valid fixture loads, with fingerprints normalised to uppercase")
     func validConfigLoads() throws {
         let config = try Fixtures.config(Fixtures.validConfig)
-        #expect(config.appIDs == ["ABCDE12345.com.example.video"])
-        #expect(config.android[0].sha256CertFingerprints[0].hasPrefix("14:6D:E9:83"))
+        #expect(config.defaultSite.appIDs == ["ABCDE12345.com.example.video"])
+        #expect(config.defaultSite.android[0].sha256CertFingerprints[0].hasPrefix("14:6D:E9:83"))
         #expect(config.server.host == "127.0.0.1")
-        #expect(config.callLinks.paths == ["call"])
+        #expect(config.defaultSite.callLinks.links.templates.map(\.text) == ["/call/{callId}?type={callType}", "/call/{callType}:{callId}"])
+        #expect(config.sites.count == 1)
     }
 
     @Test("the shipped default config is valid")
@@ -18,7 +19,7 @@ struct ConfigValidationTests {
         let file = #filePath
         let root = String(file[..<file.range(of: "/Tests/")!.lowerBound])
         let config = try ConfigLoader.load(path: root + "/config/linkhost.json")
-        #expect(!config.apps.isEmpty)
+        #expect(!config.defaultSite.apps.isEmpty)
     }
 
     /// One bad value each: the JSON path to change, the JSON to put there, the path and words the error must carry.
@@ -45,8 +46,22 @@ struct ConfigValidationTests {
         ("server.host", #""""#, "server.host", "is not an address"),
         ("server.connectionTimeout", "0", "server.connectionTimeout", "out of range"),
         ("server.prot", "1", "server.prot", #"did you mean "port"?"#),
-        ("callLinks.paths", "[]", "callLinks.paths", "at least one path segment"),
-        ("callLinks.paths", #"["call/x"]"#, "callLinks.paths[0]", "one path segment"),
+        ("callLinks.paths", "[]", "callLinks.paths", "at least one path prefix"),
+        ("callLinks.paths", #"["/call"]"#, "callLinks.paths[0]", "is not a path prefix"),
+        ("callLinks.paths", #"["ca ll"]"#, "callLinks.paths[0]", "has a space in the segment \"ca ll\""),
+        ("callLinks", #"{"links": []}"#, "callLinks.links", "at least one link template"),
+        ("callLinks", #"{"links": ["/join"]}"#, "callLinks.links[0]", "has no {callId}"),
+        ("callLinks", #"{"links": ["/join/{callId}", "/join/{callId}"]}"#, "callLinks.links[1]", "is listed twice (at callLinks.links[0])"),
+        ("callLinks", #"{"links": ["/join/{callId}", "/join/{callId}?type={callType}"]}"#, "callLinks.links[1]", "never decides: callLinks.links[0] before it"),
+        ("callLinks", #"{"links": [7]}"#, "callLinks.links[0]", "found a number 7, expected a link template string"),
+        ("sites", #"[{"hosts": ["links.example.com"]}, {"hosts": ["Links.Example.com"]}]"#, "sites[1].hosts[0]", "is already a host of sites[0].hosts[0]"),
+        ("sites", #"[{"hosts": ["https://links.example.com"]}]"#, "sites[0].hosts[0]", "is a URL"),
+        ("sites", #"[{"hosts": ["bücher.example"]}]"#, "sites[0].hosts[0]", "xn--"),
+        ("sites", #"[{"hosts": ["a.*.example"]}]"#, "sites[0].hosts[0]", "other than a leading"),
+        ("sites", #"[{"hosts": []}]"#, "sites[0].hosts", "at least one host"),
+        ("sites", #"[{"apps": []}]"#, "sites[0].hosts", "missing; expected an array of host names"),
+        ("sites", #"[{"hosts": ["a.example"], "server": {}}]"#, "sites[0].server", "unknown key"),
+        ("sites", #"[{"hosts": ["a.example"], "callLinks": {"links": ["/x/{callId}"], "cacheMaxAge": -1}}]"#, "sites[0].callLinks.cacheMaxAge", "out of range"),
         ("callLinks.paths", #"["call", "call"]"#, "callLinks.paths[1]", "listed twice"),
         ("callLinks.paths", #"[".well-known"]"#, "callLinks.paths[0]", "reserved"),
         ("callLinks.defaultType", #""a b""#, "callLinks.defaultType", "1 to 64 characters"),
@@ -80,7 +95,7 @@ struct ConfigValidationTests {
     @Test("legacy and both formats refuse rules they cannot express", arguments: ["legacy", "both"])
     func legacyRefusesQueries(format: String) throws {
         let pathsOnly = try Fixtures.validConfig(setting: "aasa.format", to: "\"\(format)\"")
-        #expect(try Fixtures.config(pathsOnly).aasa.format.rawValue == format)
+        #expect(try Fixtures.config(pathsOnly).defaultSite.aasa.format.rawValue == format)
         let broken = pathsOnly.replacingOccurrences(of: #""path":"/call/?*""#, with: #""path":"/a","query":"x=1","fragment":"f""#)
         let errors = try Fixtures.diagnostics(broken).map(\.description)
         #expect(errors.contains { $0.hasPrefix("aasa.rules[0].query:") && $0.contains("cannot be expressed in the \(format) format") })
@@ -127,7 +142,8 @@ struct ConfigValidationTests {
         let text = try Fixtures.validConfig(setting: "aasa", to: nil)
             .replacingOccurrences(of: #""paths":["call"]"#, with: #""paths":["call","meet"]"#)
         let config = try Fixtures.config(text)
-        #expect(config.aasa.rules.map(\.path) == ["/call/?*", "/meet/?*"])
+        #expect(config.defaultSite.aasa.rules.map(\.path) == ["/call/?*", "/meet/?*"])
+        #expect(config.defaultSite.aasa.ruleSources == ["callLinks.paths[0]", "callLinks.paths[1]"])
     }
 
     @Test("environment overrides win over the file and are validated")
@@ -141,9 +157,9 @@ struct ConfigValidationTests {
     @Test("true under webcredentials lists every app; an array lists what it names")
     func appLists() throws {
         let all = try Fixtures.config(try Fixtures.validConfig(setting: "aasa.webcredentials", to: "true"))
-        #expect(all.aasa.webcredentials == ["ABCDE12345.com.example.video"])
+        #expect(all.defaultSite.aasa.webcredentials == ["ABCDE12345.com.example.video"])
         let named = try Fixtures.config(try Fixtures.validConfig(setting: "aasa.activitycontinuation", to: #"["ZYXWV98765.com.other"]"#))
-        #expect(named.aasa.activitycontinuation == ["ZYXWV98765.com.other"])
+        #expect(named.defaultSite.aasa.activitycontinuation == ["ZYXWV98765.com.other"])
     }
 
     @Test("suggestions come from edit distance and case")

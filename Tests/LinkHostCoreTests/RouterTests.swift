@@ -8,10 +8,10 @@ struct RouterTests {
     private static func makeRouter(files: [String: String] = ["index.html": "<h1>home</h1>", "css/site.css": "body{}", "my file.txt": "spaced", ".secret": "no", ".well-known/security.txt": "Contact: x"],
                                    configure: (inout Config) -> Void = { _ in }) throws -> Router {
         var config = try Fixtures.config(Fixtures.validConfig)
-        config.staticFiles.root = try Fixtures.temporaryFolder(files: files)
+        config.sites[0].staticFiles.root = try Fixtures.temporaryFolder(files: files)
         configure(&config)
-        defer { removeItem(config.staticFiles.root) }
-        return Router(site: try Site(config: config))
+        defer { removeItem(config.sites[0].staticFiles.root) }
+        return Router(snapshot: try Snapshot(config: config))
     }
 
     @Test("both AASA paths answer 200 JSON with the same bytes and ETag", arguments: Site.aasaPaths)
@@ -24,8 +24,8 @@ struct RouterTests {
         #expect(response.header("X-Content-Type-Options") == "nosniff")
         #expect(response.header("Server") == "linkhost")
         #expect(response.header("Location") == nil)
-        #expect(response.body == router.site.aasaBytes)
-        #expect(response.header("ETag") == EntityTag.strong(for: router.site.aasaBytes))
+        #expect(response.body == router.snapshot.sites[0].aasaBytes)
+        #expect(response.header("ETag") == EntityTag.strong(for: router.snapshot.sites[0].aasaBytes))
         #expect(response.preparedID != nil)
     }
 
@@ -38,7 +38,7 @@ struct RouterTests {
     @Test("If-None-Match with the current tag gives 304 with validators and no body", arguments: ["TAG", "W/TAG", "\"x\", TAG", "*"])
     func notModified(field: String) throws {
         let router = try Self.makeRouter()
-        let tag = EntityTag.strong(for: router.site.aasaBytes)
+        let tag = EntityTag.strong(for: router.snapshot.sites[0].aasaBytes)
         let response = router.respond(to: Request(path: Site.aasaPaths[1], ifNoneMatch: field.replacingOccurrences(of: "TAG", with: tag)))
         #expect(response.status == 304)
         #expect(response.header("ETag") == tag)
@@ -69,7 +69,7 @@ struct RouterTests {
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == "application/json")
         #expect(response.bodyText.contains("com.example.video"))
-        let without = try Self.makeRouter { $0.android = [] }
+        let without = try Self.makeRouter { $0.sites[0].android = [] }
         #expect(without.respond(to: Request(path: Site.assetLinksPath)).status == 404)
     }
 
@@ -104,7 +104,7 @@ struct RouterTests {
     ])
     func absoluteForm(target: String) throws {
         let router = try Self.makeRouter()
-        #expect(router.respond(to: Request(path: target)).body == router.site.aasaBytes)
+        #expect(router.respond(to: Request(path: target)).body == router.snapshot.sites[0].aasaBytes)
         #expect(Request(path: "http://h.example").inOriginForm.path == "/")
         #expect(Request(path: "http://h.example:8080/x?y").inOriginForm.host == "h.example:8080")
         #expect(router.respond(to: Request(path: "http://h.example/../index.html")).status == 404)
@@ -122,19 +122,19 @@ struct RouterTests {
     @Test("a static file at a generated path is ignored, with a warning")
     func generatedWins() throws {
         var config = try Fixtures.config(Fixtures.validConfig)
-        config.staticFiles.root = try Fixtures.temporaryFolder(files: ["apple-app-site-association": "{}"])
-        defer { removeItem(config.staticFiles.root) }
-        let site = try Site(config: config)
-        #expect(Router(site: site).respond(to: Request(path: "/apple-app-site-association")).body == site.aasaBytes)
-        #expect(site.warnings.contains { $0.message.contains("/apple-app-site-association") })
+        config.sites[0].staticFiles.root = try Fixtures.temporaryFolder(files: ["apple-app-site-association": "{}"])
+        defer { removeItem(config.sites[0].staticFiles.root) }
+        let snapshot = try Snapshot(config: config)
+        #expect(Router(snapshot: snapshot).respond(to: Request(path: "/apple-app-site-association")).body == snapshot.sites[0].aasaBytes)
+        #expect(snapshot.warnings.contains { $0.code == .lh305 && $0.message.contains("/apple-app-site-association") })
     }
 
     @Test("a missing public folder is a config error naming static.root")
     func missingRoot() throws {
         var config = try Fixtures.config(Fixtures.validConfig)
-        config.staticFiles.root = "/nonexistent/linkhost-public"
+        config.sites[0].staticFiles.root = "/nonexistent/linkhost-public"
         do {
-            _ = try Site(config: config)
+            _ = try Snapshot(config: config)
             Issue.record("a site was built without its public folder")
         } catch {
             #expect(error.diagnostics.first?.path == "static.root")

@@ -1,52 +1,80 @@
 import LinkHostJSON
 
-/// Reads the `aasa` section: format, ordered rules, defaults, variables and the extra sections.
+/// An `aasa` section as written, before it is completed for the site it serves: rules may still have to
+/// be derived from that site's link templates, and `true` app lists name that site's apps.
+struct AASADraft: Sendable {
+    /// The settings read; `rules` holds the configured rules when `rulesGiven`.
+    var settings = AASASettings()
+    /// Whether the section lists rules of its own.
+    var rulesGiven = false
+    /// Where the section is, e.g. `aasa` or `sites[1].aasa`.
+    var path = "aasa"
+    /// `webcredentials: true`: every app of the site.
+    var webcredentialsAll = false
+    /// `activitycontinuation: true`: every app of the site.
+    var activitycontinuationAll = false
+
+    /// The settings for one site, with its apps and link templates (whose section is at `callLinksPath`).
+    func resolved(appIDs: [String], callLinks: CallLinkSettings, callLinksPath: String) -> AASASettings {
+        var resolved = settings
+        if webcredentialsAll { resolved.webcredentials = appIDs }
+        if activitycontinuationAll { resolved.activitycontinuation = appIDs }
+        if rulesGiven {
+            resolved.rulesDerived = false
+            resolved.ruleSources = settings.rules.indices.map { "\(path).rules[\($0)]" }
+        } else {
+            let derived = DerivedAASARules.rules(for: callLinks)
+            resolved.rules = derived.map(\.rule)
+            resolved.ruleSources = derived.map { ConfigReader.join(callLinksPath, callLinks.linkSources[$0.template]) }
+            resolved.rulesDerived = true
+        }
+        return resolved
+    }
+}
+
+/// Reads an `aasa` section: format, ordered rules, defaults, variables and the extra sections.
 enum AASASettingsReader {
     static let ruleKeys = ["path", "query", "fragment", "exclude", "caseSensitive", "percentEncoded", "comment"]
+    static let keys = ["format", "rules", "defaults", "substitutionVariables", "webcredentials", "appclips", "activitycontinuation", "cacheMaxAge"]
 
-    static func read(_ value: JSONValue?, appIDs: [String], callLinks: CallLinkSettings, reader: inout ConfigReader) -> AASASettings {
-        var settings = AASASettings()
-        let keys = ["format", "rules", "defaults", "substitutionVariables", "webcredentials", "appclips", "activitycontinuation", "cacheMaxAge"]
-        guard let value, let object = reader.object(value, at: "aasa", allowed: keys) else {
-            settings.rules = defaultRules(for: callLinks)
-            return settings
+    static func read(_ value: JSONValue?, at path: String, reader: inout ConfigReader) -> AASADraft {
+        var draft = AASADraft()
+        draft.path = path
+        guard let value, let object = reader.object(value, at: path, allowed: keys) else { return draft }
+        if let format = reader.string(object, "format", at: path, expected: "\"modern\", \"legacy\" or \"both\"", rule: { AASAFormat(rawValue: $0) == nil ? "is not a format; expected \"modern\", \"legacy\" or \"both\"" : nil }) {
+            draft.settings.format = AASAFormat(rawValue: format) ?? .modern
         }
-        if let format = reader.string(object, "format", at: "aasa", expected: "\"modern\", \"legacy\" or \"both\"", rule: { AASAFormat(rawValue: $0) == nil ? "is not a format; expected \"modern\", \"legacy\" or \"both\"" : nil }) {
-            settings.format = AASAFormat(rawValue: format) ?? .modern
+        let format = draft.settings.format
+        if let list = reader.array(object, "rules", at: path, expected: "an array of rules") {
+            draft.settings.rules = list.compactMap { readRule($0.value, at: $0.path, format: format, reader: &reader) }
+            draft.rulesGiven = true
+            if list.isEmpty { reader.warning(.lh208, ConfigReader.join(path, "rules"), "is empty: no link on this domain will open the app") }
         }
-        if let list = reader.array(object, "rules", at: "aasa", expected: "an array of rules") {
-            settings.rules = list.compactMap { readRule($0.value, at: $0.path, format: settings.format, reader: &reader) }
-            if list.isEmpty { reader.warning("aasa.rules", "is empty: no link on this domain will open the app") }
-        } else {
-            settings.rules = defaultRules(for: callLinks)
-        }
-        if let defaults = object["defaults"], let defaultsObject = reader.object(defaults, at: "aasa.defaults", allowed: ["caseSensitive", "percentEncoded"]) {
-            settings.defaultCaseSensitive = reader.boolean(defaultsObject, "caseSensitive", at: "aasa.defaults")
-            settings.defaultPercentEncoded = reader.boolean(defaultsObject, "percentEncoded", at: "aasa.defaults")
-            if settings.format == .legacy, !defaultsObject.members.isEmpty {
-                reader.error("aasa.defaults", "cannot be expressed in the legacy format; use \"format\": \"modern\"")
+        if let defaults = object["defaults"] {
+            let defaultsPath = ConfigReader.join(path, "defaults")
+            if let defaultsObject = reader.object(defaults, at: defaultsPath, allowed: ["caseSensitive", "percentEncoded"], unknownKey: .lh111, wrongType: .lh111) {
+                draft.settings.defaultCaseSensitive = reader.boolean(defaultsObject, "caseSensitive", at: defaultsPath, code: .lh111)
+                draft.settings.defaultPercentEncoded = reader.boolean(defaultsObject, "percentEncoded", at: defaultsPath, code: .lh111)
+                if format == .legacy, !defaultsObject.members.isEmpty {
+                    reader.error(.lh112, defaultsPath, "cannot be expressed in the legacy format; use \"format\": \"modern\"")
+                }
             }
         }
         if let variables = object["substitutionVariables"] {
-            settings.substitutionVariables = readVariables(variables, format: settings.format, reader: &reader)
+            draft.settings.substitutionVariables = readVariables(variables, at: ConfigReader.join(path, "substitutionVariables"), format: format, reader: &reader)
         }
-        settings.webcredentials = readAppList(object, "webcredentials", appIDs: appIDs, reader: &reader)
-        settings.activitycontinuation = readAppList(object, "activitycontinuation", appIDs: appIDs, reader: &reader)
-        settings.appclips = readAppList(object, "appclips", appIDs: nil, reader: &reader)
-        settings.cacheMaxAge = reader.integer(object, "cacheMaxAge", at: "aasa", in: 0...31_536_000) ?? settings.cacheMaxAge
-        return settings
-    }
-
-    /// With no rules configured, exactly the call links open the app and nothing else on the domain does.
-    static func defaultRules(for callLinks: CallLinkSettings) -> [AASARule] {
-        callLinks.paths.map { AASARule(path: "/\($0)/?*", comment: "call links") }
+        (draft.settings.webcredentials, draft.webcredentialsAll) = readAppList(object, "webcredentials", at: path, allowsAll: true, reader: &reader)
+        (draft.settings.activitycontinuation, draft.activitycontinuationAll) = readAppList(object, "activitycontinuation", at: path, allowsAll: true, reader: &reader)
+        draft.settings.appclips = readAppList(object, "appclips", at: path, allowsAll: false, reader: &reader).ids
+        draft.settings.cacheMaxAge = reader.integer(object, "cacheMaxAge", at: path, in: 0...31_536_000) ?? draft.settings.cacheMaxAge
+        return draft
     }
 
     private static func readRule(_ value: JSONValue, at path: String, format: AASAFormat, reader: inout ConfigReader) -> AASARule? {
         guard let object = reader.object(value, at: path, allowed: ruleKeys) else { return nil }
         var rule = AASARule()
-        rule.path = reader.string(object, "path", at: path, expected: "a path pattern such as \"/call/*\"", rule: patternRule)
-        rule.fragment = reader.string(object, "fragment", at: path, expected: "a fragment pattern", rule: patternRule)
+        rule.path = reader.string(object, "path", at: path, expected: "a path pattern such as \"/call/*\"", code: .lh209, rule: patternRule)
+        rule.fragment = reader.string(object, "fragment", at: path, expected: "a fragment pattern", code: .lh209, rule: patternRule)
         rule.exclude = reader.boolean(object, "exclude", at: path) ?? false
         rule.caseSensitive = reader.boolean(object, "caseSensitive", at: path)
         rule.percentEncoded = reader.boolean(object, "percentEncoded", at: path)
@@ -56,11 +84,11 @@ enum AASASettingsReader {
         }
         if format != .modern {
             for key in ["query", "fragment", "caseSensitive", "percentEncoded"] where object[key] != nil {
-                reader.error(ConfigReader.join(path, key), "cannot be expressed in the \(format.rawValue) format, whose paths match the path only; use \"format\": \"modern\"")
+                reader.error(.lh112, ConfigReader.join(path, key), "cannot be expressed in the \(format.rawValue) format, whose paths match the path only; use \"format\": \"modern\"")
             }
         }
         if format != .modern, rule.path == nil {
-            reader.error(path, "has no \"path\"; the \(format.rawValue) format needs one for every rule")
+            reader.error(.lh112, path, "has no \"path\"; the \(format.rawValue) format needs one for every rule")
         }
         return rule
     }
@@ -74,7 +102,7 @@ enum AASASettingsReader {
     private static func readQuery(_ value: JSONValue, at path: String, reader: inout ConfigReader) -> AASARule.Query? {
         switch value {
         case .string(let pattern):
-            if let problem = patternRule(pattern) { reader.error(path, "\(ConfigReader.show(value)) \(problem)"); return nil }
+            if let problem = patternRule(pattern) { reader.error(.lh209, path, "\(ConfigReader.show(value)) \(problem)"); return nil }
             return .whole(pattern)
         case .object(let object):
             var items: [(name: String, pattern: String)] = []
@@ -85,7 +113,7 @@ enum AASASettingsReader {
                     reader.typeMismatch(member.value, at: memberPath, expected: "a pattern string (iOS ignores the whole query dictionary otherwise)")
                     continue
                 }
-                if member.key.isEmpty { reader.error(memberPath, "query item name is empty") }
+                if member.key.isEmpty { reader.error(.lh209, memberPath, "query item name is empty") }
                 items.append((member.key, pattern))
             }
             return .items(items)
@@ -95,27 +123,26 @@ enum AASASettingsReader {
         }
     }
 
-    private static func readVariables(_ value: JSONValue, format: AASAFormat, reader: inout ConfigReader) -> [(name: String, values: [String])] {
-        let path = "aasa.substitutionVariables"
+    private static func readVariables(_ value: JSONValue, at path: String, format: AASAFormat, reader: inout ConfigReader) -> [(name: String, values: [String])] {
         guard case .object(let object) = value else {
-            reader.typeMismatch(value, at: path, expected: "an object of variable name → array of strings")
+            reader.typeMismatch(value, at: path, expected: "an object of variable name → array of strings", code: .lh206)
             return []
         }
-        if format == .legacy { reader.error(path, "cannot be expressed in the legacy format; use \"format\": \"modern\"") }
+        if format == .legacy { reader.error(.lh112, path, "cannot be expressed in the legacy format; use \"format\": \"modern\"") }
         var variables: [(name: String, values: [String])] = []
         for member in object.members {
             let memberPath = ConfigReader.join(path, member.key)
             if let problem = Identifiers.variableName(member.key) {
-                reader.error(memberPath, "\"\(member.key)\" \(problem)")
+                reader.error(.lh206, memberPath, "\"\(member.key)\" \(problem)")
                 continue
             }
             if Identifiers.predefinedVariables.contains(member.key) {
-                reader.error(memberPath, "\"\(member.key)\" is predefined by iOS and cannot be redefined")
+                reader.error(.lh206, memberPath, "\"\(member.key)\" is predefined by iOS and cannot be redefined")
                 continue
             }
             guard case .array(let elements) = member.value, !elements.isEmpty,
                   let strings = Optional(elements.compactMap(\.stringValue)), strings.count == elements.count else {
-                reader.typeMismatch(member.value, at: memberPath, expected: "a non-empty array of strings")
+                reader.typeMismatch(member.value, at: memberPath, expected: "a non-empty array of strings", code: .lh206)
                 continue
             }
             variables.append((member.key, strings))
@@ -123,13 +150,13 @@ enum AASASettingsReader {
         return variables
     }
 
-    /// `true` lists every configured app, an array lists the given app IDs, `false` or absent lists none.
-    private static func readAppList(_ object: JSONObject, _ key: String, appIDs: [String]?, reader: inout ConfigReader) -> [String] {
-        let path = ConfigReader.join("aasa", key)
-        guard let value = object[key] else { return [] }
+    /// `true` lists every app of the site (when `allowsAll`), an array the given app IDs, `false` or absent none.
+    private static func readAppList(_ object: JSONObject, _ key: String, at section: String, allowsAll: Bool, reader: inout ConfigReader) -> (ids: [String], all: Bool) {
+        let path = ConfigReader.join(section, key)
+        guard let value = object[key] else { return ([], false) }
         switch value {
-        case .bool(let flag) where appIDs != nil:
-            return flag ? appIDs ?? [] : []
+        case .bool(let flag) where allowsAll:
+            return ([], flag)
         case .array(let elements):
             var result: [String] = []
             for (offset, element) in elements.enumerated() {
@@ -139,15 +166,15 @@ enum AASASettingsReader {
                     continue
                 }
                 if let problem = Identifiers.appID(appID) {
-                    reader.error(elementPath, "\(ConfigReader.show(element)) \(problem)")
+                    reader.error(.lh103, elementPath, "\(ConfigReader.show(element)) \(problem)")
                 } else if !result.contains(appID) {
                     result.append(appID)
                 }
             }
-            return result
+            return (result, false)
         default:
-            reader.typeMismatch(value, at: path, expected: appIDs == nil ? "an array of app IDs" : "true, false or an array of app IDs")
-            return []
+            reader.typeMismatch(value, at: path, expected: allowsAll ? "true, false or an array of app IDs" : "an array of app IDs")
+            return ([], false)
         }
     }
 }

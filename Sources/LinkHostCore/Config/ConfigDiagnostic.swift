@@ -1,4 +1,4 @@
-/// One problem found in a configuration, located by its JSON path.
+/// One problem found in a configuration: its stable code, where it is (a JSON path) and what it is.
 public struct ConfigDiagnostic: Sendable, Equatable, CustomStringConvertible {
     /// Whether the problem stops the config from loading.
     public enum Severity: String, Sendable {
@@ -8,6 +8,8 @@ public struct ConfigDiagnostic: Sendable, Equatable, CustomStringConvertible {
         case warning
     }
 
+    /// The stable code, given where the problem is found.
+    public let code: LintCode
     /// Where the problem is, e.g. `apps[0].teamID`; empty for the document itself.
     public let path: String
     /// What was found and what is expected.
@@ -16,7 +18,8 @@ public struct ConfigDiagnostic: Sendable, Equatable, CustomStringConvertible {
     public let severity: Severity
 
     /// Makes a diagnostic.
-    public init(path: String, message: String, severity: Severity = .error) {
+    public init(_ code: LintCode, path: String, message: String, severity: Severity = .error) {
+        self.code = code
         self.path = path
         self.message = message
         self.severity = severity

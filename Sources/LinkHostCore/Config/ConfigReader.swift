@@ -2,17 +2,22 @@ import LinkHostJSON
 
 /// Walks a parsed JSON config, collecting every problem instead of stopping at the first.
 ///
-/// Each accessor checks one value's type and shape, records a diagnostic naming the JSON path,
+/// Each accessor checks one value's type and shape, records a diagnostic with its code, the JSON path,
 /// what was found and what was expected, and returns nil so the caller can carry on.
 struct ConfigReader {
     private(set) var diagnostics: [ConfigDiagnostic] = []
 
-    mutating func error(_ path: String, _ message: String) {
-        diagnostics.append(ConfigDiagnostic(path: path, message: message))
+    mutating func error(_ code: LintCode, _ path: String, _ message: String) {
+        diagnostics.append(ConfigDiagnostic(code, path: path, message: message))
     }
 
-    mutating func warning(_ path: String, _ message: String) {
-        diagnostics.append(ConfigDiagnostic(path: path, message: message, severity: .warning))
+    mutating func warning(_ code: LintCode, _ path: String, _ message: String) {
+        diagnostics.append(ConfigDiagnostic(code, path: path, message: message, severity: .warning))
+    }
+
+    /// Adds problems found elsewhere (a template's load, a site's build) in document order.
+    mutating func append(_ found: [ConfigDiagnostic]) {
+        diagnostics.append(contentsOf: found)
     }
 
     /// Short JSON of a found value, so a message shows what the user wrote without flooding.
@@ -25,21 +30,31 @@ struct ConfigReader {
         path.isEmpty ? key : "\(path).\(key)"
     }
 
-    mutating func typeMismatch(_ value: JSONValue, at path: String, expected: String) {
-        error(path, "found \(value.typeDescription) \(Self.show(value)), expected \(expected)")
+    /// The path one member up: `sites[1].callLinks.links` → `sites[1].callLinks`.
+    static func parent(of path: String) -> String {
+        guard let dot = path.lastIndex(of: ".") else { return "" }
+        return String(path[..<dot])
+    }
+
+    /// Records a value of the wrong type: LH105, or `code` for a family that has its own.
+    mutating func typeMismatch(_ value: JSONValue, at path: String, expected: String, code: LintCode = .lh105) {
+        error(code, path, "found \(value.typeDescription) \(Self.show(value)), expected \(expected)")
     }
 
     /// Checks that `value` is an object whose keys are all in `allowed`; unknown keys are errors with a suggestion.
-    mutating func object(_ value: JSONValue, at path: String, allowed: [String]) -> JSONObject? {
+    ///
+    /// `unknownKey` and `wrongType` are the codes of an unknown key and of a value that is no object: LH106
+    /// and LH105, or the code of the object's own family.
+    mutating func object(_ value: JSONValue, at path: String, allowed: [String], unknownKey: LintCode = .lh106, wrongType: LintCode = .lh105) -> JSONObject? {
         guard case .object(let object) = value else {
-            typeMismatch(value, at: path, expected: "an object")
+            typeMismatch(value, at: path, expected: "an object", code: wrongType)
             return nil
         }
         var seen = Set<String>()
         for member in object.members {
             let memberPath = Self.join(path, member.key)
             if !seen.insert(member.key).inserted {
-                error(memberPath, "appears twice; keep one")
+                error(.lh107, memberPath, "appears twice; keep one")
             } else if !allowed.contains(member.key) {
                 var message = "unknown key"
                 if let suggestion = Suggestion.closest(to: member.key, among: allowed) {
@@ -47,20 +62,21 @@ struct ConfigReader {
                 } else {
                     message += "; expected one of " + allowed.map { "\"\($0)\"" }.joined(separator: ", ")
                 }
-                error(memberPath, message)
+                error(unknownKey, memberPath, message)
             }
         }
         return object
     }
 
-    /// Reads a string member; `rule` returns nil when valid or the clause that completes "\"x\" …".
+    /// Reads a string member; `rule` returns nil when valid or the clause that completes "\"x\" …",
+    /// reported with `code`.
     mutating func string(
         _ object: JSONObject, _ key: String, at path: String, required: Bool = false,
-        expected: String, rule: (String) -> String? = { _ in nil }
+        expected: String, code: LintCode = .lh109, rule: (String) -> String? = { _ in nil }
     ) -> String? {
         let memberPath = Self.join(path, key)
         guard let value = object[key] else {
-            if required { error(memberPath, "missing; expected \(expected)") }
+            if required { error(.lh108, memberPath, "missing; expected \(expected)") }
             return nil
         }
         guard case .string(let string) = value else {
@@ -68,7 +84,7 @@ struct ConfigReader {
             return nil
         }
         if let problem = rule(string) {
-            error(memberPath, "\(Self.show(value)) \(problem)")
+            error(code, memberPath, "\(Self.show(value)) \(problem)")
             return nil
         }
         return string
@@ -84,17 +100,17 @@ struct ConfigReader {
             return nil
         }
         guard range.contains(integer) else {
-            error(memberPath, "\(integer) is out of range; expected \(expected)")
+            error(.lh109, memberPath, "\(integer) is out of range; expected \(expected)")
             return nil
         }
         return integer
     }
 
-    /// Reads a boolean member.
-    mutating func boolean(_ object: JSONObject, _ key: String, at path: String) -> Bool? {
+    /// Reads a boolean member; a value of another type is reported with `code`.
+    mutating func boolean(_ object: JSONObject, _ key: String, at path: String, code: LintCode = .lh105) -> Bool? {
         guard let value = object[key] else { return nil }
         guard case .bool(let flag) = value else {
-            typeMismatch(value, at: Self.join(path, key), expected: "true or false")
+            typeMismatch(value, at: Self.join(path, key), expected: "true or false", code: code)
             return nil
         }
         return flag
@@ -104,14 +120,19 @@ struct ConfigReader {
     mutating func array(_ object: JSONObject, _ key: String, at path: String, required: Bool = false, expected: String) -> [(value: JSONValue, path: String)]? {
         let memberPath = Self.join(path, key)
         guard let value = object[key] else {
-            if required { error(memberPath, "missing; expected \(expected)") }
+            if required { error(.lh108, memberPath, "missing; expected \(expected)") }
             return nil
         }
+        return elements(value, at: memberPath, expected: expected)
+    }
+
+    /// Checks that `value` (at `path`) is an array, returning each element with its path.
+    mutating func elements(_ value: JSONValue, at path: String, expected: String) -> [(value: JSONValue, path: String)]? {
         guard case .array(let elements) = value else {
-            typeMismatch(value, at: memberPath, expected: expected)
+            typeMismatch(value, at: path, expected: expected)
             return nil
         }
-        return elements.enumerated().map { ($0.element, "\(memberPath)[\($0.offset)]") }
+        return elements.enumerated().map { ($0.element, "\(path)[\($0.offset)]") }
     }
 }
 

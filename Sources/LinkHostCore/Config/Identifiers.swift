@@ -78,13 +78,6 @@ enum Identifiers {
         CallToken.isValid(value) ? nil : CallToken.expectation
     }
 
-    /// One URL path segment of unreserved characters, for call-link path prefixes.
-    static func pathSegment(_ value: String) -> String? {
-        let valid = !value.isEmpty && value.utf8.count <= 64 && value != "." && value != ".."
-            && value.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "~") }
-        return valid ? nil : "is not one path segment of A-Z, a-z, 0-9, \"-\", \"_\", \".\" and \"~\" (no \"/\")"
-    }
-
     /// Substitution variable name: letters, digits and "_".
     static func variableName(_ value: String) -> String? {
         let valid = !value.isEmpty && value.utf8.allSatisfy { isAlphanumeric($0) || $0 == UInt8(ascii: "_") }

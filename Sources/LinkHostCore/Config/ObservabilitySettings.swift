@@ -28,8 +28,9 @@ public struct ObservabilitySettings: Sendable, Equatable {
     public var metricsHost: String = "127.0.0.1"
 }
 
-extension ConfigLoader {
-    static func readObservability(_ value: JSONValue?, reader: inout ConfigReader) -> ObservabilitySettings {
+/// Reads the `observability` section.
+enum ObservabilitySettingsReader {
+    static func read(_ value: JSONValue?, reader: inout ConfigReader) -> ObservabilitySettings {
         var settings = ObservabilitySettings()
         guard let value, let object = reader.object(value, at: "observability", allowed: ["accessLog", "healthPath", "metrics"]) else { return settings }
         let formats = ObservabilitySettings.AccessLogFormat.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
@@ -44,7 +45,7 @@ extension ConfigLoader {
             settings.metricsHost = reader.string(metricsObject, "host", at: "observability.metrics", expected: "an address such as \"127.0.0.1\"") ?? settings.metricsHost
         }
         if settings.healthPath == settings.metricsPath {
-            reader.error("observability.healthPath", "is the same as observability.metrics.path; give them different paths")
+            reader.error(.lh109, "observability.healthPath", "is the same as observability.metrics.path; give them different paths")
         }
         return settings
     }

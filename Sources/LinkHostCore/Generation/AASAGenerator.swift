@@ -1,13 +1,13 @@
 import LinkHostJSON
 
-/// Builds the apple-app-site-association document from a config, deterministically.
+/// Builds a site's apple-app-site-association document, deterministically.
 public enum AASAGenerator {
     /// Apple's CDN refuses AASA files larger than this.
     public static let maximumSize = 128 * 1024
 
-    /// The document as JSON: same config, same value, members in a fixed order.
-    public static func document(for config: Config) -> JSONValue {
-        let settings = config.aasa
+    /// The document as JSON: same site, same value, members in a fixed order.
+    public static func document(for site: SiteConfig) -> JSONValue {
+        let settings = site.aasa
         var applinks = JSONObject()
         if settings.format != .modern {
             // iOS 12 and earlier require an empty "apps" array.
@@ -21,7 +21,7 @@ public enum AASAGenerator {
             let variables = settings.substitutionVariables.map { JSONMember($0.name, .array($0.values.map(JSONValue.string))) }
             applinks.append("substitutionVariables", .object(JSONObject(variables)))
         }
-        applinks.append("details", .array(details(for: config)))
+        applinks.append("details", .array(details(for: site)))
 
         var document = JSONObject()
         document.append("applinks", .object(applinks))
@@ -32,26 +32,26 @@ public enum AASAGenerator {
     }
 
     /// The bytes served at both AASA paths.
-    public static func bytes(for config: Config) -> [UInt8] {
-        JSONWriter.bytes(document(for: config), style: .pretty)
+    public static func bytes(for site: SiteConfig) -> [UInt8] {
+        JSONWriter.bytes(document(for: site), style: .pretty)
     }
 
-    private static func details(for config: Config) -> [JSONValue] {
-        let rules = config.aasa.rules
-        switch config.aasa.format {
+    private static func details(for site: SiteConfig) -> [JSONValue] {
+        let rules = site.aasa.rules
+        switch site.aasa.format {
         case .modern:
-            guard !config.apps.isEmpty else { return [] }
+            guard !site.apps.isEmpty else { return [] }
             return [.object(JSONObject([
-                JSONMember("appIDs", .array(config.appIDs.map(JSONValue.string))),
+                JSONMember("appIDs", .array(site.appIDs.map(JSONValue.string))),
                 JSONMember("components", .array(rules.map(component))),
             ]))]
         case .legacy:
-            return config.appIDs.map { appID in
+            return site.appIDs.map { appID in
                 .object(JSONObject([JSONMember("appID", .string(appID)), JSONMember("paths", .array(legacyPaths(rules)))]))
             }
         case .both:
             // iOS 13+ reads appIDs/components and ignores paths; iOS 12 reads appID/paths.
-            return config.appIDs.map { appID in
+            return site.appIDs.map { appID in
                 .object(JSONObject([
                     JSONMember("appID", .string(appID)),
                     JSONMember("appIDs", .array([.string(appID)])),

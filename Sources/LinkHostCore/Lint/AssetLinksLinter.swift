@@ -92,11 +92,11 @@ public enum AssetLinksLinter {
         return found
     }
 
-    /// LH403 for the config's Android apps: one fingerprint is usually the upload key alone.
-    static func configWarnings(_ config: Config) -> [LintDiagnostic] {
-        config.android.enumerated().compactMap { offset, app in
+    /// LH403 for a site's Android apps: one fingerprint is usually the upload key alone.
+    static func configWarnings(_ site: SiteConfig) -> [LintDiagnostic] {
+        site.android.enumerated().compactMap { offset, app in
             guard app.sha256CertFingerprints.count == 1 else { return nil }
-            return LintDiagnostic(.lh403, .warning, path: "android[\(offset)].sha256CertFingerprints", singleFingerprintMessage(app.packageName))
+            return LintDiagnostic(.lh403, .warning, path: "\(site.sections.android)[\(offset)].sha256CertFingerprints", singleFingerprintMessage(app.packageName))
         }
     }
 

@@ -8,7 +8,7 @@ public enum ConfigLinter {
         /// Every problem, with codes.
         public let report: LintReport
         /// The snapshot `serve` would serve; nil when the config has errors that stop loading.
-        public let site: Site?
+        public let snapshot: Snapshot?
     }
 
     /// Lints the config file at `path` with the environment overrides `serve` would apply.
@@ -17,7 +17,7 @@ public enum ConfigLinter {
         do {
             bytes = try FileSystem.readFile(path)
         } catch {
-            return Outcome(report: LintReport(source: path, diagnostics: [LintDiagnostic(.lh100, .error, path: "", "cannot read the config file: \(error)")]), site: nil)
+            return Outcome(report: LintReport(source: path, diagnostics: [LintDiagnostic(.lh100, .error, path: "", "cannot read the config file: \(error)")]), snapshot: nil)
         }
         return lint(bytes: bytes, source: path, environment: environment)
     }
@@ -29,46 +29,47 @@ public enum ConfigLinter {
             document = try JSONParser.parse(bytes)
         } catch {
             let diagnostic = LintDiagnostic(.lh100, .error, path: "", "not valid JSON at line \(error.line), column \(error.column): \(error.message)")
-            return Outcome(report: LintReport(source: source, diagnostics: [diagnostic]), site: nil)
+            return Outcome(report: LintReport(source: source, diagnostics: [diagnostic]), snapshot: nil)
         }
         let (config, loaderDiagnostics) = ConfigLoader.validate(document, environment: environment)
-        var found = loaderDiagnostics.map(ConfigDiagnosticCodes.diagnostic)
-        if let config { found += AssetLinksLinter.configWarnings(config) }
+        var found = loaderDiagnostics.map(LintDiagnostic.init)
+        if let config { found += config.sites.flatMap(AssetLinksLinter.configWarnings) }
         guard let config, !found.contains(where: { $0.severity == .error }) else {
-            return Outcome(report: LintReport(source: source, diagnostics: found), site: nil)
+            return Outcome(report: LintReport(source: source, diagnostics: found), snapshot: nil)
         }
-        let site: Site
+        let snapshot: Snapshot
         do {
-            site = try Site(config: config)
+            snapshot = try Snapshot(config: config)
         } catch {
-            found += error.diagnostics.map(ConfigDiagnosticCodes.diagnostic)
-            return Outcome(report: LintReport(source: source, diagnostics: found), site: nil)
+            found += error.diagnostics.map(LintDiagnostic.init)
+            return Outcome(report: LintReport(source: source, diagnostics: found), snapshot: nil)
         }
-        found += site.warnings.map(ConfigDiagnosticCodes.diagnostic)
-        if !config.apps.isEmpty {
-            let rulesDefaulted = document.objectValue?["aasa"]?.objectValue?["rules"] == nil
-            let render: (DocumentPath) -> String = { configPath(for: $0, rulesDefaulted: rulesDefaulted) }
-            let generated = AASAGenerator.document(for: config)
+        found += snapshot.warnings.map(LintDiagnostic.init)
+        for site in snapshot.sites where !site.config.apps.isEmpty {
+            let render: (DocumentPath) -> String = { configPath(for: $0, site: site.config) }
+            let generated = AASAGenerator.document(for: site.config)
             // The loader already warns about a config without rules (LH208); its generated detail would repeat it.
             found += AASALinter.diagnostics(document: generated, render: render).filter { $0.code != .lh208 }
-            found += ServedConsistency.diagnostics(site: site, document: generated) { render($0.documentPath) }
+            found += ServedConsistency.diagnostics(site: site, in: snapshot, document: generated) { render($0.documentPath) }
         }
-        return Outcome(report: LintReport(source: source, diagnostics: found), site: site)
+        // Sites that inherit a setting share its findings; the report keeps each once.
+        return Outcome(report: LintReport(source: source, diagnostics: found), snapshot: snapshot)
     }
 
     /// Names a location in the generated AASA by the config setting it came from: `aasa.rules[2].path`.
     ///
     /// Every generated detail carries the same rules (one detail per app in the legacy form), so the rule's
-    /// index is the config rule's index; with no rules configured, rule N is the default for `callLinks.paths[N]`.
-    static func configPath(for path: DocumentPath, rulesDefaulted: Bool) -> String {
+    /// index names its source: a configured rule (`aasa.rules[2]`) or the link template it was derived from.
+    static func configPath(for path: DocumentPath, site: SiteConfig) -> String {
         let steps = path.steps
-        guard steps.count >= 2, steps[0] == .key("applinks") else { return "aasa" }
+        let section = site.sections.aasa
+        guard steps.count >= 2, steps[0] == .key("applinks") else { return section }
         switch steps[1] {
         case .key("details"):
             guard steps.count >= 5, case .index(let rule) = steps[4], steps[3] == .key("components") || steps[3] == .key("paths") else {
-                return "aasa.rules"
+                return ConfigReader.join(section, "rules")
             }
-            let base = rulesDefaulted ? "callLinks.paths[\(rule)]" : "aasa.rules[\(rule)]"
+            let base = site.aasa.ruleSources.indices.contains(rule) ? site.aasa.ruleSources[rule] : ConfigReader.join(section, "rules[\(rule)]")
             var rest = Array(steps.dropFirst(5))
             if steps[3] == .key("paths") {
                 rest.insert(.key("path"), at: 0)
@@ -77,17 +78,19 @@ public enum ConfigLinter {
             }
             return DocumentPath.render(rest[...], after: base)
         case .key("substitutionVariables"):
-            return DocumentPath.render(steps.dropFirst(2), after: "aasa.substitutionVariables")
+            return DocumentPath.render(steps.dropFirst(2), after: ConfigReader.join(section, "substitutionVariables"))
         case .key("defaults"):
-            return DocumentPath.render(steps.dropFirst(2), after: "aasa.defaults")
+            return DocumentPath.render(steps.dropFirst(2), after: ConfigReader.join(section, "defaults"))
         default:
-            return "aasa"
+            return section
         }
     }
 
-    /// "1 iOS app, 1 Android app, AASA 412 bytes": what a valid config serves.
-    public static func summary(of site: Site) -> String {
-        let config = site.config
-        return "\(LintReport.plural(config.apps.count, "iOS app")), \(LintReport.plural(config.android.count, "Android app")), AASA \(site.aasaBytes.count) bytes"
+    /// "1 iOS app, 1 Android app, AASA 412 bytes": what a valid config serves; with several sites, their
+    /// count first and the default site's figures.
+    public static func summary(of snapshot: Snapshot) -> String {
+        let site = snapshot.sites[0]
+        let figures = "\(LintReport.plural(site.config.apps.count, "iOS app")), \(LintReport.plural(site.config.android.count, "Android app")), AASA \(site.aasaBytes.count) bytes"
+        return snapshot.sites.count == 1 ? figures : "\(LintReport.plural(snapshot.sites.count, "site")); default site: \(figures)"
     }
 }

@@ -10,6 +10,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case lh105 = "LH105", lh106 = "LH106", lh107 = "LH107", lh108 = "LH108", lh109 = "LH109"
     /// File format, continued.
     case lh110 = "LH110", lh111 = "LH111", lh112 = "LH112", lh113 = "LH113", lh114 = "LH114"
+    /// File format, continued: link templates and sites.
+    case lh115 = "LH115", lh116 = "LH116"
     /// Rules: unreachable rules, blocking exclusions, substitution variables, rule-less apps, pattern shapes.
     case lh201 = "LH201", lh202 = "LH202", lh203 = "LH203", lh204 = "LH204", lh205 = "LH205"
     /// Rules, continued.
@@ -57,6 +59,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh112: return "Legacy (iOS 12) and modern (iOS 13+) AASA keys are mixed where that was not asked for."
         case .lh113: return "The AASA file defines no universal links."
         case .lh114: return "A file or folder the config names (template, static root, preview image) cannot be used."
+        case .lh115: return "A call-link template (`callLinks.links` or `callLinks.paths`) is malformed, listed twice, or never decides."
+        case .lh116: return "A site's host name is malformed, or claimed by two sites."
         case .lh201: return "A rule is unreachable: an earlier rule already matches every URL it matches."
         case .lh202: return "A rule may be unreachable: an earlier rule covers its patterns, but under other case or percent-encoding settings."
         case .lh203: return "An exclude rule matches every URL before any rule lets one through: no link opens the app."
@@ -107,6 +111,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh112: return "In the config set \"format\" to \"modern\" or \"both\"; in a file give details appIDs + components, and appID + paths only for iOS 12."
         case .lh113: return "Add applinks.details naming the app IDs and their components."
         case .lh114: return "Create the file or folder, or fix the path (relative paths are read from the working directory)."
+        case .lh115: return "Write each shape once as a path of literal segments with one {callId} or {callType}:{callId} segment, or a query item name={callId}, e.g. \"/join?call_id={callId}&call_type={callType}\"."
+        case .lh116: return "Write the host name only (no scheme, port or trailing dot; *.example.com for every subdomain), and list each host in one site."
         case .lh201: return "Remove the rule, or move it before the broader rule if it was meant to decide first."
         case .lh202: return "Check the two rules' caseSensitive and percentEncoded settings; remove or reorder the later rule if it never decides."
         case .lh203: return "Put the rules that open the app before the exclusion, or narrow it to the URLs that must stay in the browser."

@@ -19,6 +19,11 @@ public struct LintDiagnostic: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// A config loader's diagnostic, which carries its code from where it was found.
+    public init(_ diagnostic: ConfigDiagnostic) {
+        self.init(diagnostic.code, diagnostic.severity, path: diagnostic.path, diagnostic.message)
+    }
+
     /// `error LH101 apps[0].teamID: message`, one line for people.
     public var description: String {
         let location = path.isEmpty ? "" : " \(path):"

@@ -1,3 +1,4 @@
+import CallLinks
 import LinkHostJSON
 
 /// Checks the generated AASA against what the server actually answers, with the real matcher.
@@ -10,21 +11,19 @@ enum ServedConsistency {
     /// How many matching static files one finding names before "and N more".
     static let namedFiles = 5
 
-    /// The problems for every app: call links that do not open it, non-call URLs that do.
+    /// The problems of one site for every app: call links that do not open it, non-call URLs that do.
     ///
     /// `name` renders a rule's location in the config's terms.
-    static func diagnostics(site: Site, document: JSONValue, name: (AASARuleReference) -> String) -> [LintDiagnostic] {
+    static func diagnostics(site: Site, in snapshot: Snapshot, document: JSONValue, name: (AASARuleReference) -> String) -> [LintDiagnostic] {
         let config = site.config
         guard !config.apps.isEmpty else { return [] }
         let matcher = AASAMatcher(document: document)
-        let origin = origin(of: config.callLinks)
+        let origin = origin(of: config)
         var found: [LintDiagnostic] = []
 
-        for (index, path) in config.callLinks.paths.enumerated() {
-            let type = config.callLinks.defaultType
-            let samples = ["/\(path)/\(sampleCallID)", "/\(path)/\(type):\(sampleCallID)"]
-                .flatMap { [$0, "\($0)?type=\(type)"] }
-                .filter { isServedCallLink($0, config.callLinks) }
+        let links = config.callLinks.links
+        for (index, template) in links.templates.enumerated() {
+            let samples = samples(of: template, defaultType: links.defaultType).filter { isServedCallLink($0, links) }
             // One finding per cause (the deciding exclusion, or none) and set of URLs, naming every app it hits.
             var failures: [(rule: AASARuleReference?, urls: [String], apps: [String])] = []
             for app in config.appIDs {
@@ -46,10 +45,11 @@ enum ServedConsistency {
                     }
                 }
             }
+            let templatePath = config.linkSource(index)
             for failure in failures {
                 let cause = failure.rule.map { "the exclusion \(name($0)) \(ConfigReader.show($0.json)) matches" } ?? "no rule matches"
                 found.append(LintDiagnostic(
-                    .lh301, .error, path: failure.rule.map(name) ?? "callLinks.paths[\(index)]",
+                    .lh301, .error, path: failure.rule.map(name) ?? templatePath,
                     "\(quotedList(failure.urls)) \(failure.urls.count == 1 ? "is a call link" : "are call links") the server answers, but \(cause) for \(quotedList(failure.apps)), so iOS shows the web page instead of opening the app"
                 ))
             }
@@ -66,7 +66,8 @@ enum ServedConsistency {
             }
         }
         var byRule: [(rule: AASARuleReference, apps: [String], files: [String])] = []
-        for file in site.resources.keys.filter({ !association.contains($0) && $0 != "/" }).sorted() {
+        let served = (site.staticPaths + snapshot.shared.entries.map { String(decoding: $0.key, as: UTF8.self) }).sorted()
+        for file in served where !association.contains(file) && file != "/" {
             for (rule, apps) in opening(matcher, origin + file, config.appIDs) {
                 if let existing = byRule.firstIndex(where: { $0.rule == rule && $0.apps == apps }) {
                     byRule[existing].files.append(file)
@@ -104,17 +105,26 @@ enum ServedConsistency {
         return result.decision == .match ? result.rule : nil
     }
 
-    /// Whether the router answers `sample` (path and query) with a call page, so it is fair to expect a match.
-    private static func isServedCallLink(_ sample: String, _ settings: CallLinkSettings) -> Bool {
-        let parts = sample.split(separator: "?", maxSplits: 1)
-        let type = parts.count > 1 ? parts[1].split(separator: "=", maxSplits: 1).last.map(String.init) : nil
-        if case .valid = CallLink.match(path: String(parts[0]), type: type, settings: settings) { return true }
-        return false
+    /// The links a template stands for, with a sample call ID: filled with the default type, and without
+    /// the optional `{callType}` query items, since a link may leave them out.
+    private static func samples(of template: CallLinkTemplate, defaultType: String) -> [String] {
+        let filled = template.fill(callID: sampleCallID, callType: defaultType)
+        let optional = template.queryItems.filter { $0.binding == .callType }.map { "\($0.name)=\(defaultType)" }
+        guard !optional.isEmpty, let question = filled.firstIndex(of: "?") else { return [filled] }
+        let kept = filled[filled.index(after: question)...].split(separator: "&").filter { !optional.contains(String($0)) }
+        let bare = String(filled[..<question]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
+        return [bare, filled]
     }
 
-    /// The configured public origin, or a stand-in: the host is not what decides here, the path is.
-    private static func origin(of settings: CallLinkSettings) -> String {
-        guard let base = settings.baseURL, let split = try? SplitURL(base) else { return "https://example.com" }
+    /// Whether the server answers `sample` (path and query) with a call page, so it is fair to expect a match.
+    private static func isServedCallLink(_ sample: String, _ links: CallLinkMatcher) -> Bool {
+        links.match(pathAndQuery: sample) != nil
+    }
+
+    /// The site's public origin, or a stand-in: the host is not what decides here, the path is.
+    private static func origin(of site: SiteConfig) -> String {
+        let base = site.callLinks.baseURL ?? site.hosts.first { !$0.hasPrefix("*.") }.map { "https://\($0)" }
+        guard let base, let split = try? SplitURL(base) else { return "https://example.com" }
         return "\(split.scheme)://\(split.host)" + (split.port.map { ":\($0)" } ?? "")
     }
 

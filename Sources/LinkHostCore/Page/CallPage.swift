@@ -1,4 +1,6 @@
-/// The call-link page: a baked template plus everything about the app known at load.
+import CallLinks
+
+/// A site's call-link page: a baked template plus everything about the app known at load.
 ///
 /// Rendering only fills the per-call values (ID, type, URLs, QR code) into a byte buffer.
 package struct CallPage: Sendable {
@@ -33,24 +35,18 @@ package struct CallPage: Sendable {
         HTTPHeader("X-Frame-Options", "DENY"),
     ]
 
-    /// Parses and bakes the template for a config; template problems are config errors.
-    init(config: Config, templateText: String) throws(ConfigError) {
-        let parsed: PageTemplate
-        do {
-            parsed = try PageTemplate(parsing: templateText)
-        } catch {
-            throw ConfigError(source: config.callLinks.template, diagnostics: [ConfigDiagnostic(path: "callLinks.template", message: "\(config.callLinks.template) \(error)")])
-        }
-        settings = config.callLinks
-        app = config.apps.first
-        openInAppTemplate = (config.callLinks.openInAppURL ?? config.apps.first?.urlScheme.map { "\($0)://{path}/{callId}?type={callType}" })
+    /// Bakes a parsed template for a site: app name, store links and every other per-site value.
+    init(site: SiteConfig, template parsed: PageTemplate) {
+        let callLinks = site.callLinks
+        settings = callLinks
+        app = site.apps.first
+        openInAppTemplate = (callLinks.openInAppURL ?? site.apps.first?.urlScheme.map { "\($0)://{path}/{callId}?type={callType}" })
             .map(ParsedURLTemplate.init)
-        webJoinTemplate = config.callLinks.webJoinURL.map(ParsedURLTemplate.init)
-        androidApp = config.android.first
+        webJoinTemplate = callLinks.webJoinURL.map(ParsedURLTemplate.init)
+        androidApp = site.android.first
         playStoreURL = androidApp.map { "https://play.google.com/store/apps/details?id=\($0.packageName)" } ?? ""
         let app = self.app
         let playStoreURL = self.playStoreURL
-        let callLinks = config.callLinks
         let imageURL: String? = callLinks.previewImage.map { image in callLinks.baseURL.map { "\($0)/\(image)" } } ?? ""
         template = parsed.baked { field in
             switch field {
@@ -59,8 +55,8 @@ package struct CallPage: Sendable {
             case .appStoreURL: return app?.appStoreID.map { "https://apps.apple.com/app/id\($0)" } ?? ""
             case .playStoreURL: return playStoreURL
             case .imageURL: return imageURL
-            case .webJoinURL: return config.callLinks.webJoinURL == nil ? "" : nil
-            case .openInAppURL: return config.callLinks.openInAppURL == nil && app?.urlScheme == nil ? "" : nil
+            case .webJoinURL: return callLinks.webJoinURL == nil ? "" : nil
+            case .openInAppURL: return callLinks.openInAppURL == nil && app?.urlScheme == nil ? "" : nil
             default: return nil
             }
         }
@@ -78,9 +74,9 @@ package struct CallPage: Sendable {
     }
 
     /// The custom-scheme URL, or on Android an intent URL that falls back to the store (or the page) when the app is missing.
-    func openInAppURL(for link: CallLink, platform: Platform, canonicalURL: String) -> String {
+    func openInAppURL(for link: CallLink, path: String, platform: Platform, canonicalURL: String) -> String {
         guard let template = openInAppTemplate else { return "" }
-        let schemeURL = template.fill(callID: link.callID, callType: link.callType, path: link.path)
+        let schemeURL = template.fill(callID: link.callID, callType: link.callType, path: path)
         guard platform == .android, let android = androidApp, let separator = schemeURL.firstRange(of: "://") else { return schemeURL }
         let scheme = schemeURL[..<separator.lowerBound]
         let rest = schemeURL[separator.upperBound...]
@@ -89,12 +85,16 @@ package struct CallPage: Sendable {
     }
 
     /// Renders the page for one call and visitor.
+    ///
+    /// Every link shape of the call points to one canonical URL, built from the site's canonical template;
+    /// `{path}` in the URL templates is that template's literal path, e.g. `call`.
     func render(_ link: CallLink, platform: Platform, host: String?) -> Response {
         let origin = origin(host: host)
-        let path = "/\(link.path)/\(link.callID)?type=\(link.callType)"
-        let canonicalURL = (origin ?? "") + path
-        let openURL = openInAppURL(for: link, platform: platform, canonicalURL: canonicalURL)
-        let webJoin = webJoinTemplate?.fill(callID: link.callID, callType: link.callType, path: link.path) ?? ""
+        let canonical = settings.links.canonicalTemplate(for: link)
+        let canonicalURL = (origin ?? "") + canonical.fill(callID: link.callID, callType: link.callType)
+        let path = canonical.literalPrefix.joined(separator: "/")
+        let openURL = openInAppURL(for: link, path: path, platform: platform, canonicalURL: canonicalURL)
+        let webJoin = webJoinTemplate?.fill(callID: link.callID, callType: link.callType, path: path) ?? ""
         let imageURL = settings.previewImage.flatMap { image in origin.map { "\($0)/\(image)" } } ?? ""
         // A QR code helps only a desktop visitor with the app on a phone; phones and relative URLs skip the work.
         let qrCode = usesQRCode && platform == .desktop && origin != nil ? QRCodeMarkup.svg(for: canonicalURL) : ""

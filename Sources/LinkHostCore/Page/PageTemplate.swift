@@ -127,3 +127,23 @@ public struct PageTemplate: Sendable {
         return fields
     }
 }
+
+extension PageTemplate {
+    /// Reads and parses the template file at `path`; every problem is a config error at `setting`.
+    static func load(_ path: String, setting: String) throws(ConfigError) -> PageTemplate {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readFile(path)
+        } catch {
+            throw ConfigError(source: path, diagnostics: [ConfigDiagnostic(.lh114, path: setting, message: "\"\(path)\" \(error)")])
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ConfigError(source: path, diagnostics: [ConfigDiagnostic(.lh114, path: setting, message: "\"\(path)\" is not UTF-8 text")])
+        }
+        do {
+            return try PageTemplate(parsing: text)
+        } catch {
+            throw ConfigError(source: path, diagnostics: [ConfigDiagnostic(.lh114, path: setting, message: "\(path) \(error)")])
+        }
+    }
+}

@@ -26,9 +26,12 @@ enum StaticFiles {
 
     /// Lists servable files under `root`: no dotfiles except `.well-known/`, no symlink leaving the root,
     /// nothing in `excluded` (absolute disk paths such as the page template).
-    static func list(root: String, excluded: Set<String>) throws(ConfigError) -> [File] {
+    ///
+    /// `setting` is the config path of the `static` section the root comes from, for errors.
+    static func list(root: String, setting: String, excluded: Set<String>) throws(ConfigError) -> [File] {
+        let rootSetting = setting + ".root"
         guard FileSystem.isDirectory(root) else {
-            throw ConfigError(source: root, diagnostics: [ConfigDiagnostic(path: "static.root", message: "\"\(root)\" is not a folder that can be read")])
+            throw ConfigError(source: root, diagnostics: [ConfigDiagnostic(.lh114, path: rootSetting, message: "\"\(root)\" is not a folder that can be read")])
         }
         let resolvedRoot = resolve(root)
         var files: [File] = []
@@ -47,7 +50,7 @@ enum StaticFiles {
                     files.append(File(urlPath: folder.url + "/" + name, diskPath: target))
                 }
                 if files.count > maximumFileCount {
-                    throw ConfigError(source: root, diagnostics: [ConfigDiagnostic(path: "static.root", message: "\"\(root)\" holds more than \(maximumFileCount) files; point it at the site's own folder")])
+                    throw ConfigError(source: root, diagnostics: [ConfigDiagnostic(.lh114, path: rootSetting, message: "\"\(root)\" holds more than \(maximumFileCount) files; point it at the site's own folder")])
                 }
             }
         }
@@ -60,28 +63,29 @@ enum StaticFiles {
         return URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
     }
 
-    /// Loads every listed file as a prepared resource keyed by URL path; `/` and `/dir/` map to their index.html.
-    static func load(settings: StaticFileSettings, excluded: Set<String>, into prepared: inout PreparedResponses) throws(ConfigError) -> [String: Resource] {
-        var resources: [String: Resource] = [:]
+    /// Loads every listed file as a prepared resource with its URL path; `/` and `/dir/` stand for their index.html.
+    static func load(settings: StaticFileSettings, setting: String, excluded: Set<String>, into prepared: inout PreparedResponses) throws(ConfigError) -> [(path: String, resource: Resource)] {
+        let rootSetting = setting + ".root"
+        var resources: [(path: String, resource: Resource)] = []
         var total = 0
-        for file in try list(root: settings.root, excluded: excluded) {
+        for file in try list(root: settings.root, setting: setting, excluded: excluded) {
             let bytes: [UInt8]
             do {
                 bytes = try FileSystem.readFile(file.diskPath)
             } catch {
-                throw ConfigError(source: settings.root, diagnostics: [ConfigDiagnostic(path: "static.root", message: "\(file.diskPath) \(error)")])
+                throw ConfigError(source: settings.root, diagnostics: [ConfigDiagnostic(.lh114, path: rootSetting, message: "\(file.diskPath) \(error)")])
             }
             total += bytes.count
             if bytes.count > maximumFileSize || total > maximumTotalSize {
-                throw ConfigError(source: settings.root, diagnostics: [ConfigDiagnostic(path: "static.root", message: "\(file.diskPath): files larger than \(maximumFileSize / 1_048_576) MiB each or \(maximumTotalSize / 1_048_576) MiB in all are not loaded; serve them from a CDN")])
+                throw ConfigError(source: settings.root, diagnostics: [ConfigDiagnostic(.lh114, path: rootSetting, message: "\(file.diskPath): files larger than \(maximumFileSize / 1_048_576) MiB each or \(maximumTotalSize / 1_048_576) MiB in all are not loaded; serve them from a CDN")])
             }
             let type = MediaType.forFile(named: file.urlPath)
             // HTML pages get the same lock-down as the call page: no scripts, no framing, no referrer.
             let extra = type.hasPrefix("text/html") ? CallPage.securityHeaders : []
             let resource = prepared.resource(body: bytes, contentType: type, maxAge: settings.cacheMaxAge, route: .staticFile, extraHeaders: extra)
-            resources[file.urlPath] = resource
+            resources.append((file.urlPath, resource))
             if file.urlPath.hasSuffix("/index.html") {
-                resources[String(file.urlPath.dropLast("index.html".count))] = resource
+                resources.append((String(file.urlPath.dropLast("index.html".count)), resource))
             }
         }
         return resources

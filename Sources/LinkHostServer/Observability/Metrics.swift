@@ -3,7 +3,8 @@ import Synchronization
 
 /// Request counters kept as atomics, and their Prometheus text exposition.
 ///
-/// Counting is one relaxed atomic add on the request path; nothing here takes a lock.
+/// Counting is one relaxed atomic add on the request path; the lock is taken only when a snapshot is
+/// installed (to find its sites' counters) and when the page is rendered.
 public final class Metrics: Sendable {
     /// Who fetched an association file: tells whether Apple's CDN and Google actually come by.
     public enum Fetcher: Int, Sendable, CaseIterable {
@@ -47,13 +48,27 @@ public final class Metrics: Sendable {
         var label: String { ["apple", "google", "browser", "other"][rawValue] }
     }
 
-    private final class Counter: Sendable {
+    fileprivate final class Counter: Sendable {
         let value = Atomic<Int>(0)
     }
 
-    private static let statusClasses = ["1xx", "2xx", "3xx", "4xx", "5xx"]
-    private let requests: [Counter]
-    private let fetches: [Counter]
+    /// The counters of one site, found once per snapshot so that counting takes no lock.
+    public final class SiteCounters: Sendable {
+        /// The site's label: its first host, or `default`.
+        public let label: String
+        fileprivate let requests: [Counter]
+        fileprivate let fetches: [Counter]
+
+        fileprivate init(label: String) {
+            self.label = label
+            requests = (0..<(Route.allCases.count * Metrics.statusClasses.count)).map { _ in Counter() }
+            fetches = (0..<(2 * Fetcher.allCases.count)).map { _ in Counter() }
+        }
+    }
+
+    fileprivate static let statusClasses = ["1xx", "2xx", "3xx", "4xx", "5xx"]
+    /// Every site seen since start, by label: a reload keeps counting where the last snapshot stopped.
+    private let sites = Mutex<[String: SiteCounters]>([:])
     private let reloads = [Counter(), Counter()]
     private let generationValue = Atomic<Int>(1)
     /// Unix time the process started, in seconds.
@@ -62,17 +77,27 @@ public final class Metrics: Sendable {
     /// Makes zeroed counters; `startTime` is the process start.
     public init(startTime: Double) {
         self.startTime = startTime
-        requests = (0..<(Route.allCases.count * Self.statusClasses.count)).map { _ in Counter() }
-        fetches = (0..<(2 * Fetcher.allCases.count)).map { _ in Counter() }
     }
 
-    /// Counts one answered request; the user agent is read only for association-file fetches.
-    public func record(route: Route, status: Int, userAgent: Span<UInt8>) {
+    /// The counters of each site label, in order, made the first time a label is seen.
+    public func counters(forSites labels: [String]) -> [SiteCounters] {
+        sites.withLock { all in
+            labels.map { label in
+                if let existing = all[label] { return existing }
+                let made = SiteCounters(label: label)
+                all[label] = made
+                return made
+            }
+        }
+    }
+
+    /// Counts one answered request on a site; the user agent is read only for association-file fetches.
+    public func record(_ site: SiteCounters, route: Route, status: Int, userAgent: Span<UInt8>) {
         let statusClass = min(max(status / 100 - 1, 0), Self.statusClasses.count - 1)
-        requests[route.rawValue * Self.statusClasses.count + statusClass].value.add(1, ordering: .relaxed)
+        site.requests[route.rawValue * Self.statusClasses.count + statusClass].value.add(1, ordering: .relaxed)
         if route == .aasa || route == .assetLinks {
             let fetcher = Fetcher(userAgent: userAgent)
-            fetches[(route == .aasa ? 0 : 1) * Fetcher.allCases.count + fetcher.rawValue].value.add(1, ordering: .relaxed)
+            site.fetches[(route == .aasa ? 0 : 1) * Fetcher.allCases.count + fetcher.rawValue].value.add(1, ordering: .relaxed)
         }
     }
 
@@ -82,31 +107,45 @@ public final class Metrics: Sendable {
         if succeeded { generationValue.store(generation, ordering: .relaxed) }
     }
 
-    /// Requests counted so far for a route and status class ("2xx" …).
+    /// Requests counted so far on every site for a route and status class ("2xx" …).
     public func count(route: Route, statusClass: String) -> Int {
         guard let index = Self.statusClasses.firstIndex(of: statusClass) else { return 0 }
-        return requests[route.rawValue * Self.statusClasses.count + index].value.load(ordering: .relaxed)
+        return sites.withLock { all in
+            all.values.reduce(0) { $0 + $1.requests[route.rawValue * Self.statusClasses.count + index].value.load(ordering: .relaxed) }
+        }
     }
 
     /// The Prometheus text exposition (format 0.0.4).
+    ///
+    /// Series that are zero are left out but for the default site's, so a dashboard finds every route
+    /// before traffic arrives without a thousand sites writing nine thousand zeros.
     public func render(currentConnections: Int) -> [UInt8] {
+        let all = sites.withLock { all in all.values.sorted { ($0.label == "default" ? "" : $0.label) < ($1.label == "default" ? "" : $1.label) } }
         var text = ""
-        text += "# HELP linkhost_requests_total Requests answered, by route and status class.\n"
+        text += "# HELP linkhost_requests_total Requests answered, by site, route and status class.\n"
         text += "# TYPE linkhost_requests_total counter\n"
-        for route in Route.allCases {
-            for (index, statusClass) in Self.statusClasses.enumerated() {
-                let value = requests[route.rawValue * Self.statusClasses.count + index].value.load(ordering: .relaxed)
-                if value > 0 || statusClass == "2xx" {
-                    text += "linkhost_requests_total{route=\"\(route.label)\",status=\"\(statusClass)\"} \(value)\n"
+        for site in all {
+            let label = Self.escapeLabel(site.label)
+            for route in Route.allCases {
+                for (index, statusClass) in Self.statusClasses.enumerated() {
+                    let value = site.requests[route.rawValue * Self.statusClasses.count + index].value.load(ordering: .relaxed)
+                    if value > 0 || (statusClass == "2xx" && site.label == "default") {
+                        text += "linkhost_requests_total{site=\"\(label)\",route=\"\(route.label)\",status=\"\(statusClass)\"} \(value)\n"
+                    }
                 }
             }
         }
-        text += "# HELP linkhost_association_fetches_total AASA and assetlinks fetches, by fetcher.\n"
+        text += "# HELP linkhost_association_fetches_total AASA and assetlinks fetches, by site and fetcher.\n"
         text += "# TYPE linkhost_association_fetches_total counter\n"
-        for (fileIndex, file) in ["aasa", "assetlinks"].enumerated() {
-            for fetcher in Fetcher.allCases {
-                let value = fetches[fileIndex * Fetcher.allCases.count + fetcher.rawValue].value.load(ordering: .relaxed)
-                text += "linkhost_association_fetches_total{file=\"\(file)\",fetcher=\"\(fetcher.label)\"} \(value)\n"
+        for site in all {
+            let label = Self.escapeLabel(site.label)
+            for (fileIndex, file) in ["aasa", "assetlinks"].enumerated() {
+                for fetcher in Fetcher.allCases {
+                    let value = site.fetches[fileIndex * Fetcher.allCases.count + fetcher.rawValue].value.load(ordering: .relaxed)
+                    if value > 0 || site.label == "default" {
+                        text += "linkhost_association_fetches_total{site=\"\(label)\",file=\"\(file)\",fetcher=\"\(fetcher.label)\"} \(value)\n"
+                    }
+                }
             }
         }
         text += "# HELP linkhost_connections Connections open now.\n# TYPE linkhost_connections gauge\n"
@@ -119,5 +158,10 @@ public final class Metrics: Sendable {
         text += "# HELP process_start_time_seconds Start time of the process since the Unix epoch, in seconds.\n# TYPE process_start_time_seconds gauge\n"
         text += "process_start_time_seconds \(Int(startTime))\n"
         return Array(text.utf8)
+    }
+
+    /// Host names need no escaping, but a label value must never break the exposition format.
+    private static func escapeLabel(_ value: String) -> String {
+        value.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").replacing("\n", with: "\\n")
     }
 }

@@ -1,0 +1,115 @@
+import LinkHostJSON
+
+/// One iOS app.
+public struct AppleApp: Sendable, Equatable {
+    /// Display name, shown on the call page.
+    public var name: String
+    /// Apple Developer Team ID: 10 characters of A-Z and 0-9.
+    public var teamID: String
+    /// Bundle identifier in reverse-DNS form.
+    public var bundleID: String
+    /// Numeric App Store ID, for store links and the Smart App Banner.
+    public var appStoreID: String?
+    /// Custom URL scheme that reopens the app from its own domain's page.
+    public var urlScheme: String?
+
+    /// `TEAMID.bundleID`, the identifier iOS uses in the AASA.
+    public var appID: String { "\(teamID).\(bundleID)" }
+}
+
+/// One Android app for Digital Asset Links.
+public struct AndroidApp: Sendable, Equatable {
+    /// Application ID (package name).
+    public var packageName: String
+    /// SHA-256 fingerprints of the signing certificates, uppercase hex pairs joined by ":".
+    public var sha256CertFingerprints: [String]
+}
+
+/// Reads the `apps` and `android` sections (of the top level or of one site).
+enum AppsReader {
+    /// The iOS apps of the `apps` array at `path`.
+    static func readApple(_ value: JSONValue, at path: String, reader: inout ConfigReader) -> [AppleApp] {
+        guard let elements = reader.elements(value, at: path, expected: "an array of apps") else { return [] }
+        var apps: [AppleApp] = []
+        var seen: [String: String] = [:]
+        for (value, path) in elements {
+            guard let object = reader.object(value, at: path, allowed: ["name", "teamID", "bundleID", "appStoreID", "urlScheme"]) else { continue }
+            let name = reader.string(object, "name", at: path, required: true, expected: "the app's display name", rule: displayNameRule)
+            let teamID = reader.string(object, "teamID", at: path, required: true, expected: "a string of 10 characters A-Z and 0-9", code: .lh101, rule: Identifiers.teamID)
+            let bundleID = reader.string(object, "bundleID", at: path, required: true, expected: "a reverse-DNS bundle ID", code: .lh102, rule: Identifiers.bundleID)
+            let appStoreID = readAppStoreID(object, at: path, reader: &reader)
+            let urlScheme = reader.string(object, "urlScheme", at: path, expected: "a custom URL scheme such as \"examplevideo\"", rule: Identifiers.urlScheme)
+            guard let name, let teamID, let bundleID else { continue }
+            let app = AppleApp(name: name, teamID: teamID, bundleID: bundleID, appStoreID: appStoreID, urlScheme: urlScheme)
+            if let first = seen[app.appID] {
+                reader.error(.lh104, path, "app ID \"\(app.appID)\" is already listed at \(first); list each app once")
+                continue
+            }
+            seen[app.appID] = path
+            apps.append(app)
+        }
+        return apps
+    }
+
+    private static func displayNameRule(_ name: String) -> String? {
+        if name.allSatisfy(\.isWhitespace) { return "is empty; expected the app's display name" }
+        if name.count > 100 { return "is longer than 100 characters" }
+        if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "contains control characters" }
+        return nil
+    }
+
+    /// App Store IDs are often pasted as numbers; accept both and keep the digits.
+    private static func readAppStoreID(_ object: JSONObject, at path: String, reader: inout ConfigReader) -> String? {
+        if case .number(let number)? = object["appStoreID"] {
+            if let problem = Identifiers.appStoreID(number.text) {
+                reader.error(.lh109, ConfigReader.join(path, "appStoreID"), "\(number.text) \(problem)")
+                return nil
+            }
+            return number.text
+        }
+        return reader.string(object, "appStoreID", at: path, expected: "the App Store ID digits, e.g. \"1234567890\"", rule: Identifiers.appStoreID)
+    }
+
+    /// The Android apps of the `android` array at `path`.
+    static func readAndroid(_ value: JSONValue, at path: String, reader: inout ConfigReader) -> [AndroidApp] {
+        guard let elements = reader.elements(value, at: path, expected: "an array of Android apps") else { return [] }
+        var apps: [AndroidApp] = []
+        var seen: [String: String] = [:]
+        for (value, path) in elements {
+            guard let object = reader.object(value, at: path, allowed: ["packageName", "sha256CertFingerprints"]) else { continue }
+            let packageName = reader.string(object, "packageName", at: path, required: true, expected: "an Android package name", code: .lh401, rule: Identifiers.packageName)
+            let fingerprints = readFingerprints(object, at: path, reader: &reader)
+            guard let packageName else { continue }
+            if let first = seen[packageName] {
+                reader.error(.lh404, path, "package \"\(packageName)\" is already listed at \(first); put all its fingerprints in one entry")
+                continue
+            }
+            seen[packageName] = path
+            apps.append(AndroidApp(packageName: packageName, sha256CertFingerprints: fingerprints))
+        }
+        return apps
+    }
+
+    private static func readFingerprints(_ object: JSONObject, at path: String, reader: inout ConfigReader) -> [String] {
+        var fingerprints: [String] = []
+        let fingerprintsPath = ConfigReader.join(path, "sha256CertFingerprints")
+        guard let list = reader.array(object, "sha256CertFingerprints", at: path, required: true, expected: "an array of SHA-256 fingerprints") else { return [] }
+        if list.isEmpty { reader.error(.lh402, fingerprintsPath, "is empty; expected at least one SHA-256 fingerprint") }
+        for (element, elementPath) in list {
+            guard case .string(let text) = element else {
+                reader.typeMismatch(element, at: elementPath, expected: "a SHA-256 fingerprint string")
+                continue
+            }
+            guard let normalized = Identifiers.normalizedFingerprint(text) else {
+                reader.error(.lh402, elementPath, "\(ConfigReader.show(element)) \(Identifiers.fingerprint(text) ?? "")")
+                continue
+            }
+            if fingerprints.contains(normalized) {
+                reader.error(.lh404, elementPath, "\(ConfigReader.show(element)) is listed twice")
+            } else {
+                fingerprints.append(normalized)
+            }
+        }
+        return fingerprints
+    }
+}

@@ -1,0 +1,87 @@
+import LinkHostJSON
+
+/// Listener and connection settings.
+public struct ServerSettings: Sendable, Equatable {
+    /// Address to bind: "::" is dual stack (IPv6 and IPv4), "0.0.0.0" IPv4 only, or one address.
+    public var host: String = "::"
+    /// TCP port; 0 binds an ephemeral port.
+    public var port: Int = 8080
+    /// Worker threads; 0 means one per core.
+    public var threads: Int = 0
+    /// Seconds a connection may stay idle before it is closed (libmicrohttpd has no limit by default).
+    public var connectionTimeout: Int = 15
+    /// Most connections held at once; more are refused at accept.
+    public var connectionLimit: Int = 4096
+    /// Most connections from one IP address; 0 turns the limit off (behind a proxy every client shares its IP).
+    public var perIPConnectionLimit: Int = 256
+    /// Seconds that in-flight requests get to finish after SIGTERM.
+    public var shutdownTimeout: Int = 10
+    /// Bytes of memory per connection for the request line, headers and response headers; larger requests
+    /// get 414/431. libmicrohttpd clears this memory between requests, so it is kept small.
+    public var connectionMemoryLimit: Int = 8192
+    /// Certificate and key files; when set, the listener speaks HTTPS only.
+    public var tls: TLSSettings?
+
+    /// Settings with every default.
+    public init() {}
+}
+
+/// PEM files for HTTPS, re-read on every reload.
+public struct TLSSettings: Sendable, Equatable {
+    /// The certificate chain, leaf first (PEM).
+    public var certificateFile: String
+    /// The private key of the leaf certificate (PEM, unencrypted).
+    public var privateKeyFile: String
+}
+
+/// Reads the `server` section and the environment variables that override it.
+enum ServerSettingsReader {
+    static func read(_ value: JSONValue?, environment: [String: String], reader: inout ConfigReader) -> ServerSettings {
+        var settings = ServerSettings()
+        if let value {
+            readFile(value, into: &settings, reader: &reader)
+        }
+        applyEnvironment(environment, to: &settings, reader: &reader)
+        return settings
+    }
+
+    private static func readFile(_ value: JSONValue, into settings: inout ServerSettings, reader: inout ConfigReader) {
+        let keys = ["host", "port", "threads", "connectionTimeout", "connectionLimit", "perIPConnectionLimit", "shutdownTimeout", "connectionMemoryLimit", "tls"]
+        guard let object = reader.object(value, at: "server", allowed: keys) else { return }
+        if let host = reader.string(object, "host", at: "server", expected: "an address such as \"::\" or \"0.0.0.0\"", rule: hostRule) {
+            settings.host = host
+        }
+        settings.port = reader.integer(object, "port", at: "server", in: 0...65535) ?? settings.port
+        settings.threads = reader.integer(object, "threads", at: "server", in: 0...1024) ?? settings.threads
+        settings.connectionTimeout = reader.integer(object, "connectionTimeout", at: "server", in: 1...3600) ?? settings.connectionTimeout
+        settings.connectionLimit = reader.integer(object, "connectionLimit", at: "server", in: 1...1_000_000) ?? settings.connectionLimit
+        settings.perIPConnectionLimit = reader.integer(object, "perIPConnectionLimit", at: "server", in: 0...1_000_000) ?? settings.perIPConnectionLimit
+        settings.shutdownTimeout = reader.integer(object, "shutdownTimeout", at: "server", in: 0...600) ?? settings.shutdownTimeout
+        settings.connectionMemoryLimit = reader.integer(object, "connectionMemoryLimit", at: "server", in: 4096...1_048_576) ?? settings.connectionMemoryLimit
+        if let tls = object["tls"], let tlsObject = reader.object(tls, at: "server.tls", allowed: ["certificateFile", "privateKeyFile"]) {
+            let certificate = reader.string(tlsObject, "certificateFile", at: "server.tls", required: true, expected: "the PEM certificate chain's path")
+            let key = reader.string(tlsObject, "privateKeyFile", at: "server.tls", required: true, expected: "the PEM private key's path")
+            if let certificate, let key { settings.tls = TLSSettings(certificateFile: certificate, privateKeyFile: key) }
+        }
+    }
+
+    private static func hostRule(_ host: String) -> String? {
+        let valid = !host.isEmpty && host.utf8.count <= 253
+            && host.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "[") && $0 != UInt8(ascii: "]") }
+        return valid ? nil : "is not an address or host name (write IPv6 without brackets, e.g. \"::1\")"
+    }
+
+    /// Containers configure by environment: `LINKHOST_HOST` and `LINKHOST_PORT` win over the file.
+    private static func applyEnvironment(_ environment: [String: String], to server: inout ServerSettings, reader: inout ConfigReader) {
+        if let host = environment["LINKHOST_HOST"], !host.isEmpty {
+            if let problem = hostRule(host) { reader.error(.lh109, "LINKHOST_HOST", "\"\(host)\" \(problem)") } else { server.host = host }
+        }
+        if let port = environment["LINKHOST_PORT"], !port.isEmpty {
+            if let number = Int(port), (0...65535).contains(number) {
+                server.port = number
+            } else {
+                reader.error(.lh109, "LINKHOST_PORT", "\"\(port)\" is not a port number from 0 to 65535")
+            }
+        }
+    }
+}

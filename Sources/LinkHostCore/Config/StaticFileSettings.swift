@@ -1,0 +1,22 @@
+import LinkHostJSON
+
+/// Settings of a site's static file tree.
+public struct StaticFileSettings: Sendable, Equatable, Hashable {
+    /// Folder of static files, relative to the working directory unless absolute.
+    public var root: String = "public"
+    /// `Cache-Control: max-age` of static files, in seconds.
+    public var cacheMaxAge: Int = 300
+}
+
+/// Reads a `static` section (of the top level or of one site).
+enum StaticFileSettingsReader {
+    static func read(_ value: JSONValue?, at path: String, reader: inout ConfigReader) -> StaticFileSettings {
+        var settings = StaticFileSettings()
+        guard let value, let object = reader.object(value, at: path, allowed: ["root", "cacheMaxAge"]) else { return settings }
+        if let root = reader.string(object, "root", at: path, expected: "a folder path such as \"public\"", code: .lh114, rule: { $0.isEmpty || $0.utf8.contains(0) ? "is not a folder path" : nil }) {
+            settings.root = root
+        }
+        settings.cacheMaxAge = reader.integer(object, "cacheMaxAge", at: path, in: 0...31_536_000) ?? settings.cacheMaxAge
+        return settings
+    }
+}

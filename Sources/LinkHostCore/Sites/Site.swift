@@ -1,0 +1,95 @@
+/// One site of a snapshot: the association files, static files, call page and 404 served on its hosts.
+public final class Site: Sendable {
+    /// The site's settings.
+    public let config: SiteConfig
+    /// The site's position in the snapshot (0: the default site), the first part of its page cache keys.
+    public let index: Int
+    /// The AASA bytes served at both AASA paths (empty when the site has no iOS app).
+    public let aasaBytes: [UInt8]
+    /// The assetlinks bytes (empty when the site has no Android app).
+    public let assetLinksBytes: [UInt8]
+    /// The association files, by exact path.
+    package let generated: ByteKeyedTable<Resource>
+    /// The static files, by exact URL path (shared with every site that has the same static settings).
+    package let staticFiles: ByteKeyedTable<Resource>
+    /// The URL paths of the static files, sorted, for the linter.
+    public let staticPaths: [String]
+    /// The answer for unknown paths and invalid call links: the static tree's 404.html, or plain text.
+    package let notFound: Response
+    /// The call-link page renderer.
+    package let callPage: CallPage
+
+    /// The headers of every call page of the site, so the server can keep them in its own form.
+    package var callPageHeaders: [HTTPHeader] { callPage.headers }
+
+    /// The paths at which the AASA is served; Apple's fetcher uses the first, older iOS the second.
+    public static let aasaPaths = ["/.well-known/apple-app-site-association", "/apple-app-site-association"]
+    /// The path of the Digital Asset Links file.
+    public static let assetLinksPath = "/.well-known/assetlinks.json"
+
+    /// Builds a site, loading the files its settings name into `build`; throws with every problem found.
+    init(_ config: SiteConfig, index: Int, build: inout SnapshotBuild) throws(ConfigError) {
+        let sections = config.sections
+        let aasa = config.apps.isEmpty ? [] : AASAGenerator.bytes(for: config)
+        if aasa.count > AASAGenerator.maximumSize {
+            throw ConfigError(source: "aasa", diagnostics: [ConfigDiagnostic(.lh110, path: sections.aasa, message: "the generated file is \(aasa.count) bytes, more than Apple's limit of \(AASAGenerator.maximumSize) bytes; merge rules or use wildcards")])
+        }
+        let assetLinks = config.android.isEmpty ? [] : AssetLinksGenerator.bytes(for: config.android)
+        callPage = CallPage(site: config, template: try Self.template(config, build: &build))
+        let tree = try Self.staticTree(config, build: &build)
+        if let image = config.callLinks.previewImage, tree.resources.value(for: ("/" + image).utf8) == nil {
+            throw ConfigError(source: config.staticFiles.root, diagnostics: [ConfigDiagnostic(.lh114, path: ConfigReader.join(sections.callLinks, "previewImage"), message: "\"\(image)\" is not a file in \(config.staticFiles.root)")])
+        }
+        var generated = ByteKeyedTable<Resource>(foldsCase: false)
+        let documents = (aasa.isEmpty ? [] : Self.aasaPaths.map { ($0, aasa, Route.aasa) })
+            + (assetLinks.isEmpty ? [] : [(Self.assetLinksPath, assetLinks, Route.assetLinks)])
+        for (path, bytes, route) in documents {
+            if tree.resources.value(for: path.utf8) != nil {
+                build.warnings.append(ConfigDiagnostic(.lh305, path: sections.staticFiles + ".root", message: "the file for \(path) is ignored; linkhost generates it from the config", severity: .warning))
+            }
+            // One prepared resource per document: both AASA paths, and every site serving the same file,
+            // answer with the very same bytes and ETag.
+            let key = SnapshotBuild.DocumentKey(bytes: bytes, route: route, maxAge: config.aasa.cacheMaxAge)
+            let resource = build.documents[key] ?? build.prepared.resource(body: bytes, contentType: "application/json", maxAge: config.aasa.cacheMaxAge, route: route)
+            build.documents[key] = resource
+            generated.insert(Array(path.utf8), resource)
+        }
+        self.config = config
+        self.index = index
+        self.aasaBytes = aasa
+        self.assetLinksBytes = assetLinks
+        self.generated = generated
+        self.staticFiles = tree.resources
+        self.staticPaths = tree.paths
+        self.notFound = tree.notFound
+    }
+
+    /// The site's page template, parsed once per snapshot however many sites use it.
+    private static func template(_ config: SiteConfig, build: inout SnapshotBuild) throws(ConfigError) -> PageTemplate {
+        let path = config.callLinks.template
+        if let parsed = build.templates[path] { return parsed }
+        let parsed = try PageTemplate.load(path, setting: ConfigReader.join(config.sections.callLinks, "template"))
+        build.templates[path] = parsed
+        return parsed
+    }
+
+    /// The site's static tree, loaded once per snapshot however many sites share its settings.
+    private static func staticTree(_ config: SiteConfig, build: inout SnapshotBuild) throws(ConfigError) -> SnapshotBuild.StaticTree {
+        // The template is a source, not a page: it is never served raw.
+        let excluded = StaticFiles.resolve(config.callLinks.template)
+        let key = SnapshotBuild.StaticTreeKey(settings: config.staticFiles, excludedTemplate: excluded)
+        if let tree = build.staticTrees[key] { return tree }
+        let files = try StaticFiles.load(settings: config.staticFiles, setting: config.sections.staticFiles, excluded: [excluded], into: &build.prepared)
+        var resources = ByteKeyedTable<Resource>(foldsCase: false)
+        for (path, resource) in files { resources.insert(Array(path.utf8), resource) }
+        let notFoundBody = files.first { $0.path == "/404.html" }?.resource.ok.body
+        let notFound = build.prepared.add(Response(
+            status: 404,
+            headers: (notFoundBody == nil ? [HTTPHeader("Content-Type", "text/plain; charset=utf-8")] : [HTTPHeader("Content-Type", "text/html; charset=utf-8")] + CallPage.securityHeaders)
+                + [HTTPHeader("Cache-Control", "public, max-age=60")],
+            body: notFoundBody ?? Array("Not Found\n".utf8), route: .notFound))
+        let tree = SnapshotBuild.StaticTree(resources: resources, paths: files.map(\.path).sorted(), notFound: notFound)
+        build.staticTrees[key] = tree
+        return tree
+    }
+}

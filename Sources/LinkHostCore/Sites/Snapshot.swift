@@ -1,0 +1,132 @@
+/// Everything the server answers with, computed once from a config: the immutable snapshot of every site.
+///
+/// A reload builds a new `Snapshot` beside the old one and swaps it in only when the whole build
+/// succeeded, so a bad config never replaces a good one, and all sites change at once or none does.
+public final class Snapshot: Sendable {
+    /// The config this snapshot was built from.
+    public let config: Config
+    /// Increases by one on every successful load; shown in metrics and logs.
+    public let generation: Int
+    /// The sites, in the order of `config.sites`: the default site first.
+    public let sites: [Site]
+    /// Every response computed at load, for every site, indexed by `Response.preparedID`.
+    public let preparedResponses: [Response]
+    /// Warnings found while building, e.g. a static file shadowed by a generated one.
+    public let warnings: [ConfigDiagnostic]
+    /// The answer for requests whose framing or Host is ambiguous; the connection is closed after it.
+    public let badRequest: Response
+    /// The answer for methods other than GET and HEAD on served paths, on every site.
+    package let methodNotAllowed: Response
+    /// The paths answered the same on every host: health and metrics.
+    package let shared: ByteKeyedTable<Resource>
+    /// Which site answers which host.
+    package let directory: SiteDirectory
+    /// The query item names any site's link templates read: all the server ever extracts from a query.
+    public let queryItemNames: [String]
+
+    /// Builds a snapshot, loading the files the config names; throws with every problem found.
+    public init(config: Config, generation: Int = 1) throws(ConfigError) {
+        var build = SnapshotBuild()
+        var sites: [Site] = []
+        sites.reserveCapacity(config.sites.count)
+        var failures: [ConfigDiagnostic] = []
+        for (index, site) in config.sites.enumerated() {
+            do {
+                sites.append(try Site(site, index: index, build: &build))
+            } catch {
+                failures += error.diagnostics
+            }
+        }
+        // Every site's problems at once, so fixing one site does not just reveal the next.
+        if !failures.isEmpty { throw ConfigError(source: "config", diagnostics: failures) }
+
+        let observability = config.observability
+        var shared = ByteKeyedTable<Resource>(foldsCase: false)
+        let health = build.prepared.add(Response(status: 200, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8"), HTTPHeader("Cache-Control", "no-store")],
+                                                 body: Array("ok\n".utf8), route: .health))
+        shared.insert(Array(observability.healthPath.utf8), Resource(ok: health, notModified: health, etag: ""))
+        if observability.metricsEnabled && observability.metricsPort == nil {
+            // Not prepared: its body is new on every request.
+            shared.insert(Array(observability.metricsPath.utf8), Resource(ok: Self.metricsResponse, notModified: Self.metricsResponse, etag: ""))
+        }
+        self.shared = shared
+        methodNotAllowed = build.methodNotAllowed
+        badRequest = build.prepared.add(Response(
+            status: 400,
+            headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8"), HTTPHeader("Connection", "close")],
+            body: Array("Bad Request\n".utf8), route: .badRequest))
+        self.config = config
+        self.generation = generation
+        self.sites = sites
+        directory = SiteDirectory(sites: config.sites)
+        var names: [String] = []
+        for name in config.sites.flatMap(\.callLinks.links.queryItemNames) where !names.contains(name) { names.append(name) }
+        queryItemNames = names
+        preparedResponses = build.prepared.all
+        warnings = build.warnings
+    }
+
+    /// The metrics page's headers; its body is filled per request by the server, which owns the counters.
+    public static let metricsResponse = Response(
+        status: 200,
+        headers: PreparedResponses.commonHeaders + [HTTPHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), HTTPHeader("Cache-Control", "no-store")],
+        route: .metrics)
+
+    /// The site for a `Host` value (any case, port and trailing dot allowed); the default site when none names it.
+    public func site(forHost host: String?) -> Site {
+        sites[directory.siteIndex(forAuthority: host?.utf8)]
+    }
+
+    /// The site for a `Host` value's bytes, for the server's hot path.
+    package func site<Bytes: BidirectionalCollection<UInt8>>(forAuthority authority: Bytes?) -> Site {
+        sites[directory.siteIndex(forAuthority: authority)]
+    }
+
+    /// The resource computed at load for exactly these path bytes on `site`: health and metrics first, then
+    /// the site's generated files, then its static files.
+    package func exactResource<Bytes: Collection<UInt8>>(_ path: Bytes, on site: Site) -> Resource? {
+        shared.value(for: path) ?? site.generated.value(for: path) ?? site.staticFiles.value(for: path)
+    }
+}
+
+/// What the sites of one snapshot build share: the prepared responses, and files loaded once however
+/// many sites name them.
+struct SnapshotBuild {
+    var prepared = PreparedResponses()
+    var warnings: [ConfigDiagnostic] = []
+    /// Static trees by their settings and the template they leave out.
+    var staticTrees: [StaticTreeKey: StaticTree] = [:]
+    /// Page templates by path, parsed once.
+    var templates: [String: PageTemplate] = [:]
+    /// Association documents by bytes, so sites that serve the same file share one prepared response.
+    var documents: [DocumentKey: Resource] = [:]
+    /// The 405 of every site.
+    let methodNotAllowed: Response
+
+    init() {
+        methodNotAllowed = prepared.add(Response(
+            status: 405,
+            headers: [HTTPHeader("Allow", "GET, HEAD"), HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
+            body: Array("Method Not Allowed\n".utf8), route: .methodNotAllowed))
+    }
+
+    /// What makes two static trees the same.
+    struct StaticTreeKey: Hashable {
+        let settings: StaticFileSettings
+        let excludedTemplate: String
+    }
+
+    /// One loaded static tree: its resources and its 404 page's body, if it has one.
+    struct StaticTree {
+        let resources: ByteKeyedTable<Resource>
+        let paths: [String]
+        let notFound: Response
+    }
+
+    /// What makes two generated documents the same response.
+    struct DocumentKey: Hashable {
+        let bytes: [UInt8]
+        let route: Route
+        let maxAge: Int
+    }
+}

@@ -1,0 +1,32 @@
+import CMicroHTTPD
+
+/// libmicrohttpd's access handler. The first call only marks the request: queueing a response
+/// there makes MHD close the connection instead of keeping it alive for the next request.
+let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, method, version, _, uploadSize, requestContext in
+    guard let context, let connection, let url, let method, let requestContext else { return .NO }
+    let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
+    if requestContext.pointee == nil {
+        // Refused before any body is read; answering on the first call makes MHD close the connection,
+        // so nothing after this request can be read as another one.
+        if cmhd_request_is_ambiguous(connection, version) != 0 {
+            return daemon.server.refuseAmbiguous(connection, url: url, method: method)
+        }
+        // The request's start time, kept in MHD's per-request slot itself: no allocation per request.
+        requestContext.pointee = UnsafeMutableRawPointer(bitPattern: UInt(max(LogTime.monotonicNanoseconds(), 1)))
+        daemon.inFlight.add(1, ordering: .relaxed)
+        return .YES
+    }
+    if let uploadSize, uploadSize.pointee != 0 {
+        // linkhost accepts no request bodies; read and drop them so the connection stays usable.
+        uploadSize.pointee = 0
+        return .YES
+    }
+    return daemon.server.answer(connection, url: url, method: method, started: UInt64(UInt(bitPattern: requestContext.pointee)))
+}
+
+/// Called once per request MHD handed to the access handler, whether answered or aborted.
+let requestCompleted: MHD_RequestCompletedCallback = { context, _, requestContext, _ in
+    guard let context, let requestContext, requestContext.pointee != nil else { return }
+    requestContext.pointee = nil
+    Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
+}
