@@ -1,18 +1,19 @@
 import sys, os, time, tempfile, subprocess, signal, socket
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-import bench
-class A: pass
-a = A(); a.bin = sys.argv[1] if len(sys.argv) > 1 else "/tmp/build-bench/release/linkhost"; a.workdir = tempfile.mkdtemp(prefix="sys-", dir="/tmp"); a.results = a.workdir + "/r.md"; a.raw = a.workdir + "/r.json"
-b = bench.Bench(a); b.prepare()
+from harness.http_client import request_bytes
+from harness.routes import AASA_PATH, SERVERS
+from harness.testbed import Testbed
+binary = sys.argv[1] if len(sys.argv) > 1 else "/tmp/build-bench/release/linkhost"; workdir = tempfile.mkdtemp(prefix="sys-", dir="/tmp")
+b = Testbed(binary, workdir); b.prepare()
 N = 2000
 try:
     b.start_main_servers()
-    for kind in bench.SERVERS:
+    for kind in SERVERS:
         s = b.servers[kind]
-        out = os.path.join(a.workdir, f"strace-{kind}.txt")
+        out = os.path.join(workdir, f"strace-{kind}.txt")
         args = ["strace", "-c", "-f", "-o", out] + sum([["-p", str(p)] for p in s.pids()], [])
         tr = subprocess.Popen(args, stderr=subprocess.DEVNULL); time.sleep(1.0)
-        req = bench.request_bytes(bench.AASA_PATH, close=True)
+        req = request_bytes(AASA_PATH, close=True)
         for i in range(N):
             with socket.create_connection(("127.0.0.1", s.port)) as c:
                 c.sendall(req)
@@ -28,4 +29,4 @@ try:
                 print("   total", int(line.split()[2]) / N)
 finally:
     b.cleanup()
-    import shutil; shutil.rmtree(a.workdir, ignore_errors=True)
+    import shutil; shutil.rmtree(workdir, ignore_errors=True)

@@ -1,0 +1,123 @@
+"""The work folder of a run and the servers in it: linkhost's config, nginx's copy of the same content and its
+config, and the linkhost and nginx processes that the phases measure."""
+
+import json
+import os
+import shutil
+import subprocess
+import time
+
+from harness import BenchError, log
+from harness.http_client import fetch
+from harness.routes import AASA_PATH, CALL_ID, CALL_TYPE, ROUTE, SERVERS
+from harness.server import Server, wait_for_line, wait_until_serving
+from harness.settings import ACCESS_LOG, BENCHMARKS_DIR, PORTS, REPO
+
+
+class Testbed:
+    """`prepare` fills the work folder; `servers` holds the long-running linkhost and nginx between
+    `start_main_servers` and `stop_main_servers`."""
+
+    def __init__(self, binary, workdir):
+        self.bin = os.path.abspath(binary)
+        self.workdir = os.path.abspath(workdir)
+        self.servers = {}
+
+    def prepare(self):
+        os.chmod(self.workdir, 0o755)
+        self.config_path = os.path.join(self.workdir, "linkhost.json")
+        with open(os.path.join(REPO, "config", "linkhost.json")) as handle:
+            config = json.load(handle)
+        config.pop("$schema", None)
+        server = config.setdefault("server", {})
+        server.update({"host": "127.0.0.1", "port": PORTS["linkhost"]})
+        # Every benchmark connection comes from 127.0.0.1, as behind a proxy: the per-IP limit would refuse them.
+        server["perIPConnectionLimit"] = 0
+        config.setdefault("callLinks", {})["template"] = os.path.join(REPO, config["callLinks"].get("template", "public/call.html"))
+        static = config.setdefault("static", {})
+        static["root"] = os.path.join(REPO, static.get("root", "public"))
+        self.config = self.enable_observability(config)
+        with open(self.config_path, "w") as handle:
+            json.dump(self.config, handle, indent=2)
+
+        aasa = subprocess.run([self.bin, "print", "aasa", "--config", self.config_path], capture_output=True, check=True, cwd=self.workdir).stdout
+        self.www = os.path.join(self.workdir, "www")
+        shutil.copytree(static["root"], self.www)
+        os.remove(os.path.join(self.www, os.path.basename(config["callLinks"]["template"])))
+        os.makedirs(os.path.join(self.www, ".well-known"), exist_ok=True)
+        with open(os.path.join(self.www, AASA_PATH.lstrip("/")), "wb") as handle:
+            handle.write(aasa)
+        for folder, _, files in os.walk(self.www):
+            os.chmod(folder, 0o755)
+            for name in files:
+                os.chmod(os.path.join(folder, name), 0o644)
+
+        # linkhost's rendered call page, once, to give nginx the same bytes with the ID and type put back from the URL.
+        linkhost = self.linkhost_server("linkhost-probe", PORTS["linkhost"])
+        linkhost.start()
+        wait_for_line(linkhost, "listening on", 30)
+        status, _, page = fetch(linkhost.port, ROUTE["call"].path)
+        linkhost.stop()
+        if status != 200:
+            raise BenchError(f"linkhost answered {status} for the call page")
+        self.call_page = page
+        self.nginx_conf = self.write_nginx_conf(PORTS["nginx"], self.workdir, page)
+
+    @staticmethod
+    def enable_observability(config):
+        """The issue's targets are for linkhost with its access log and metrics on: say so explicitly."""
+        observability = config.setdefault("observability", {})
+        observability["accessLog"] = ACCESS_LOG
+        observability.setdefault("metrics", {})["enabled"] = True
+        return config
+
+    def write_nginx_conf(self, port, prefix, page, master=True, workers="auto"):
+        text = page.decode("utf-8")
+        if "$" in text:
+            raise BenchError("the call page contains '$', which nginx's return text cannot hold literally")
+        escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+        escaped = escaped.replace(CALL_ID, "${callid}").replace(CALL_TYPE, "${arg_type}")
+        with open(os.path.join(BENCHMARKS_DIR, "nginx.conf.template")) as handle:
+            template = handle.read()
+        conf = (template.replace("@PREFIX@", prefix).replace("@PORT@", str(port)).replace("@ROOT@", self.www)
+                .replace("@WORKER_PROCESSES@", str(workers)).replace("@MASTER_PROCESS@", "on" if master else "off")
+                .replace("@CALL_BODY@", escaped))
+        path = os.path.join(prefix, f"nginx-{port}.conf")
+        with open(path, "w") as handle:
+            handle.write(conf)
+        return path
+
+    def linkhost_server(self, name, port, wrapper=(), log_sink=False):
+        command = list(wrapper) + [self.bin, "serve", "--config", self.config_path, "--host", "127.0.0.1", "--port", str(port)]
+        return Server(name, command, self.workdir, cwd=self.workdir, port=port, log_sink=log_sink)
+
+    def nginx_server(self, name, conf, port, wrapper=()):
+        command = list(wrapper) + ["nginx", "-p", self.workdir, "-c", conf, "-e", os.path.join(self.workdir, "error.log")]
+        return Server(name, command, self.workdir, cwd=self.workdir, port=port)
+
+    def make_server(self, kind):
+        """The server of a kind as the main phases run it: linkhost with its access log down the sink."""
+        if kind == "linkhost":
+            return self.linkhost_server("linkhost", PORTS["linkhost"], log_sink=True)
+        return self.nginx_server("nginx", self.nginx_conf, PORTS["nginx"])
+
+    def start_main_servers(self):
+        for kind in SERVERS:
+            server = self.make_server(kind)
+            server.start()
+            wait_until_serving(server)
+            self.servers[kind] = server
+        # Readings right after start would catch start-up work still under way.
+        time.sleep(1.0)
+
+    def stop_main_servers(self):
+        for server in self.servers.values():
+            server.stop()
+        self.servers = {}
+
+    def cleanup(self):
+        for server in list(self.servers.values()):
+            try:
+                server.stop(timeout=5)
+            except Exception as error:  # keep stopping the others
+                log(f"could not stop {server.name}: {error}")
