@@ -15,6 +15,10 @@ public struct DeploymentCheckOptions: Sendable {
     public var checkCDN: Bool
     /// The CDN prefix the host name is appended to (tests point it at a local server).
     public var cdnBase: String
+    /// The AASA the config generates for this host's site, when a config was given: the served one must match.
+    public var expectedAASA: [UInt8]?
+    /// The assetlinks.json the config generates for this host's site, likewise.
+    public var expectedAssetLinks: [UInt8]?
 
     /// Makes options.
     public init(origin: FetchOrigin, userAgent: String = appleUserAgent, checkCDN: Bool = false, cdnBase: String = appleCDNBase) {
@@ -86,6 +90,7 @@ struct DeploymentCheckRun {
         guard expectOK(response, path, severity: .error) else { return }
         expectJSONType(response, path, severity: .error)
         originAASA = response.body
+        compareWithConfig(response.body, expected: options.expectedAASA, path)
         diagnostics += AASALinter.diagnostics(bytes: response.body).map { located($0, under: path) }
         compareHead(with: response, path)
 
@@ -109,6 +114,7 @@ struct DeploymentCheckRun {
         }
         guard expectOK(response, path, severity: .error) else { return }
         expectJSONType(response, path, severity: .error)
+        compareWithConfig(response.body, expected: options.expectedAssetLinks, path)
         diagnostics += AssetLinksLinter.diagnostics(bytes: response.body).map { located($0, under: path) }
         compareHead(with: response, path)
     }
@@ -157,6 +163,13 @@ struct DeploymentCheckRun {
         guard response.mediaType != "application/json" else { return }
         let found = response.header("Content-Type").map { "is served as \"\($0)\"" } ?? "is served without a Content-Type"
         add(.lh505, severity, path, "\(found), not application/json")
+    }
+
+    /// LH511 when the deployment serves another file than the config generates for the host's site: an old
+    /// deploy, another server in front, or the wrong site for the host.
+    private mutating func compareWithConfig(_ served: [UInt8], expected: [UInt8]?, _ path: String) {
+        guard let expected, served != expected else { return }
+        add(.lh511, .warning, path, "differs from the file the config generates for this host (\(served.count) vs \(expected.count) bytes): an older deploy, a proxy's copy, or the host served by another site")
     }
 
     /// HEAD must agree with GET: same status, Content-Type and length.

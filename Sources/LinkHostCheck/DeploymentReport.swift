@@ -96,12 +96,22 @@ public struct DeploymentReport: Sendable, Equatable {
 
     /// `{"target", "userAgent", "passed", "requests": […], "diagnostics": [{"code", "severity", "path", "message"}]}`.
     public var jsonText: String {
-        JSONWriter.string(.object(JSONObject([
+        JSONWriter.string(json, style: .pretty)
+    }
+
+    /// Several reports as one JSON array, for a check of several deployments.
+    public static func jsonText(of reports: [DeploymentReport]) -> String {
+        JSONWriter.string(.array(reports.map(\.json)), style: .pretty)
+    }
+
+    /// The report as a JSON object.
+    public var json: JSONValue {
+        .object(JSONObject([
             JSONMember("target", .string(target)),
             JSONMember("userAgent", .string(userAgent)),
             JSONMember("passed", .bool(passed)),
             JSONMember("requests", .array(requests.map(\.json))),
             JSONMember("diagnostics", .array(diagnostics.map(\.json))),
-        ])), style: .pretty)
+        ]))
     }
 }

@@ -6,10 +6,10 @@ enum CheckCommand: Command {
     static let name = "check"
     static let summary = "Check a live deployment the way Apple's and Google's fetchers see it."
     static let help = """
-    USAGE: linkhost check URL [--user-agent UA] [--cdn] [--allow-http] [--cacert FILE]
-                              [--timeout SECONDS] [--format human|json]
+    USAGE: linkhost check [URL ...] [--config PATH] [--user-agent UA] [--cdn] [--allow-http]
+                          [--cacert FILE] [--timeout SECONDS] [--format human|json]
 
-    Fetches the association files from the deployment at URL (its origin, e.g.
+    Fetches the association files from the deployment at each URL (its origin, e.g.
     https://links.example.com; a bare host name means https) and checks:
       /.well-known/apple-app-site-association  no redirect, 200, Content-Type
           application/json, at most 128 KB, valid JSON, the linter's checks (see
@@ -20,9 +20,16 @@ enum CheckCommand: Command {
     Redirects are never followed. TLS certificates are verified against the system
     trust store, including the host name.
 
+    With --config, each host's files are also compared with the ones the config
+    generates for the site serving that host (LH511), and without a URL every host
+    of every site is checked (wildcard hosts are skipped; the default site's
+    callLinks.baseURL stands for it when set).
+
     OPTIONS:
       --user-agent UA     User-Agent to send (default: AASA-Bot/1.0.0, the agent of
                           Apple's CDN fetcher, which firewalls sometimes block).
+      --config PATH       The config the deployment serves; compare its files, and give the
+                          hosts to check when no URL is given.
       --cdn               Also fetch Apple's CDN copy from
                           https://app-site-association.cdn-apple.com/a/v1/HOST, report its
                           Apple-Failure-Reason and Apple-Failure-Details, and whether it
@@ -33,33 +40,27 @@ enum CheckCommand: Command {
                           store (a private CA, a test certificate).
       --timeout SECONDS   Time each request may take (default: 10).
       --format FORMAT     human (default) or json: {"target", "userAgent", "passed",
-                          "requests", "diagnostics": [{code, severity, path, message}]}.
+                          "requests", "diagnostics": [{code, severity, path, message}]},
+                          an array of them when several deployments are checked.
       -h, --help          Show this help.
 
     Codes are listed in docs/diagnostics.md.
 
-    EXIT CODES: 0 every check passed (warnings may be printed), 1 problems found,
-    2 usage error.
+    EXIT CODES: 0 every check passed on every host (warnings may be printed),
+    1 problems found, 2 usage or config error.
     """
 
     static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {
         let arguments = try Arguments(
             words, command: name,
-            options: ["--user-agent", "--cdn-url", "--cacert", "--timeout", "--format"],
+            options: ["--config", "--user-agent", "--cdn-url", "--cacert", "--timeout", "--format"],
             flags: ["--cdn", "--allow-http"]
         )
         if arguments.has("--help") { StandardStreams.output(help + "\n"); return 0 }
-        guard arguments.positional.count == 1, let given = arguments.positional.first else {
-            throw UsageError(message: arguments.positional.isEmpty ? "give the deployment's URL, e.g. https://links.example.com" : "give one URL", command: name)
-        }
         let format = try outputFormat(arguments, command: name)
-        let url = given.contains("://") ? given : "https://" + given
-        guard let origin = FetchOrigin(url: url) else {
-            throw UsageError(message: "'\(given)' is not an https:// URL with a host", command: name)
-        }
-        if origin.scheme == "http" && !arguments.has("--allow-http") {
-            throw UsageError(message: "devices fetch association files over https only; add --allow-http to check a plain http server while testing", command: name)
-        }
+        let config = try arguments["--config"].map { path throws(UsageError) in try loadConfig(path, environment: environment) }
+        let targets = arguments.positional.isEmpty ? try configTargets(config) : arguments.positional
+        let origins = try targets.map { given throws(UsageError) in try origin(given, allowHTTP: arguments.has("--allow-http")) }
         let userAgent = arguments["--user-agent"] ?? DeploymentCheckOptions.appleUserAgent
         if userAgent.isEmpty || userAgent.contains(where: { $0 == "\r" || $0 == "\n" }) {
             throw UsageError(message: "--user-agent needs a value on one line", command: name)
@@ -75,13 +76,56 @@ enum CheckCommand: Command {
             timeoutSeconds: try arguments.integer("--timeout", in: 1...300, command: name) ?? 10,
             caFile: arguments["--cacert"]
         )
-        let options = DeploymentCheckOptions(
-            origin: origin, userAgent: userAgent, checkCDN: arguments.has("--cdn") || cdnBase != nil,
-            cdnBase: cdnBase ?? DeploymentCheckOptions.appleCDNBase
-        )
-        let report = DeploymentCheck.run(options, fetch: client.fetcher)
-        StandardStreams.output(format == "json" ? report.jsonText : report.humanText)
-        return report.passed ? 0 : 1
+        let reports = origins.map { origin in
+            var options = DeploymentCheckOptions(
+                origin: origin, userAgent: userAgent, checkCDN: arguments.has("--cdn") || cdnBase != nil,
+                cdnBase: cdnBase ?? DeploymentCheckOptions.appleCDNBase
+            )
+            if let site = config?.site(forHost: origin.authority) {
+                options.expectedAASA = site.apps.isEmpty ? nil : AASAGenerator.bytes(for: site)
+                options.expectedAssetLinks = site.android.isEmpty ? nil : AssetLinksGenerator.bytes(for: site.android)
+            }
+            return DeploymentCheck.run(options, fetch: client.fetcher)
+        }
+        if format == "json" {
+            StandardStreams.output(reports.count == 1 ? reports[0].jsonText : DeploymentReport.jsonText(of: reports))
+        } else {
+            StandardStreams.output(reports.map(\.humanText).joined(separator: "\n"))
+        }
+        return reports.allSatisfy(\.passed) ? 0 : 1
+    }
+
+    /// The origin of one deployment given on the command line.
+    private static func origin(_ given: String, allowHTTP: Bool) throws(UsageError) -> FetchOrigin {
+        let url = given.contains("://") ? given : "https://" + given
+        guard let origin = FetchOrigin(url: url) else {
+            throw UsageError(message: "'\(given)' is not an https:// URL with a host", command: name)
+        }
+        if origin.scheme == "http" && !allowHTTP {
+            throw UsageError(message: "devices fetch association files over https only; add --allow-http to check a plain http server while testing", command: name)
+        }
+        return origin
+    }
+
+    private static func loadConfig(_ path: String, environment: [String: String]) throws(UsageError) -> Config {
+        do {
+            return try ConfigLoader.load(path: path, environment: environment)
+        } catch {
+            throw UsageError(message: "--config: \(error)", command: name)
+        }
+    }
+
+    /// Every exact host of every site, and the default site's base URL when it has one.
+    private static func configTargets(_ config: Config?) throws(UsageError) -> [String] {
+        guard let config else { throw UsageError(message: "give the deployment's URL, e.g. https://links.example.com, or --config to check every host it names", command: name) }
+        var targets = config.defaultSite.callLinks.baseURL.map { [$0] } ?? []
+        for host in config.sites.flatMap(\.hosts) where !host.hasPrefix("*.") && !targets.contains("https://" + host) {
+            targets.append("https://" + host)
+        }
+        guard !targets.isEmpty else {
+            throw UsageError(message: "the config names no host to check (no sites, no callLinks.baseURL); give the deployment's URL", command: name)
+        }
+        return targets
     }
 }
 

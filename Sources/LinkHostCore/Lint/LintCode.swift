@@ -24,6 +24,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case lh501 = "LH501", lh502 = "LH502", lh503 = "LH503", lh504 = "LH504", lh505 = "LH505"
     /// Live deployment, continued.
     case lh506 = "LH506", lh507 = "LH507", lh508 = "LH508", lh509 = "LH509", lh510 = "LH510"
+    /// Live deployment, continued.
+    case lh511 = "LH511"
 
     /// Orders codes by number, for tables.
     public static func < (lhs: LintCode, rhs: LintCode) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -33,7 +35,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         switch self {
         case .lh104, .lh106, .lh111, .lh112: return "error (config) / warning (AASA file)"
         case .lh105, .lh209: return "error, or warning when iOS still reads the value"
-        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh403, .lh508, .lh510: return "warning"
+        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh403, .lh508, .lh510, .lh511: return "warning"
         case .lh503, .lh504, .lh505: return "error (warning for the legacy root /apple-app-site-association)"
         case .lh404: return "error (config) / warning (assetlinks file)"
         case .lh405: return "error, or warning when no statement grants App Links"
@@ -90,6 +92,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh508: return "Apple's CDN serves a different AASA than the origin."
         case .lh509: return "Apple's CDN could not fetch the AASA (Apple-Failure-Reason)."
         case .lh510: return "No /.well-known/assetlinks.json is served, so Android App Links cannot verify."
+        case .lh511: return "A served association file differs from the one the config generates for the host's site (`check --config`)."
         }
     }
 
@@ -142,6 +145,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh508: return "Wait for the CDN to refresh (it caches for up to a day); use developer mode (?mode=developer) while testing."
         case .lh509: return "Fix what Apple-Failure-Reason and Apple-Failure-Details say; devices read the CDN's copy."
         case .lh510: return "Configure the Android apps under \"android\" so linkhost serves assetlinks.json, if the domain has Android apps."
+        case .lh511: return "Deploy the config (and reload), check that the host is listed in the right site, and that no proxy in front serves its own copy."
         }
     }
 

@@ -116,6 +116,7 @@ extension LintCodeCase {
         LintCodeCase(.lh507, "HEAD disagrees", failing: .deployment(["HEAD /.well-known/assetlinks.json": .head("[]")]), passing: .deployment([:])),
         LintCodeCase(.lh508, "CDN copy differs", failing: .deployment(["CDN": .ok("{}")], cdn: true), passing: .deployment([:], cdn: true)),
         LintCodeCase(.lh509, "CDN failure reason", failing: .deployment(["CDN": .response(FetchedResponse(status: 404, headers: [HTTPHeader("Apple-Failure-Reason", "SWCERR00101 Bad HTTP Response"), HTTPHeader("Apple-Failure-Details", "404")]))], cdn: true), passing: .deployment([:], cdn: true)),
+        LintCodeCase(.lh511, "served AASA is not the config's", failing: .deployment([:], expectedAASA: LintFixtures.aasa + " "), passing: .deployment([:], expectedAASA: LintFixtures.aasa)),
         LintCodeCase(.lh510, "no assetlinks", failing: .deployment(["GET /.well-known/assetlinks.json": .response(FetchedResponse(status: 404))]), passing: .deployment([:])),
     ]
 }

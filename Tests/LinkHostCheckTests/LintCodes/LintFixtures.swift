@@ -15,7 +15,7 @@ enum LintInput: Sendable {
     /// An assetlinks.json document.
     case assetlinks(String)
     /// A deployment: the good canned deployment with some responses replaced, by `METHOD path` (or `CDN`).
-    case deployment([String: CannedResponse], cdn: Bool = false)
+    case deployment([String: CannedResponse], cdn: Bool = false, expectedAASA: String? = nil)
 }
 
 /// A canned answer for the fake fetcher: a response, or a transport failure.
@@ -88,13 +88,13 @@ enum LintFixtures {
             return summarize(AASALinter.diagnostics(bytes: Array(text.utf8)))
         case .assetlinks(let text):
             return summarize(AssetLinksLinter.diagnostics(bytes: Array(text.utf8)))
-        case .deployment(let overrides, let cdn):
-            return summarize(deployment(overrides, cdn: cdn).diagnostics)
+        case .deployment(let overrides, let cdn, let expected):
+            return summarize(deployment(overrides, cdn: cdn, expectedAASA: expected).diagnostics)
         }
     }
 
     /// Runs the deployment check against the good canned deployment with `overrides`.
-    static func deployment(_ overrides: [String: CannedResponse], cdn: Bool = false) -> DeploymentReport {
+    static func deployment(_ overrides: [String: CannedResponse], cdn: Bool = false, expectedAASA: String? = nil) -> DeploymentReport {
         var canned: [String: CannedResponse] = [
             "GET /.well-known/apple-app-site-association": .ok(aasa),
             "HEAD /.well-known/apple-app-site-association": .head(aasa),
@@ -105,7 +105,8 @@ enum LintFixtures {
         ]
         canned.merge(overrides) { $1 }
         let responses = canned
-        let options = DeploymentCheckOptions(origin: FetchOrigin(scheme: "https", host: "links.example.com", port: nil), checkCDN: cdn)
+        var options = DeploymentCheckOptions(origin: FetchOrigin(scheme: "https", host: "links.example.com", port: nil), checkCDN: cdn)
+        options.expectedAASA = expectedAASA.map { Array($0.utf8) }
         return DeploymentCheck.run(options) { request in
             let key = request.origin.host == "links.example.com" ? "\(request.method) \(request.path)" : "CDN"
             switch responses[key] {
