@@ -3,7 +3,7 @@
 #
 #   1. lint:   hadolint on the Dockerfile, shellcheck on this script, its modules and check-deploy.sh
 #   2. binary: a release binary built on this host with the Swift runtime linked in statically
-#   3. base:   debian:bookworm-slim stood in for by a debootstrap minbase tree (cached)
+#   3. base:   debian:trixie-slim stood in for by a debootstrap minbase tree (cached)
 #   4. image:  the runtime stage of the unchanged Dockerfile, built by buildah (chroot isolation),
 #              with the build stage replaced by the host binary (--build-context build=DIR)
 #   5. run:    the image's config (user, HEALTHCHECK, entrypoint), ldd inside the image, then the

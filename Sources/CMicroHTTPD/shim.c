@@ -9,6 +9,10 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <time.h>
 
 static int cmhd_try_bind(const struct addrinfo *info, int backlog, int *error_number) {
     int fd = socket(info->ai_family, info->ai_socktype | SOCK_CLOEXEC, info->ai_protocol);
@@ -75,17 +79,238 @@ static size_t cmhd_keep_raw(void *context, struct MHD_Connection *connection, ch
     return strlen(text);
 }
 
+// MHD_OPTION_CLIENT_DISCIPLINE_LVL is 38 in libmicrohttpd >= 0.9.77.01; the 0.9.75 headers this is usually
+// built against do not name it, so the number is written here (and checked against headers that do).
+#define CMHD_OPTION_CLIENT_DISCIPLINE_LVL ((enum MHD_OPTION)38)
+#if MHD_VERSION >= 0x01000000
+_Static_assert(CMHD_OPTION_CLIENT_DISCIPLINE_LVL == MHD_OPTION_CLIENT_DISCIPLINE_LVL, "libmicrohttpd renumbered the option");
+#endif
+
+// Level 1: "more strict protocol interpretation, within the limits set by RFCs for HTTP servers", the
+// level libmicrohttpd recommends for public servers. It rejects what RFC 9112 lets a server reject and
+// what request smuggling is made of: bare LF and bare CR line ends (2.2), obs-fold (5.2), whitespace
+// inside the target or before a field's colon (3.2, 5.1), NUL bytes (M2 in docs/hardening.md), and it
+// answers a malformed Content-Length once (M1). Level 2 and 3 go beyond the RFCs (they are meant for
+// testing clients), and the clients linkhost serves (Apple's and Google's fetchers, browsers, CDNs)
+// send none of the forms level 1 refuses. cmhd_request_is_ambiguous still runs after it: 1.0.1 predates
+// the smuggling fixes of 1.0.4/1.0.5, and a second, independent check costs one pass over the fields.
+#define CMHD_CLIENT_DISCIPLINE 1
+
+unsigned int cmhd_library_version(void) {
+    const char *text = MHD_get_version();
+    unsigned int parts[3] = { 0, 0, 0 };
+    int index = 0;
+    for (const char *c = text ? text : ""; *c && index < 3; c++) {
+        if (*c >= '0' && *c <= '9') {
+            parts[index] = parts[index] * 10 + (unsigned int)(*c - '0');
+        } else if (*c == '.') {
+            index++;
+        } else {
+            break;
+        }
+    }
+    return (parts[0] & 0xFF) << 24 | (parts[1] & 0xFF) << 16 | (parts[2] & 0xFF) << 8;
+}
+
+int cmhd_client_discipline_level(void) {
+    // The option exists from 0.9.77.01 on; every release that has it is 1.0 or later.
+    return cmhd_library_version() >= 0x01000000 ? CMHD_CLIENT_DISCIPLINE : CMHD_NO_DISCIPLINE_LEVEL;
+}
+
+// ---- header deadlines ---------------------------------------------------------------------------
+
+struct cmhd_watched {
+    struct cmhd_watched *previous, *next;
+    int fd;
+    unsigned int timeout_ms;
+    // Monotonic milliseconds by which the head is due; 0 while a request is being answered,
+    // CMHD_CLOSING once the tracker has given up on it. Written by libmicrohttpd's threads and the tracker.
+    _Atomic uint64_t due;
+};
+
+#define CMHD_CLOSING UINT64_MAX
+
+struct cmhd_deadlines {
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    pthread_t thread;
+    int stopping;
+    int tls;
+    unsigned int timeout_ms;
+    struct cmhd_watched *head;
+    _Atomic unsigned long expired;
+};
+
+static uint64_t cmhd_now_ms(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000u + (uint64_t)now.tv_nsec / 1000000u;
+}
+
+static struct cmhd_watched *cmhd_watched_of(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? (struct cmhd_watched *)info->socket_context : NULL;
+}
+
+static const char cmhd_408[] = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
+
+static void cmhd_close_overdue(struct cmhd_deadlines *deadlines, uint64_t now) {
+    pthread_mutex_lock(&deadlines->lock);
+    for (struct cmhd_watched *entry = deadlines->head; entry; entry = entry->next) {
+        uint64_t due = atomic_load(&entry->due);
+        if (due == 0 || due == CMHD_CLOSING || due > now) continue;
+        // Only a connection still waiting for its head: a head that arrived meanwhile cleared `due`.
+        if (!atomic_compare_exchange_strong(&entry->due, &due, CMHD_CLOSING)) continue;
+        if (!deadlines->tls) {
+            // Best effort and never blocking: the connection is idle on the sending side (no response is
+            // under way while a head is due), so these bytes cannot interleave with another response.
+            (void)send(entry->fd, cmhd_408, sizeof cmhd_408 - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+        }
+        // libmicrohttpd reads end-of-file and closes the connection on its own thread; the descriptor
+        // stays valid until then because the CLOSED notice (which unlinks the entry under this lock)
+        // comes before libmicrohttpd closes it.
+        shutdown(entry->fd, SHUT_RDWR);
+        atomic_fetch_add(&deadlines->expired, 1);
+    }
+    pthread_mutex_unlock(&deadlines->lock);
+}
+
+static void *cmhd_deadline_thread(void *context) {
+    struct cmhd_deadlines *deadlines = context;
+    unsigned int period = deadlines->timeout_ms / 4;
+    if (period > 250) period = 250;
+    if (period < 10) period = 10;
+    pthread_mutex_lock(&deadlines->lock);
+    while (!deadlines->stopping) {
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += (long)(period % 1000) * 1000000L;
+        until.tv_sec += period / 1000 + until.tv_nsec / 1000000000L;
+        until.tv_nsec %= 1000000000L;
+        pthread_cond_timedwait(&deadlines->wake, &deadlines->lock, &until);
+        if (deadlines->stopping) break;
+        pthread_mutex_unlock(&deadlines->lock);
+        cmhd_close_overdue(deadlines, cmhd_now_ms());
+        pthread_mutex_lock(&deadlines->lock);
+    }
+    pthread_mutex_unlock(&deadlines->lock);
+    return NULL;
+}
+
+struct cmhd_deadlines *cmhd_deadlines_create(unsigned int timeout_ms, int tls) {
+    struct cmhd_deadlines *deadlines = calloc(1, sizeof *deadlines);
+    if (deadlines == NULL) return NULL;
+    deadlines->timeout_ms = timeout_ms;
+    deadlines->tls = tls;
+    pthread_mutex_init(&deadlines->lock, NULL);
+    pthread_condattr_t attributes;
+    pthread_condattr_init(&attributes);
+    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+    pthread_cond_init(&deadlines->wake, &attributes);
+    pthread_condattr_destroy(&attributes);
+    if (pthread_create(&deadlines->thread, NULL, cmhd_deadline_thread, deadlines) != 0) {
+        pthread_cond_destroy(&deadlines->wake);
+        pthread_mutex_destroy(&deadlines->lock);
+        free(deadlines);
+        return NULL;
+    }
+    return deadlines;
+}
+
+void cmhd_deadlines_destroy(struct cmhd_deadlines *deadlines) {
+    if (deadlines == NULL) return;
+    pthread_mutex_lock(&deadlines->lock);
+    deadlines->stopping = 1;
+    pthread_cond_signal(&deadlines->wake);
+    pthread_mutex_unlock(&deadlines->lock);
+    pthread_join(deadlines->thread, NULL);
+    // Normally empty: MHD_stop_daemon announced every connection's end before this.
+    for (struct cmhd_watched *entry = deadlines->head, *next; entry; entry = next) {
+        next = entry->next;
+        free(entry);
+    }
+    pthread_cond_destroy(&deadlines->wake);
+    pthread_mutex_destroy(&deadlines->lock);
+    free(deadlines);
+}
+
+int cmhd_deadline_head_arrived(struct MHD_Connection *connection) {
+    struct cmhd_watched *entry = cmhd_watched_of(connection);
+    if (entry == NULL) return 0;
+    uint64_t due = atomic_load(&entry->due);
+    while (due != CMHD_CLOSING) {
+        if (atomic_compare_exchange_weak(&entry->due, &due, 0)) return 0;
+    }
+    return 1;
+}
+
+void cmhd_deadline_restart(struct MHD_Connection *connection) {
+    struct cmhd_watched *entry = cmhd_watched_of(connection);
+    if (entry == NULL) return;
+    uint64_t current = atomic_load(&entry->due);
+    // A connection the tracker is closing stays closing.
+    if (current != CMHD_CLOSING) {
+        atomic_compare_exchange_strong(&entry->due, &current, cmhd_now_ms() + entry->timeout_ms);
+    }
+}
+
+unsigned long cmhd_deadlines_expired(const struct cmhd_deadlines *deadlines) {
+    return deadlines ? atomic_load(&((struct cmhd_deadlines *)deadlines)->expired) : 0;
+}
+
+// MHD_OPTION_NOTIFY_CONNECTION: a connection starts (its head is due from now) or ends.
+static void cmhd_notify_connection(void *context, struct MHD_Connection *connection, void **socket_context,
+                                   enum MHD_ConnectionNotificationCode code) {
+    struct cmhd_deadlines *deadlines = context;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+        struct cmhd_watched *entry = calloc(1, sizeof *entry);
+        // Without memory the connection is simply not watched; the idle timeout still bounds it.
+        if (entry == NULL || info == NULL) { free(entry); return; }
+        entry->fd = info->connect_fd;
+        entry->timeout_ms = deadlines->timeout_ms;
+        atomic_store(&entry->due, cmhd_now_ms() + deadlines->timeout_ms);
+        pthread_mutex_lock(&deadlines->lock);
+        entry->next = deadlines->head;
+        if (deadlines->head) deadlines->head->previous = entry;
+        deadlines->head = entry;
+        pthread_mutex_unlock(&deadlines->lock);
+        *socket_context = entry;
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED && *socket_context != NULL) {
+        struct cmhd_watched *entry = *socket_context;
+        pthread_mutex_lock(&deadlines->lock);
+        if (entry->previous) entry->previous->next = entry->next; else deadlines->head = entry->next;
+        if (entry->next) entry->next->previous = entry->previous;
+        pthread_mutex_unlock(&deadlines->lock);
+        free(entry);
+        *socket_context = NULL;
+    }
+}
+
 struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
                                      int listen_fd,
                                      MHD_AccessHandlerCallback handler,
                                      void *handler_context,
                                      MHD_RequestCompletedCallback completed,
                                      void *completed_context,
+                                     struct cmhd_deadlines *deadlines,
                                      const struct MHD_OptionItem *options) {
+    struct MHD_OptionItem extra[3];
+    int count = 0;
+    int level = cmhd_client_discipline_level();
+    if (level != CMHD_NO_DISCIPLINE_LEVEL) {
+        // Passed only to a library that knows it: 0.9.75 refuses to start on an unknown option.
+        extra[count++] = (struct MHD_OptionItem){ CMHD_OPTION_CLIENT_DISCIPLINE_LVL, level, NULL };
+    }
+    if (deadlines != NULL) {
+        extra[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)cmhd_notify_connection, deadlines };
+    }
+    extra[count] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
                             MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, completed_context,
                             MHD_OPTION_UNESCAPE_CALLBACK, cmhd_keep_raw, NULL,
+                            MHD_OPTION_ARRAY, extra,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
 }

@@ -6,14 +6,18 @@ let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, metho
     guard let context, let connection, let url, let method, let requestContext else { return .NO }
     let daemon = Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue()
     if requestContext.pointee == nil {
+        // The head is whole: the header deadline stops here, unless it already fired, and then the
+        // connection is on its way out (its socket is shut down) and nothing should be answered on it.
+        if cmhd_deadline_head_arrived(connection) != 0 { return .NO }
         // Refused before any body is read; answering on the first call makes MHD close the connection,
         // so nothing after this request can be read as another one.
         if cmhd_request_is_ambiguous(connection, version) != 0 {
             return daemon.server.refuseAmbiguous(connection, url: url, method: method)
         }
+        // Counted before the start time is stored, so a drain that sees the slot set also sees the count.
+        daemon.inFlight.add(1, ordering: .acquiringAndReleasing)
         // The request's start time, kept in MHD's per-request slot itself: no allocation per request.
         requestContext.pointee = UnsafeMutableRawPointer(bitPattern: UInt(max(LogTime.monotonicNanoseconds(), 1)))
-        daemon.inFlight.add(1, ordering: .relaxed)
         return .YES
     }
     if let uploadSize, uploadSize.pointee != 0 {
@@ -25,8 +29,11 @@ let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, metho
 }
 
 /// Called once per request MHD handed to the access handler, whether answered or aborted.
-let requestCompleted: MHD_RequestCompletedCallback = { context, _, requestContext, _ in
-    guard let context, let requestContext, requestContext.pointee != nil else { return }
+let requestCompleted: MHD_RequestCompletedCallback = { context, connection, requestContext, _ in
+    guard let context else { return }
+    // The next request head on this connection is due from now (its response has ended).
+    if let connection { cmhd_deadline_restart(connection) }
+    guard let requestContext, requestContext.pointee != nil else { return }
     requestContext.pointee = nil
-    Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue().inFlight.subtract(1, ordering: .releasing)
+    Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue().inFlight.subtract(1, ordering: .acquiringAndReleasing)
 }

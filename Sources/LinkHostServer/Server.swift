@@ -25,33 +25,41 @@ public final class Server: Sendable {
     public let boundPort: Int
 
     let current: Mutex<NativeSnapshot>
-    /// Running daemons, the accepting one last; older ones are draining after a certificate change.
+    /// Running daemons, the accepting one last; older ones are draining after a settings or certificate change.
     private let daemons = Mutex<[Daemon]>([])
     private let listener: Int32
-    private let settings: ServerSettings
     private let stopped = Atomic<Bool>(false)
     let metrics: Metrics
     let accessLog: AccessLog?
     let metricsOnly: Bool
 
-    /// Binds, starts libmicrohttpd's threads and begins serving `snapshot` (over TLS when `tls` is given).
+    /// Binds (or takes `listeningSocket`, e.g. one systemd passed), starts libmicrohttpd's threads and
+    /// begins serving `snapshot` (over TLS when `tls` is given).
     ///
     /// A `metricsOnly` server answers the metrics path and nothing else, for a private metrics port.
-    public init(snapshot: Snapshot, tls: TLSMaterial?, settings: ServerSettings, metrics: Metrics, accessLog: AccessLog? = nil, metricsOnly: Bool = false) throws(ServerError) {
+    public init(snapshot: Snapshot, tls: TLSMaterial?, settings: ServerSettings, metrics: Metrics, accessLog: AccessLog? = nil,
+                metricsOnly: Bool = false, listeningSocket: Int32? = nil) throws(ServerError) {
         current = Mutex(NativeSnapshot(snapshot: snapshot, tls: tls, metrics: metrics))
-        self.settings = settings
         self.metrics = metrics
         self.accessLog = accessLog
         self.metricsOnly = metricsOnly
-        var errorNumber: Int32 = 0
-        let fd = cmhd_listen(settings.host, UInt16(settings.port), 1024, &errorNumber)
-        guard fd >= 0 else { throw ServerError(description: Self.describeBindError(errorNumber, settings: settings)) }
+        let fd: Int32
+        if let listeningSocket {
+            guard csys_is_listening_stream(listeningSocket) == 1 else {
+                throw ServerError(description: "descriptor \(listeningSocket) passed by systemd is not a listening stream socket (ListenStream= in the .socket unit)")
+            }
+            fd = listeningSocket
+        } else {
+            var errorNumber: Int32 = 0
+            fd = cmhd_listen(settings.host, UInt16(settings.port), 1024, &errorNumber)
+            guard fd >= 0 else { throw ServerError(description: Self.describeBindError(errorNumber, settings: settings)) }
+        }
         listener = fd
         var address = [CChar](repeating: 0, count: 64)
         boundPort = Int(cmhd_socket_address(fd, &address, address.count))
         boundHost = String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         do {
-            let daemon = try startDaemon(tls: metricsOnly ? nil : tls)
+            let daemon = try startDaemon(settings: settings, tls: metricsOnly ? nil : tls)
             daemons.withLock { $0 = [daemon] }
         } catch {
             close(fd)
@@ -60,7 +68,7 @@ public final class Server: Sendable {
     }
 
     /// Starts one more daemon on the shared listening socket; both accept until the older is quiesced.
-    private func startDaemon(tls: TLSMaterial?) throws(ServerError) -> Daemon {
+    private func startDaemon(settings: ServerSettings, tls: TLSMaterial?) throws(ServerError) -> Daemon {
         let threads = settings.threads > 0 ? settings.threads : Self.processorCount()
         var options = [
             cmhd_option_value(.CONNECTION_TIMEOUT, settings.connectionTimeout),
@@ -71,12 +79,13 @@ public final class Server: Sendable {
         if threads > 1 { options.append(cmhd_option_value(.THREAD_POOL_SIZE, threads)) }
         // ITC lets MHD_quiesce_daemon stop accepting while workers finish; epoll scales to many idle connections.
         var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
-        let daemon = Daemon(server: self)
+        let daemon = Daemon(server: self, settings: settings, tls: tls)
         let context = Unmanaged.passUnretained(daemon).toOpaque()
         var key = (tls?.privateKey ?? []).map { CChar(bitPattern: $0) } + [0]
         var certificate = (tls?.certificate ?? []).map { CChar(bitPattern: $0) } + [0]
         if tls != nil {
             guard cmhd_tls_pair_is_usable(key, certificate) == 1 else {
+                daemon.stop()
                 throw ServerError(description: "the TLS certificate and private key cannot be used together (is the key the certificate's, both PEM?)")
             }
             flags |= MHD_USE_TLS.rawValue
@@ -89,10 +98,11 @@ public final class Server: Sendable {
                     options.append(cmhd_option_pointer(.HTTPS_MEM_CERT, certificateBuffer.baseAddress))
                 }
                 options.append(cmhd_option_end())
-                return cmhd_start_daemon(UInt32(flags), listener, accessHandler, context, requestCompleted, context, options)
+                return cmhd_start_daemon(UInt32(flags), listener, accessHandler, context, requestCompleted, context, daemon.deadlines, options)
             }
         }
         guard let started else {
+            daemon.stop()
             let what = tls == nil ? "" : " with TLS (is the private key the certificate's, both PEM?)"
             throw ServerError(description: "libmicrohttpd could not start on \(settings.host) port \(boundPort)\(what)")
         }
@@ -102,24 +112,41 @@ public final class Server: Sendable {
 
     /// Replaces the served snapshot; requests already running finish on the one they started with.
     ///
-    /// New certificates need a new daemon: it starts on the same socket first, so a bad certificate
-    /// throws and leaves the old daemon serving, and no connection attempt is ever refused.
-    public func install(_ snapshot: Snapshot, tls: TLSMaterial?) throws(ServerError) {
+    /// New certificates or connection settings need a new daemon: it starts on the same socket first,
+    /// so a bad certificate throws and leaves the old daemon serving, and no connection attempt is ever
+    /// refused. The old daemon stops accepting and drains on a thread of its own for up to the new
+    /// `shutdownTimeout`.
+    public func install(_ snapshot: Snapshot, tls: TLSMaterial?, settings: ServerSettings) throws(ServerError) {
+        guard !stopped.load(ordering: .acquiring) else { return }
         let native = NativeSnapshot(snapshot: snapshot, tls: tls, metrics: metrics)
-        if !metricsOnly, tls != current.withLock({ $0.tls }) {
-            let fresh = try startDaemon(tls: tls)
-            let old = daemons.withLock { list -> [Daemon] in
-                let old = list
-                list = [fresh]
-                return old
-            }
+        let running = daemons.withLock { $0.last }
+        let tls = metricsOnly ? nil : tls
+        guard let running, running.tls != tls || Self.daemonSettingsDiffer(running.settings, settings) else {
             current.withLock { $0 = native }
-            let timeout = Double(settings.shutdownTimeout)
-            for daemon in old { _ = MHD_quiesce_daemon(daemon.pointer) }
-            Task.detached { for daemon in old { daemon.drainAndStop(timeout: timeout) } }
             return
         }
+        let fresh = try startDaemon(settings: settings, tls: tls)
+        let old = daemons.withLock { list -> [Daemon] in
+            let old = list
+            list = [fresh]
+            return old
+        }
         current.withLock { $0 = native }
+        for daemon in old { _ = MHD_quiesce_daemon(daemon.pointer) }
+        let deadline = LogTime.monotonicNanoseconds() &+ UInt64(settings.shutdownTimeout) * 1_000_000_000
+        OwnThread.start("linkhost drain") {
+            for daemon in old {
+                _ = daemon.drain(until: deadline)
+                daemon.stop()
+            }
+        }
+    }
+
+    /// True when two settings start different daemons (everything but the address, port and drain time).
+    static func daemonSettingsDiffer(_ a: ServerSettings, _ b: ServerSettings) -> Bool {
+        a.threads != b.threads || a.connectionTimeout != b.connectionTimeout || a.connectionLimit != b.connectionLimit
+            || a.perIPConnectionLimit != b.perIPConnectionLimit || a.connectionMemoryLimit != b.connectionMemoryLimit
+            || a.headerTimeout != b.headerTimeout
     }
 
     /// The snapshot being served.
@@ -130,8 +157,9 @@ public final class Server: Sendable {
         daemons.withLock { list in list.reduce(0) { $0 + max(0, Int(cmhd_current_connections($1.pointer))) } }
     }
 
-    /// Stops accepting, lets in-flight requests finish for up to `timeout` seconds, then closes everything.
-    public func shutdown(timeout: Double) {
+    /// Stops accepting, lets in-flight requests finish until `deadline` (monotonic nanoseconds), then
+    /// closes everything. Blocks: call it on a thread of linkhost's own.
+    public func shutdown(until deadline: UInt64) {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let all = daemons.withLock { list -> [Daemon] in
             let all = list
@@ -140,10 +168,21 @@ public final class Server: Sendable {
         }
         for daemon in all { _ = MHD_quiesce_daemon(daemon.pointer) }
         close(listener)
-        for daemon in all { daemon.drainAndStop(timeout: timeout) }
+        for daemon in all {
+            _ = daemon.drain(until: deadline)
+            daemon.stop()
+        }
+    }
+
+    /// `shutdown(until:)` with a deadline `timeout` seconds from now.
+    public func shutdown(timeout: Double) {
+        shutdown(until: LogTime.monotonicNanoseconds() &+ UInt64(max(0, timeout) * 1e9))
     }
 
     deinit { shutdown(timeout: 0) }
+
+    /// Connections closed so far because their request head missed `server.headerTimeout`.
+    public var expiredHeads: Int { daemons.withLock { $0.reduce(0) { $0 + $1.expiredHeads } } }
 
     // MARK: Helpers
 

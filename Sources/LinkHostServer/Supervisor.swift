@@ -1,6 +1,5 @@
 import CSystem
 import LinkHostCore
-import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -28,9 +27,22 @@ public struct ServeOptions: Sendable {
 }
 
 /// Runs the server for the life of the process: load, serve, reload on SIGHUP, drain on SIGTERM/SIGINT.
+///
+/// The main thread only waits for signals. A reload is built on the `Reloader`'s thread and a drain
+/// runs on a thread of its own, so every signal is heard at once whatever is under way: a SIGHUP
+/// during a reload asks for one more, a second SIGTERM/SIGINT during the drain stops the process.
 public enum Supervisor {
-    /// Serves until a stop signal; returns the exit code (0 stopped cleanly, 1 runtime failure, 2 config error).
+    /// The exit code when a second SIGTERM or SIGINT cuts the drain short: 128 + the signal's number
+    /// (143 for SIGTERM, 130 for SIGINT), what a shell reports for a process that signal ended.
+    public static func forcedStopStatus(_ signal: Int32) -> Int32 { 128 + signal }
+
+    /// Serves until a stop signal; returns the exit code (0 stopped cleanly, 1 runtime failure, 2 config
+    /// error); a second stop signal during the drain exits at once with `forcedStopStatus`.
     public static func run(_ options: ServeOptions) -> Int32 {
+        // First, before any thread exists: every thread inherits the mask, so only the loop below ever
+        // takes these signals, and a stop that arrives while the config loads waits here instead of
+        // killing the process half-started.
+        csys_signals_block()
         let snapshot: Snapshot
         let tls: TLSMaterial?
         do {
@@ -39,54 +51,86 @@ public enum Supervisor {
             Lifecycle.error("\(error)")
             return 2
         }
-        // Before any thread starts, so libmicrohttpd's workers inherit the mask and only sigwait sees signals.
-        csys_signals_block()
+        var reloadWhenStarted = false
+        switch csys_signals_wait_for(0) {
+        case SIGTERM, SIGINT:
+            Lifecycle.info("stopped before serving: a stop signal came while \(options.configPath) was loading")
+            return 0
+        case SIGHUP:
+            // The file may have changed after it was read: read it again once serving.
+            reloadWhenStarted = true
+        default:
+            break
+        }
         let config = snapshot.config
         let limit = Server.effectiveConnectionLimit(config.server.connectionLimit)
         if limit < config.server.connectionLimit {
             Lifecycle.warning("server.connectionLimit \(config.server.connectionLimit) is above what the open-files limit allows; using \(limit) (raise it with ulimit -n or LimitNOFILE=)")
         }
-        let metrics = Metrics(startTime: Double(LogTime.now().seconds))
-        let observability = config.observability
-        let accessLog = observability.accessLog == .off ? nil : AccessLog(format: observability.accessLog)
-        let server: Server
-        var metricsServer: Server?
+        let service: Service
         do {
-            server = try Server(snapshot: snapshot, tls: tls, settings: config.server, metrics: metrics, accessLog: accessLog)
-            if observability.metricsEnabled, let port = observability.metricsPort {
-                var settings = config.server
-                settings.host = observability.metricsHost
-                settings.port = port
-                settings.threads = 1
-                metricsServer = try Server(snapshot: snapshot, tls: nil, settings: settings, metrics: metrics, metricsOnly: true)
-            }
+            service = try Service.start(snapshot: snapshot, tls: tls)
         } catch {
             Lifecycle.error(error.description)
             return 1
         }
-        let shownHost = server.boundHost.contains(":") ? "[\(server.boundHost)]" : server.boundHost
-        StandardStreams.output("listening on \(tls == nil ? "http" : "https")://\(shownHost):\(server.boundPort)\n")
-        if let metricsServer {
+        announce(service, options: options, tls: tls)
+        let reloader = Reloader(service: service, options: options)
+        if reloadWhenStarted { reloader.request() }
+        return waitForSignals(service, reloader: reloader)
+    }
+
+    /// The `listening on` lines (what tests and operators wait for) and the start's lifecycle lines.
+    private static func announce(_ service: Service, options: ServeOptions, tls: TLSMaterial?) {
+        for server in service.servers {
+            let shownHost = server.boundHost.contains(":") ? "[\(server.boundHost)]" : server.boundHost
+            StandardStreams.output("listening on \(tls == nil ? "http" : "https")://\(shownHost):\(server.boundPort)\n")
+        }
+        if service.activated {
+            Lifecycle.info("serving on \(service.servers.count) socket\(service.servers.count == 1 ? "" : "s") passed by systemd (LISTEN_FDS); server.host and server.port are not used")
+        }
+        let observability = service.snapshot.config.observability
+        if let metricsServer = service.metricsServer {
             let host = metricsServer.boundHost.contains(":") ? "[\(metricsServer.boundHost)]" : metricsServer.boundHost
             Lifecycle.info("metrics on http://\(host):\(metricsServer.boundPort)\(observability.metricsPath)")
         }
-        Lifecycle.info("serving \(options.configPath) (generation 1): \(describe(snapshot))")
+        Lifecycle.info(LibraryDescription.line(headerTimeout: service.snapshot.config.server.headerTimeout))
+        Lifecycle.info("serving \(options.configPath) (generation 1): \(describe(service.snapshot))")
+        SystemdNotifier.ready("serving generation 1")
+    }
 
+    /// The signal loop of the main thread; returns the exit code once the drain has finished.
+    private static func waitForSignals(_ service: Service, reloader: Reloader) -> Int32 {
+        let drained = Atomic<Bool>(false)
+        var draining = false
         while true {
-            let signal = csys_signals_wait()
-            if signal == SIGHUP {
-                let snapshot = reload(options, server: server)
-                metrics.recordReload(succeeded: snapshot != nil, generation: snapshot?.generation ?? 0)
-                if let snapshot { try? metricsServer?.install(snapshot, tls: nil) }
+            // While draining, wake now and then to see whether the drain thread is done.
+            let signal = draining ? csys_signals_wait_for(20) : csys_signals_wait()
+            if draining && drained.load(ordering: .acquiring) { return 0 }
+            switch signal {
+            case SIGHUP where draining:
+                Lifecycle.info("SIGHUP ignored: stopping")
+            case SIGHUP:
+                reloader.request()
+            case SIGTERM where draining, SIGINT where draining:
+                let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+                Lifecycle.warning("second \(name) while stopping: exiting now with \(forcedStopStatus(signal)), in-flight requests are cut off")
+                service.accessLog?.flush()
+                csys_exit_now(forcedStopStatus(signal))
+            case SIGTERM, SIGINT:
+                guard service.beginDrain() else { continue }
+                draining = true
+                let timeout = service.snapshot.config.server.shutdownTimeout
+                Lifecycle.info("stopping: finishing in-flight requests (up to \(timeout) s; a second SIGTERM or SIGINT stops at once)")
+                SystemdNotifier.stopping("finishing in-flight requests")
+                OwnThread.start("linkhost drain") {
+                    service.drain(timeout: timeout)
+                    Lifecycle.info("stopped")
+                    drained.store(true, ordering: .releasing)
+                }
+            default:
                 continue
             }
-            let shutdownTimeout = server.snapshot.config.server.shutdownTimeout
-            Lifecycle.info("stopping: finishing in-flight requests (up to \(shutdownTimeout) s)")
-            server.shutdown(timeout: Double(shutdownTimeout))
-            metricsServer?.shutdown(timeout: 1)
-            accessLog?.flush()
-            Lifecycle.info("stopped")
-            return 0
         }
     }
 
@@ -102,50 +146,11 @@ public enum Supervisor {
     }
 
     /// "2 sites, 1 iOS and 1 Android app": what a snapshot serves, for the log.
-    private static func describe(_ snapshot: Snapshot) -> String {
+    static func describe(_ snapshot: Snapshot) -> String {
         let sites = snapshot.sites.map(\.config)
         let iOS = Set(sites.flatMap(\.appIDs)).count
         let android = Set(sites.flatMap { $0.android.map(\.packageName) }).count
         return "\(sites.count == 1 ? "1 site" : "\(sites.count) sites"), \(iOS) iOS and \(android) Android app\(android == 1 ? "" : "s")"
-    }
-
-    /// Builds a snapshot on a thread of its own at a lower priority, so a reload under load takes
-    /// spare CPU rather than time from the threads answering requests.
-    private static func loadAtLowPriority(_ options: ServeOptions, generation: Int) throws(ConfigError) -> (Snapshot, TLSMaterial?) {
-        let result = Mutex<Result<(Snapshot, TLSMaterial?), ConfigError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        DispatchQueue(label: "linkhost.reload").async {
-            csys_lower_thread_priority(10)
-            let outcome = Result { () throws(ConfigError) -> (Snapshot, TLSMaterial?) in try load(options, generation: generation) }
-            result.withLock { $0 = outcome }
-            done.signal()
-        }
-        done.wait()
-        return try result.withLock { $0! }.get()
-    }
-
-    /// Builds the new snapshot beside the old one; only a complete success replaces it.
-    @discardableResult
-    private static func reload(_ options: ServeOptions, server: Server) -> Snapshot? {
-        let old = server.snapshot
-        do {
-            let (snapshot, tls) = try loadAtLowPriority(options, generation: old.generation + 1)
-            if snapshot.config.server != old.config.server {
-                Lifecycle.warning("server settings changed in \(options.configPath); they take effect on restart")
-            }
-            if snapshot.config.observability != old.config.observability {
-                Lifecycle.warning("observability settings changed in \(options.configPath); they take effect on restart")
-            }
-            try server.install(snapshot, tls: tls)
-            Lifecycle.info("reloaded \(options.configPath) (generation \(snapshot.generation)): \(describe(snapshot))")
-            return snapshot
-        } catch let error as ServerError {
-            Lifecycle.error("reload failed, still serving generation \(old.generation): \(error)")
-            return nil
-        } catch {
-            Lifecycle.error("reload failed, still serving generation \(old.generation): \(error)")
-            return nil
-        }
     }
 }
 

@@ -1,13 +1,16 @@
 # shellcheck shell=bash
-# check-docker.sh, stage 3: debian:bookworm-slim stood in for by a debootstrap minbase tree, trimmed like the
+# check-docker.sh, stage 3: debian:trixie-slim stood in for by a debootstrap minbase tree, trimmed like the
 # slim image, cached as a tarball and imported into the check's storage.
 
-# The base image the runtime stage starts FROM, and the recipe of our stand-in for it. Bump the
-# recipe when the debootstrap call or slim_down changes, so cached copies are rebuilt.
-BASE_REF=docker.io/library/debian:bookworm-slim
-BASE_RECIPE=bookworm-minbase-2
+# The base image the runtime stage starts FROM, the Debian suite it is, and the recipe of our stand-in
+# for it. Bump the recipe when the debootstrap call or slim_down changes, so cached copies are rebuilt.
+# Debian 13's suites are on the same mirror as this machine's Debian 12 ones, so the mirror found in
+# this machine's apt sources serves both; only the suite name differs.
+BASE_SUITE=trixie
+BASE_REF=docker.io/library/debian:$BASE_SUITE-slim
+BASE_RECIPE=$BASE_SUITE-minbase-1
 
-# Trims a debootstrap tree towards what debian:bookworm-slim holds: the same apt sources, no
+# Trims a debootstrap tree towards what debian:trixie-slim holds: the same apt sources, no
 # package lists or caches, no documentation or translations.
 slim_down() {
     local root=$1 security=$SECURITY_MIRROR
@@ -18,13 +21,13 @@ slim_down() {
     cat >"$root/etc/apt/sources.list.d/debian.sources" <<EOF
 Types: deb
 URIs: $MIRROR
-Suites: bookworm bookworm-updates
+Suites: $BASE_SUITE $BASE_SUITE-updates
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 
 Types: deb
 URIs: $security
-Suites: bookworm-security
+Suites: $BASE_SUITE-security
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
@@ -112,8 +115,8 @@ stage_base() {
         local rootfs=$CACHE_DIR/rootfs.tmp
         rm -rf --one-file-system "$rootfs"
         apt_mirrors
-        log "base: debootstrap --variant=minbase bookworm from $MIRROR (about a minute)"
-        timeout 1200 debootstrap --variant=minbase bookworm "$rootfs" "$MIRROR" >"$CACHE_DIR/debootstrap.log" 2>&1 || {
+        log "base: debootstrap --variant=minbase $BASE_SUITE from $MIRROR (about a minute)"
+        timeout 1200 debootstrap --variant=minbase "$BASE_SUITE" "$rootfs" "$MIRROR" >"$CACHE_DIR/debootstrap.log" 2>&1 || {
             tail -n 20 "$CACHE_DIR/debootstrap.log" >&2
             fail base "debootstrap failed (log: $CACHE_DIR/debootstrap.log)"
         }

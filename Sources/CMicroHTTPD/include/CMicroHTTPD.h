@@ -21,7 +21,46 @@ int cmhd_listen(const char *host, uint16_t port, int backlog, int *error_number)
 /// Writes the bound address of a listening socket as "ADDR" into `buffer` and returns its port, or -1.
 int cmhd_socket_address(int fd, char *buffer, size_t length);
 
-/// Starts a daemon on an already listening socket, with the options in `options` (ended by MHD_OPTION_END).
+/// The loaded library's version as 0xMMmmpp00 (1.0.1 is 0x01000100), parsed from MHD_get_version(): the
+/// binary is built against whichever headers the build machine has (0.9.75 on Debian 12) and may run on
+/// another library (1.0.1 in the Debian 13 image), so what the library can do is asked at run time.
+unsigned int cmhd_library_version(void);
+
+/// The client discipline level (MHD_OPTION_CLIENT_DISCIPLINE_LVL) every daemon is started with, or
+/// CMHD_NO_DISCIPLINE_LEVEL when the loaded library has no such option (0.9.x).
+int cmhd_client_discipline_level(void);
+
+/// What `cmhd_client_discipline_level` answers when the library parses requests its one fixed way.
+#define CMHD_NO_DISCIPLINE_LEVEL (-100)
+
+/// Header deadlines of one daemon's connections (closing slowloris): a request head must be whole within
+/// `timeout_ms` of the connection opening or the previous response ending. libmicrohttpd (0.9.75 and
+/// 1.0.1 alike) has only an idle timeout, which every trickled byte resets, so linkhost keeps the
+/// deadlines itself: connections are noted as they start (MHD_OPTION_NOTIFY_CONNECTION), a thread
+/// of this tracker looks for overdue ones every quarter of the timeout (at most 250 ms), and
+/// answers them 408 (plain HTTP) and shuts their socket down, which makes libmicrohttpd close them.
+struct cmhd_deadlines;
+
+/// Makes a tracker and starts its thread; NULL when out of memory or threads. `tls` leaves out the
+/// 408 (plain text on a TLS connection would be garbage).
+struct cmhd_deadlines *cmhd_deadlines_create(unsigned int timeout_ms, int tls);
+
+/// Stops the tracker's thread and frees it; call after MHD_stop_daemon, which closes (and so
+/// forgets) every connection.
+void cmhd_deadlines_destroy(struct cmhd_deadlines *deadlines);
+
+/// The access handler's first call: the head is whole, so the connection has no deadline until its
+/// response ends. Returns 1 when the tracker is already closing it (the handler should refuse it).
+int cmhd_deadline_head_arrived(struct MHD_Connection *connection);
+
+/// The request-completed callback: the next request head is due `timeout_ms` from now.
+void cmhd_deadline_restart(struct MHD_Connection *connection);
+
+/// Connections closed for missing their header deadline so far.
+unsigned long cmhd_deadlines_expired(const struct cmhd_deadlines *deadlines);
+
+/// Starts a daemon on an already listening socket, with the options in `options` (ended by MHD_OPTION_END)
+/// and, when the library has it, the client discipline level; `deadlines` (or NULL) tracks header deadlines.
 /// MHD_start_daemon is variadic; this is its one fixed-arity form.
 struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
                                      int listen_fd,
@@ -29,6 +68,7 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
                                      void *handler_context,
                                      MHD_RequestCompletedCallback completed,
                                      void *completed_context,
+                                     struct cmhd_deadlines *deadlines,
                                      const struct MHD_OptionItem *options);
 
 /// Returns 1 when GnuTLS accepts this PEM certificate chain and key as a pair, else 0.

@@ -1,8 +1,9 @@
 /// CSystem: the process-level POSIX calls linkhost makes outside libmicrohttpd.
 ///
-/// Signal masks and sigwait, resource limits and per-thread priority are plain libc, but their
-/// macros, `sigset_t` manipulation and the Linux thread ID do not import cleanly into Swift;
-/// each wrapper here turns one of them into a prefixed function with an ordinary signature.
+/// Signal masks and sigwait, resource limits, per-thread priority, the descriptors and the notification
+/// socket of systemd are plain libc, but their macros, `sigset_t` and `sockaddr_un` manipulation and the
+/// Linux thread ID do not import cleanly into Swift; each wrapper here turns one of them into a prefixed
+/// function with an ordinary signature.
 #ifndef CSYSTEM_H
 #define CSYSTEM_H
 
@@ -15,13 +16,39 @@ void csys_signals_block(void);
 /// macros Swift cannot call).
 int csys_signals_wait(void);
 
+/// Like `csys_signals_wait`, but gives up after `milliseconds` and returns 0; with 0 it only takes a
+/// signal that is already pending (the start-up's check for a stop that came while the config loaded).
+int csys_signals_wait_for(int milliseconds);
+
+/// Ends the process at once with `status`, running no atexit handlers or destructors while other
+/// threads still serve (exit() would tear libraries down under them). For the second stop signal.
+void csys_exit_now(int status) __attribute__((noreturn));
+
 /// Raises the soft open-files limit to the hard one and returns it (or -1): each connection is a
 /// descriptor, and `struct rlimit`'s RLIM_INFINITY is a macro.
 long csys_raise_open_files_limit(void);
 
 /// Lowers the calling thread's scheduling priority (Linux nice values are per thread, addressed by
 /// the thread ID that only the raw gettid syscall gives), so work such as building a reload's
-/// snapshot yields the cores to the threads answering requests.
+/// snapshot yields the cores to the threads answering requests. Call it only on a thread linkhost
+/// made for that work: a pooled thread would keep the lower priority for whatever it runs next.
 void csys_lower_thread_priority(int nice_value);
+
+/// systemd socket activation (sd_listen_fds(3) without libsystemd): when LISTEN_PID is this process,
+/// returns LISTEN_FDS (the sockets are descriptors 3, 4, …), marks them close-on-exec and removes the
+/// variables so nothing started later takes them for its own; 0 when the process was not activated,
+/// -1 when the variables are malformed.
+int csys_listen_fds(void);
+
+/// 1 when `fd` is a listening stream socket (what an activated descriptor must be to be served), else 0.
+int csys_is_listening_stream(int fd);
+
+/// sd_notify(3) without libsystemd: sends `state` (e.g. "READY=1") as one datagram to the unix socket
+/// named by NOTIFY_SOCKET (a path, or "@name" for the abstract namespace). Returns 1 when sent, 0 when
+/// NOTIFY_SOCKET is not set, -1 when it is set but the message could not be sent.
+int csys_notify(const char *state);
+
+/// CLOCK_MONOTONIC in microseconds, as the MONOTONIC_USEC field of a RELOADING=1 notification wants.
+unsigned long long csys_monotonic_microseconds(void);
 
 #endif

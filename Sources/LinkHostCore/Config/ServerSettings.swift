@@ -14,6 +14,9 @@ public struct ServerSettings: Sendable, Equatable {
     public var connectionLimit: Int = 4096
     /// Most connections from one IP address; 0 turns the limit off (behind a proxy every client shares its IP).
     public var perIPConnectionLimit: Int = 256
+    /// Seconds a request head may take to arrive whole, from the connection's start or the previous
+    /// response's end, however slowly it trickles in (slowloris); 0 turns the deadline off.
+    public var headerTimeout: Int = 10
     /// Seconds that in-flight requests get to finish after SIGTERM.
     public var shutdownTimeout: Int = 10
     /// Bytes of memory per connection for the request line, headers and response headers; larger requests
@@ -46,7 +49,7 @@ enum ServerSettingsReader {
     }
 
     private static func readFile(_ value: JSONValue, into settings: inout ServerSettings, reader: inout ConfigReader) {
-        let keys = ["host", "port", "threads", "connectionTimeout", "connectionLimit", "perIPConnectionLimit", "shutdownTimeout", "connectionMemoryLimit", "tls"]
+        let keys = ["host", "port", "threads", "connectionTimeout", "connectionLimit", "perIPConnectionLimit", "headerTimeout", "shutdownTimeout", "connectionMemoryLimit", "tls"]
         guard let object = reader.object(value, at: "server", allowed: keys) else { return }
         if let host = reader.string(object, "host", at: "server", expected: "an address such as \"::\" or \"0.0.0.0\"", rule: hostRule) {
             settings.host = host
@@ -56,6 +59,7 @@ enum ServerSettingsReader {
         settings.connectionTimeout = reader.integer(object, "connectionTimeout", at: "server", in: 1...3600) ?? settings.connectionTimeout
         settings.connectionLimit = reader.integer(object, "connectionLimit", at: "server", in: 1...1_000_000) ?? settings.connectionLimit
         settings.perIPConnectionLimit = reader.integer(object, "perIPConnectionLimit", at: "server", in: 0...1_000_000) ?? settings.perIPConnectionLimit
+        settings.headerTimeout = reader.integer(object, "headerTimeout", at: "server", in: 0...3600) ?? settings.headerTimeout
         settings.shutdownTimeout = reader.integer(object, "shutdownTimeout", at: "server", in: 0...600) ?? settings.shutdownTimeout
         settings.connectionMemoryLimit = reader.integer(object, "connectionMemoryLimit", at: "server", in: 4096...1_048_576) ?? settings.connectionMemoryLimit
         if let tls = object["tls"], let tlsObject = reader.object(tls, at: "server.tls", allowed: ["certificateFile", "privateKeyFile"]) {

@@ -69,7 +69,7 @@ public final class Metrics: Sendable {
     fileprivate static let statusClasses = ["1xx", "2xx", "3xx", "4xx", "5xx"]
     /// Every site seen since start, by label: a reload keeps counting where the last snapshot stopped.
     private let sites = Mutex<[String: SiteCounters]>([:])
-    private let reloads = [Counter(), Counter()]
+    private let reloads = ReloadResult.allCases.map { _ in Counter() }
     private let generationValue = Atomic<Int>(1)
     /// Unix time the process started, in seconds.
     public let startTime: Double
@@ -101,10 +101,22 @@ public final class Metrics: Sendable {
         }
     }
 
+    /// How a reload ended: the label of `linkhost_reloads_total{result}`.
+    public enum ReloadResult: Int, Sendable, CaseIterable {
+        /// The new snapshot serves.
+        case ok
+        /// The new config, template, files or certificate had an error; the old snapshot serves.
+        case failed
+        /// The new config changes a setting a reload cannot apply (ReloadPolicy); the old snapshot serves.
+        case refused
+
+        var label: String { ["ok", "failed", "refused"][rawValue] }
+    }
+
     /// Counts a reload attempt and, when it worked, the new config generation.
-    public func recordReload(succeeded: Bool, generation: Int) {
-        reloads[succeeded ? 0 : 1].value.add(1, ordering: .relaxed)
-        if succeeded { generationValue.store(generation, ordering: .relaxed) }
+    public func recordReload(_ result: ReloadResult, generation: Int) {
+        reloads[result.rawValue].value.add(1, ordering: .relaxed)
+        if result == .ok { generationValue.store(generation, ordering: .relaxed) }
     }
 
     /// Requests counted so far on every site for a route and status class ("2xx" …).
@@ -151,8 +163,9 @@ public final class Metrics: Sendable {
         text += "# HELP linkhost_connections Connections open now.\n# TYPE linkhost_connections gauge\n"
         text += "linkhost_connections \(currentConnections)\n"
         text += "# HELP linkhost_reloads_total Config reloads, by result.\n# TYPE linkhost_reloads_total counter\n"
-        text += "linkhost_reloads_total{result=\"ok\"} \(reloads[0].value.load(ordering: .relaxed))\n"
-        text += "linkhost_reloads_total{result=\"failed\"} \(reloads[1].value.load(ordering: .relaxed))\n"
+        for result in ReloadResult.allCases {
+            text += "linkhost_reloads_total{result=\"\(result.label)\"} \(reloads[result.rawValue].value.load(ordering: .relaxed))\n"
+        }
         text += "# HELP linkhost_config_generation Generation of the config being served; 1 at start, +1 per reload.\n# TYPE linkhost_config_generation gauge\n"
         text += "linkhost_config_generation \(generationValue.load(ordering: .relaxed))\n"
         text += "# HELP process_start_time_seconds Start time of the process since the Unix epoch, in seconds.\n# TYPE process_start_time_seconds gauge\n"

@@ -1,0 +1,54 @@
+import LinkHostCore
+
+/// Which `server.*` and `observability.*` changes a SIGHUP applies and which it refuses (README,
+/// "Reload"): everything a new snapshot or a new daemon on the same listening socket can carry is
+/// applied; what would need another socket or a rebuilt log writer refuses the whole reload, so the
+/// running config keeps serving unchanged rather than half of a new one.
+enum ReloadPolicy {
+    /// One setting, how to read it for comparison, and what a reload does with a change to it.
+    struct Rule: Sendable {
+        /// The config key, e.g. `server.port`.
+        let key: String
+        /// True: a change is applied; false: a change refuses the reload.
+        let applies: Bool
+        /// How a change is applied, or why it cannot be.
+        let how: String
+        let value: @Sendable (Config) -> String
+    }
+
+    /// The table, in the README's order.
+    static let rules: [Rule] = [
+        Rule(key: "server.host", applies: false, how: "the listening socket stays bound where it is; restart (or change the .socket unit)") { $0.server.host },
+        Rule(key: "server.port", applies: false, how: "the listening socket stays bound where it is; restart (or change the .socket unit)") { "\($0.server.port)" },
+        Rule(key: "server.threads", applies: true, how: "a new daemon on the same socket") { "\($0.server.threads)" },
+        Rule(key: "server.connectionTimeout", applies: true, how: "a new daemon on the same socket") { "\($0.server.connectionTimeout)" },
+        Rule(key: "server.connectionLimit", applies: true, how: "a new daemon on the same socket") { "\($0.server.connectionLimit)" },
+        Rule(key: "server.perIPConnectionLimit", applies: true, how: "a new daemon on the same socket") { "\($0.server.perIPConnectionLimit)" },
+        Rule(key: "server.connectionMemoryLimit", applies: true, how: "a new daemon on the same socket") { "\($0.server.connectionMemoryLimit)" },
+        Rule(key: "server.headerTimeout", applies: true, how: "a new daemon on the same socket") { "\($0.server.headerTimeout)" },
+        Rule(key: "server.shutdownTimeout", applies: true, how: "the next drain") { "\($0.server.shutdownTimeout)" },
+        Rule(key: "server.tls", applies: true, how: "a new daemon on the same socket, only if the new pair works") { $0.server.tls.map { "\($0.certificateFile), \($0.privateKeyFile)" } ?? "off" },
+        Rule(key: "observability.accessLog", applies: false, how: "the log writer is set up at start; restart") { $0.observability.accessLog.rawValue },
+        Rule(key: "observability.healthPath", applies: true, how: "the new snapshot") { $0.observability.healthPath },
+        Rule(key: "observability.metrics.path", applies: true, how: "the new snapshot") { $0.observability.metricsPath },
+        Rule(key: "observability.metrics.enabled", applies: true, how: "the new snapshot (on the public port)") { "\($0.observability.metricsEnabled)" },
+        Rule(key: "observability.metrics.port", applies: false, how: "the metrics listener stays bound where it is; restart") { $0.observability.metricsPort.map(String.init) ?? "none" },
+        Rule(key: "observability.metrics.host", applies: false, how: "the metrics listener stays bound where it is; restart") { $0.observability.metricsHost },
+    ]
+
+    /// "server.port 8080 → 9090" for every refused change from `old` to `new`; empty when the reload may go on.
+    ///
+    /// `metrics.enabled` is refused while a private metrics port is set before or after: that listener
+    /// exists only if it was started with the process.
+    static func refusedChanges(from old: Config, to new: Config) -> [String] {
+        var refused = rules.filter { !$0.applies }.compactMap { rule -> String? in
+            let (before, after) = (rule.value(old), rule.value(new))
+            return before == after ? nil : "\(rule.key) \(before) → \(after)"
+        }
+        let privatePort = old.observability.metricsPort != nil || new.observability.metricsPort != nil
+        if privatePort, old.observability.metricsEnabled != new.observability.metricsEnabled {
+            refused.append("observability.metrics.enabled \(old.observability.metricsEnabled) → \(new.observability.metricsEnabled) (with a metrics port)")
+        }
+        return refused
+    }
+}

@@ -1,0 +1,34 @@
+import CSystem
+
+/// The service manager's side of the lifecycle (sd_notify(3)): READY=1 once every listener accepts,
+/// RELOADING=1 while a SIGHUP's snapshot is built, STOPPING=1 when the drain begins, with a STATUS=
+/// line for `systemctl status`. Silent unless systemd (or a test) set NOTIFY_SOCKET.
+enum SystemdNotifier {
+    /// Serving; `status` is shown by `systemctl status`.
+    static func ready(_ status: String) { send("READY=1\nSTATUS=\(status)") }
+
+    /// A reload has begun (systemd then waits for the next READY=1).
+    static func reloading() { send("RELOADING=1\nMONOTONIC_USEC=\(csys_monotonic_microseconds())\nSTATUS=reloading") }
+
+    /// The drain has begun.
+    static func stopping(_ status: String) { send("STOPPING=1\nSTATUS=\(status)") }
+
+    private static func send(_ message: String) {
+        if csys_notify(message) < 0 {
+            Lifecycle.warning("cannot notify the service manager on NOTIFY_SOCKET (\(message.prefix { $0 != "\n" }))")
+        }
+    }
+}
+
+/// The listening sockets systemd passed (LISTEN_FDS), or none when linkhost binds its own.
+enum ActivatedSockets {
+    /// Descriptors 3, 4, … when this process was socket-activated; empty otherwise. Throws when the
+    /// variables are set for this process but malformed.
+    static func take() throws(ServerError) -> [Int32] {
+        let count = csys_listen_fds()
+        guard count >= 0 else {
+            throw ServerError(description: "LISTEN_FDS is set for this process but is not a number of descriptors")
+        }
+        return (0..<count).map { 3 + Int32($0) }
+    }
+}
