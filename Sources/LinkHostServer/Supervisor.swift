@@ -82,6 +82,7 @@ public enum Supervisor {
 
     /// The `listening on` lines (what tests and operators wait for) and the start's lifecycle lines.
     private static func announce(_ service: Service, options: ServeOptions, tls: TLSMaterial?) {
+        Lifecycle.info(LibraryDescription.line(headerTimeout: service.snapshot.config.server.headerTimeout))
         for server in service.servers {
             let shownHost = server.boundHost.contains(":") ? "[\(server.boundHost)]" : server.boundHost
             StandardStreams.output("listening on \(tls == nil ? "http" : "https")://\(shownHost):\(server.boundPort)\n")
@@ -94,7 +95,6 @@ public enum Supervisor {
             let host = metricsServer.boundHost.contains(":") ? "[\(metricsServer.boundHost)]" : metricsServer.boundHost
             Lifecycle.info("metrics on http://\(host):\(metricsServer.boundPort)\(observability.metricsPath)")
         }
-        Lifecycle.info(LibraryDescription.line(headerTimeout: service.snapshot.config.server.headerTimeout))
         Lifecycle.info("serving \(options.configPath) (generation 1): \(describe(service.snapshot))")
         SystemdNotifier.ready("serving generation 1")
     }

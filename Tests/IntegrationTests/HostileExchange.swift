@@ -40,7 +40,7 @@ enum HostileExchange {
         var result = HostileExchangeResult()
         result.sendError = sendAll(descriptor, testCase.bytes)
 
-        let outcomes = testCase.correct + testCase.knownDefects.map(\.outcome)
+        let outcomes = testCase.allOutcomes
         let expectsResponse = outcomes.contains { $0.split(separator: " ").first?.contains(":") ?? false }
         let expectsClose = outcomes.contains { $0.hasSuffix("close") }
         var methods = testCase.methods[...]

@@ -42,6 +42,8 @@ struct HostileRequestTests {
         let cases = try HostileTable.load(tableText)
         #expect(cases.count >= 100, "the table should hold the full hostile catalogue, found \(cases.count) rows")
         let server = try await LinkHostProcess.start(SiteFixture())
+        let library = try await LibrarySeries.of(server)
+        let series = library.series
         let tags = try Self.knownBodies(server)
         let recordPath = ProcessInfo.processInfo.environment["HOSTILE_RECORD"].flatMap { $0.isEmpty ? nil : $0 }
         var timing = HostileTiming()
@@ -58,6 +60,7 @@ struct HostileRequestTests {
         }
 
         var differing: [String: HostileOutcome] = [:]
+        var knownIssues = 0
         for result in results {
             let testCase = result.testCase
             let label = "\(testCase.id) (line \(testCase.line))"
@@ -66,17 +69,19 @@ struct HostileRequestTests {
                 continue
             }
             let got = exchange.outcome.text
-            if let known = testCase.knownDefects.first(where: { $0.outcome == got }) {
+            let correct = testCase.correct(on: series)
+            if let known = testCase.knownDefects(on: series).first(where: { $0.outcome == got }) {
                 // A defect the server cannot fix on its own (see docs/hardening.md): shown, not failed.
                 // When it goes away the row no longer matches `known` and simply passes on its correct outcome.
-                withKnownIssue("\(label): known defect \(known.id)") {
-                    Issue.record("\(label) got \(got) (known defect \(known.id)); correct: \(testCase.correct.joined(separator: " | "))")
+                knownIssues += 1
+                withKnownIssue("\(label): known defect \(known.id) of \(library)") {
+                    Issue.record("\(label) got \(got) (known defect \(known.id)); correct: \(correct.joined(separator: " | "))")
                 }
-            } else if !testCase.correct.contains(got) {
+            } else if !correct.contains(got) {
                 differing[testCase.id] = exchange.outcome
                 if recordPath == nil {
                     Issue.record("""
-                        \(label): expected \(testCase.correct.joined(separator: " | ")), got \(got)
+                        \(label): expected \(correct.joined(separator: " | ")) on \(library), got \(got)
                         request: \(testCase.source)
                         note: \(testCase.note)
                         sent: \(exchange.sendError ?? "all \(testCase.bytes.count) bytes")
@@ -109,9 +114,9 @@ struct HostileRequestTests {
         #expect(logLines.count >= cases.count, "the access log holds \(logLines.count) lines for \(cases.count) cases and as many health probes")
         #expect(!server.stderr.localizedCaseInsensitiveContains("fatal"), "\(server.stderr)")
 
-        print("hostile table: \(cases.count) cases, \(cases.count - differing.count) as recorded, \(differing.count) different, in \(elapsed)")
+        print("hostile table (\(library)): \(cases.count) cases, \(cases.count - differing.count - knownIssues) as expected, \(knownIssues) known issues, \(differing.count) different, in \(elapsed)")
         if let recordPath {
-            try HostileTable.rewrite(tableText, outcomes: differing).write(toFile: recordPath, atomically: true, encoding: .utf8)
+            try HostileTable.rewrite(tableText, outcomes: differing, series: series).write(toFile: recordPath, atomically: true, encoding: .utf8)
             print("hostile table: wrote this run's outcomes to \(recordPath); \(differing.count) rows changed: \(differing.keys.sorted().joined(separator: ", "))")
         }
     }

@@ -28,17 +28,72 @@ struct HostileCase: Sendable {
         }
     }
 
-    /// The outcomes that are right, without the `known` ones.
-    var correct: [String] { expected.filter { !$0.hasPrefix("known ") } }
+    /// Every accepted outcome, known defects and every library series included (for the exchange's waits).
+    var allOutcomes: [String] { expected.map { HostileAlternative($0).outcome } }
 
-    /// Outcomes that show a known defect the server cannot fix itself (e.g. inside libmicrohttpd):
-    /// `known M1: 400:other garbage close` → ("M1", "400:other garbage close").
-    var knownDefects: [(id: String, outcome: String)] {
-        expected.compactMap { alternative in
-            guard alternative.hasPrefix("known "), let colon = alternative.firstIndex(of: ":") else { return nil }
-            let id = alternative[alternative.index(alternative.startIndex, offsetBy: 6)..<colon]
-            return (String(id), alternative[alternative.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    /// The outcomes that are right on `series` (e.g. "0.9", "1.0"), without the `known` ones.
+    func correct(on series: String) -> [String] {
+        expected.map(HostileAlternative.init).filter { $0.applies(to: series) && $0.knownID == nil }.map(\.outcome)
+    }
+
+    /// Outcomes that show a known defect the server cannot fix itself (inside libmicrohttpd 0.9.75), on
+    /// `series`: `@0.9 known M1: 400:other garbage close` → ("M1", "400:other garbage close") on 0.9 only.
+    func knownDefects(on series: String) -> [(id: String, outcome: String)] {
+        expected.map(HostileAlternative.init).filter { $0.applies(to: series) }.compactMap { alternative in
+            alternative.knownID.map { ($0, alternative.outcome) }
         }
+    }
+}
+
+/// One alternative of the `expect` column: `[@SERIES ][known ID: ]OUTCOME`.
+///
+/// `@0.9` and `@1.0` limit it to a libmicrohttpd series (0.9.x, or 1.0 and later): the 1.0 parser
+/// answers some malformed heads differently (and rightly), and the M1/M2 defects exist only in 0.9.75.
+struct HostileAlternative: Sendable, Equatable {
+    /// The series it is limited to, or nil for every one.
+    let series: String?
+    /// The known defect it shows (`M1`), or nil for a right outcome.
+    let knownID: String?
+    let outcome: String
+
+    init(_ text: String) {
+        var rest = Substring(text)
+        if rest.hasPrefix("@"), let space = rest.firstIndex(of: " ") {
+            series = String(rest[rest.index(after: rest.startIndex)..<space])
+            rest = rest[rest.index(after: space)...]
+        } else {
+            series = nil
+        }
+        if rest.hasPrefix("known "), let colon = rest.firstIndex(of: ":") {
+            knownID = String(rest[rest.index(rest.startIndex, offsetBy: 6)..<colon])
+            rest = rest[rest.index(after: colon)...]
+        } else {
+            knownID = nil
+        }
+        outcome = rest.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Whether it counts on a server that runs `series`.
+    func applies(to running: String) -> Bool { series == nil || series == running }
+}
+
+/// The libmicrohttpd series a running server loaded, from its start-up line
+/// ("linkhost: libmicrohttpd 1.0.1: …"): "0.9" or "1.0" (1.0 and later), as the table's `@` names them.
+struct LibrarySeries: Sendable, CustomStringConvertible {
+    /// The full version, e.g. "1.0.1".
+    let version: String
+    /// "0.9" or "1.0".
+    var series: String { version.hasPrefix("0.") ? "0.9" : "1.0" }
+    var description: String { "libmicrohttpd \(version)" }
+
+    /// Waits for the server's start-up line and reads the version from it.
+    static func of(_ server: LinkHostProcess) async throws -> LibrarySeries {
+        try await server.waitForStderr(containing: "libmicrohttpd ")
+        let text = server.stderr
+        guard let start = text.range(of: "libmicrohttpd ")?.upperBound else { throw HarnessError("no libmicrohttpd line in \(text)") }
+        let version = text[start...].prefix { $0.isNumber || $0 == "." }
+        guard !version.isEmpty else { throw HarnessError("no version after libmicrohttpd in \(text)") }
+        return LibrarySeries(version: String(version))
     }
 }
 
@@ -57,7 +112,8 @@ struct HostileOutcome: Sendable, Equatable {
 /// Reads and writes the expected-results table.
 ///
 /// Format: tab-separated `id`, `expect`, `request`, `note`; `#` starts a comment line. `expect` lists
-/// accepted outcomes separated by ` | `; `known ID: OUTCOME` marks what a known defect produces. `request` is text with the escapes `\r \n \t \0 \\ \{ \}`,
+/// accepted outcomes separated by ` | `; `known ID: OUTCOME` marks what a known defect produces, and a leading
+/// `@0.9 ` or `@1.0 ` limits an alternative to that libmicrohttpd series (see `HostileAlternative`). `request` is text with the escapes `\r \n \t \0 \\ \{ \}`,
 /// `\xHH` for any byte, and `{N*TEXT}` for TEXT repeated N times (TEXT may hold escapes and repeats),
 /// so oversize and binary requests stay one readable line.
 enum HostileTable {
@@ -148,13 +204,15 @@ enum HostileTable {
         return output
     }
 
-    /// The table text with each case's `expect` column replaced by what it got; comments and notes kept.
-    static func rewrite(_ text: String, outcomes: [String: HostileOutcome]) -> String {
+    /// The table text with what each differing case got on `series` added to its `expect` column as
+    /// `@SERIES OUTCOME` (for review: keep it, or turn it into a plain or `known` alternative); comments
+    /// and notes kept.
+    static func rewrite(_ text: String, outcomes: [String: HostileOutcome], series: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { rawLine -> String in
             guard !rawLine.isEmpty, !rawLine.hasPrefix("#") else { return String(rawLine) }
             var columns = rawLine.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard columns.count >= 3, let outcome = outcomes[columns[0]] else { return String(rawLine) }
-            columns[1] = outcome.text
+            columns[1] += " | @\(series) \(outcome.text)"
             return columns.joined(separator: "\t")
         }.joined(separator: "\n")
     }
