@@ -56,11 +56,7 @@ struct SignalTests {
         var config = TestConfig()
         config.shutdownTimeout = 30
         let server = try await LinkHostProcess.start(SiteFixture(config))
-        let client = try server.connect()
-        try client.send("POST \(Self.aasaPath) HTTP/1.1\r\nHost: links.example.com\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n")
-        let interim = try client.readResponse()
-        #expect(interim.status == 100, "\(interim)")
-        try client.send("12345")
+        let client = try Self.holdRequest(on: server)
         server.signal(SIGTERM)
         try await server.waitForStderr(containing: "stopping")
         try client.send("67890")
@@ -68,6 +64,57 @@ struct SignalTests {
         #expect(answer.status == 405, "the in-flight request must still be answered during the drain: \(answer)")
         let ended = try await server.waitForExit(timeout: .seconds(5))
         #expect(ended.exitCode == 0, "\(ended)")
+    }
+
+    /// A request the server has in hand and waits on: headers with `Expect: 100-continue`, the 100
+    /// read back (so the access handler has counted it in flight), then half of its body.
+    static func holdRequest(on server: LinkHostProcess) throws -> RawHTTPClient {
+        let client = try server.connect()
+        try client.send("POST \(aasaPath) HTTP/1.1\r\nHost: links.example.com\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n")
+        let interim = try client.readResponse()
+        #expect(interim.status == 100, "\(interim)")
+        try client.send("12345")
+        return client
+    }
+
+    @Test("A second SIGTERM or SIGINT during the drain exits at once with 128 + the signal (143, 130)", arguments: [SIGTERM, SIGINT])
+    func secondStopSignal(signal: Int32) async throws {
+        var config = TestConfig()
+        config.shutdownTimeout = 30
+        let server = try await LinkHostProcess.start(SiteFixture(config))
+        let held = try Self.holdRequest(on: server)
+        server.signal(signal)
+        try await server.waitForStderr(containing: "stopping")
+        let second = ContinuousClock.now
+        server.signal(signal)
+        let ended = try await server.waitForExit(timeout: .seconds(3))
+        #expect(ended.exitCode == 128 + signal, "\(ended)")
+        #expect(ContinuousClock.now - second < .seconds(2), "the second signal must not wait for the 30 s drain")
+        #expect(ended.stderr.contains("second SIG"), "\(ended)")
+        #expect(!ended.stderr.contains("linkhost: stopped"), "a forced stop is not a clean one: \(ended)")
+        _ = held
+    }
+
+    @Test("SIGHUP during the drain is logged and ignored; the held request is still answered and the exit is 0")
+    func reloadDuringDrain() async throws {
+        var config = TestConfig()
+        config.shutdownTimeout = 30
+        let site = try SiteFixture(config)
+        let server = try await LinkHostProcess.start(site)
+        let held = try Self.holdRequest(on: server)
+        server.signal(SIGTERM)
+        try await server.waitForStderr(containing: "stopping")
+        var changed = config
+        changed.bundleID = "com.example.during-drain"
+        try site.writeConfig(changed)
+        server.signal(SIGHUP)
+        try await server.waitForStderr(containing: "SIGHUP ignored: stopping")
+        try held.send("67890")
+        let answer = try held.readResponse(toMethod: "POST")
+        #expect(answer.status == 405, "\(answer)")
+        let ended = try await server.waitForExit(timeout: .seconds(5))
+        #expect(ended.exitCode == 0, "\(ended)")
+        #expect(!ended.stderr.contains("reloaded"), "no reload may start once the drain has: \(ended)")
     }
 
     @Test("SIGHUP with a good changed config serves the new AASA (and reloads public/)")

@@ -62,4 +62,12 @@ int lhtest_peer_state(int fd);
 /// Half-closes a socket (no more writes), so the server reads end of file after the request bytes.
 int lhtest_shutdown_write(int fd);
 
+/// Binds a unix datagram socket at `path` (removing a stale file first), to stand in for systemd's
+/// NOTIFY_SOCKET. Returns the descriptor, or -1 with errno set.
+int lhtest_notify_listen(const char *path);
+
+/// Waits up to `timeout_ms` for one datagram on `fd` and copies it, NUL-terminated, into `buffer`.
+/// Returns its length, 0 on timeout, -1 on error.
+int lhtest_notify_receive(int fd, char *buffer, int length, int timeout_ms);
+
 #endif

@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a SIGHUP does with each kind of `server.*` and `observability.*` change (README, "Reload"):
+/// refused changes keep the whole old config serving and say so once; applied ones take effect.
+@Suite("Reload policy", .timeLimit(.minutes(2)))
+struct ReloadPolicyTests {
+    static let aasaPath = "/.well-known/apple-app-site-association"
+
+    /// `linkhost_reloads_total{result="RESULT"}` from the server's metrics.
+    static func reloads(_ server: LinkHostProcess, _ result: String) throws -> Int? {
+        let text = try server.request("GET", "/metrics").text
+        let prefix = "linkhost_reloads_total{result=\"\(result)\"} "
+        return text.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) }
+    }
+
+    @Test("A new server.port is refused: one log line naming it, result=\"refused\", the old AASA and port keep serving")
+    func portChangeRefused() async throws {
+        var config = TestConfig()
+        config.serverPort = try RawHTTPClientPortPicker.freePort()
+        let site = try SiteFixture(config)
+        // No --port override: the file's port is the one in force, so changing it means something.
+        let server = try await LinkHostProcess.start(site, arguments: ["serve", "--config", site.configPath, "--host", "127.0.0.1"])
+        let before = try server.request("GET", Self.aasaPath)
+        var moved = config
+        moved.serverPort = try RawHTTPClientPortPicker.freePort()
+        moved.bundleID = "com.example.moved"
+        try site.writeConfig(moved)
+        server.signal(SIGHUP)
+        try await server.waitForStderr(containing: "reload refused")
+        let lines = server.stderr.split(separator: "\n").filter { $0.contains("reload refused") }
+        #expect(lines.count == 1, "\(server.stderr)")
+        #expect(lines.first?.contains("server.port \(config.serverPort) → \(moved.serverPort)") == true, "\(lines)")
+        #expect(try Self.reloads(server, "refused") == 1)
+        #expect(try Self.reloads(server, "ok") == 0)
+        #expect(try server.request("GET", Self.aasaPath).body == before.body, "the refused config must not be half applied")
+    }
+
+    @Test("A new observability.accessLog format is refused; the next reload without it is applied")
+    func accessLogChangeRefused() async throws {
+        let site = try SiteFixture()
+        let server = try await LinkHostProcess.start(site)
+        var changed = TestConfig()
+        changed.extra["observability"] = ["accessLog": "common"]
+        try site.writeConfig(changed)
+        server.signal(SIGHUP)
+        try await server.waitForStderr(containing: "observability.accessLog json → common")
+        var fixed = TestConfig()
+        fixed.bundleID = "com.example.after-refusal"
+        try site.writeConfig(fixed)
+        server.signal(SIGHUP)
+        try await server.waitForStderr(containing: "reloaded")
+        #expect(aasaAppIDs(parseJSON(try server.request("GET", Self.aasaPath).body)) == [fixed.appID])
+        #expect(try Self.reloads(server, "refused") == 1)
+        #expect(try Self.reloads(server, "ok") == 1)
+    }
+
+    @Test("A new server.headerTimeout is applied: after the reload a trickled head is cut after 1 s instead of 10 s")
+    func headerTimeoutApplied() async throws {
+        let site = try SiteFixture()
+        let server = try await LinkHostProcess.start(site)
+        var shorter = TestConfig()
+        shorter.serverExtra["headerTimeout"] = 1
+        try site.writeConfig(shorter)
+        server.signal(SIGHUP)
+        try await server.waitForStderr(containing: "reloaded")
+        let slow = try server.connect()
+        let started = ContinuousClock.now
+        try slow.send("GET \(Self.aasaPath) HTTP/1.1\r\nHost: links.example.com\r\n")
+        var closed = false
+        // One header byte every 200 ms: always within connectionTimeout, never a whole head.
+        while ContinuousClock.now - started < .seconds(5) {
+            do { try slow.send("X") } catch { closed = true; break }
+            if lhtestPeerClosed(slow) { closed = true; break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let took = ContinuousClock.now - started
+        #expect(closed, "the trickled head was still open after 5 s")
+        #expect(took < .seconds(3), "cut after \(took); the reloaded deadline is 1 s")
+        #expect(try server.request("GET", "/healthz").status == 200)
+    }
+
+    @Test("A new server.shutdownTimeout is applied to the next drain (30 s → 1 s)")
+    func shutdownTimeoutApplied() async throws {
+        var config = TestConfig()
+        config.shutdownTimeout = 30
+        let site = try SiteFixture(config)
+        let server = try await LinkHostProcess.start(site)
+        var shorter = config
+        shorter.shutdownTimeout = 1
+        try site.writeConfig(shorter)
+        server.signal(SIGHUP)
+        try await server.waitForStderr(containing: "reloaded")
+        let held = try SignalTests.holdRequest(on: server)
+        let stop = ContinuousClock.now
+        server.signal(SIGTERM)
+        let ended = try await server.waitForExit(timeout: .seconds(10))
+        #expect(ended.exitCode == 0, "\(ended)")
+        #expect(ContinuousClock.now - stop < .seconds(5), "the drain waited longer than the reloaded 1 s")
+        #expect(ended.stderr.contains("up to 1 s"), "\(ended)")
+        _ = held
+    }
+
+    @Test("A new observability.healthPath is applied with the snapshot")
+    func healthPathApplied() async throws {
+        let site = try SiteFixture()
+        let server = try await LinkHostProcess.start(site)
+        var changed = TestConfig()
+        changed.extra["observability"] = ["healthPath": "/ready"]
+        try site.writeConfig(changed)
+        server.signal(SIGHUP)
+        try await server.waitForStderr(containing: "reloaded")
+        #expect(try server.request("GET", "/ready").text == "ok\n")
+        #expect(try server.request("GET", "/healthz").status == 404)
+    }
+}
+
+/// True when the server has closed (or reset) the client's connection.
+func lhtestPeerClosed(_ client: RawHTTPClient) -> Bool {
+    client.readUntilClosed(wait: .milliseconds(1)) != nil
+}

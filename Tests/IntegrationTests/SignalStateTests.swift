@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Signals that arrive while the server is in another state than plain serving: while it starts,
+/// while a reload is being built. The site carries 12 MB of static files, so that loading its
+/// snapshot takes long enough (about a second in a debug build) for a signal to land inside it.
+@Suite("Signals during start and reload", .timeLimit(.minutes(2)))
+struct SignalStateTests {
+    /// A fixture whose snapshot is slow to build: 480 files of 25 KB each in `public/big/`.
+    static func slowSite(_ config: TestConfig = TestConfig()) throws -> SiteFixture {
+        let site = try SiteFixture(config)
+        try FileManager.default.createDirectory(atPath: site.publicPath + "/big", withIntermediateDirectories: true)
+        let block = String(repeating: "linkhost slow snapshot ", count: 1100)
+        for index in 0..<480 {
+            try site.write("\(index) \(block)", to: "public/big/file\(index).txt")
+        }
+        return site
+    }
+
+    /// Starts the real binary without waiting for `listening on`, the way `LinkHostProcess.start` would.
+    static func spawn(_ site: SiteFixture) throws -> ChildProcess {
+        try ChildProcess(executable: try LinkHostCLI.binaryPath(), arguments: LinkHostProcess.defaultArguments(for: site),
+                         environment: LinkHostCLI.baseEnvironment, directory: site.directory)
+    }
+
+    @Test("SIGTERM while the config and files are loading: exit 0 without ever listening")
+    func stopDuringStart() async throws {
+        let site = try Self.slowSite()
+        let child = try Self.spawn(site)
+        try await child.waitForStderr(containing: "loading", timeout: .seconds(5))
+        child.send(SIGTERM)
+        let ended = try await child.waitForExit(timeout: .seconds(30))
+        #expect(ended.exitCode == 0, "\(ended)")
+        #expect(ended.stderr.contains("stopped before serving"), "the signal should have landed during the load: \(ended)")
+        #expect(!ended.stdout.contains("listening on"), "\(ended)")
+    }
+
+    @Test("SIGHUP while loading: the server starts, then reloads once to read what may have changed meanwhile")
+    func reloadDuringStart() async throws {
+        let site = try Self.slowSite()
+        let child = try Self.spawn(site)
+        try await child.waitForStderr(containing: "loading", timeout: .seconds(5))
+        var changed = TestConfig()
+        changed.bundleID = "com.example.changed-while-loading"
+        try site.writeConfig(changed)
+        child.send(SIGHUP)
+        try await child.waitForStderr(containing: "reloaded", timeout: .seconds(30))
+        #expect(child.stderr.text.contains("(generation 2)"), "\(child.stderr.text)")
+        #expect(child.isRunning)
+        child.send(SIGTERM)
+        let ended = try await child.waitForExit(timeout: .seconds(10))
+        #expect(ended.exitCode == 0, "\(ended)")
+    }
+
+    @Test("SIGTERM while a reload is being built: the drain does not wait for it, nothing is installed, exit 0")
+    func stopDuringReload() async throws {
+        let site = try Self.slowSite()
+        let server = try await LinkHostProcess.start(site, timeout: .seconds(60))
+        server.signal(SIGHUP)
+        // The reload thread is building the 12 MB snapshot now (it takes as long as the start did).
+        try await Task.sleep(for: .milliseconds(100))
+        let stop = ContinuousClock.now
+        server.signal(SIGTERM)
+        let ended = try await server.waitForExit(timeout: .seconds(30))
+        #expect(ended.exitCode == 0, "\(ended)")
+        #expect(ended.stderr.contains("linkhost: stopped"), "\(ended)")
+        #expect(!ended.stderr.contains("reloaded"), "a reload finished after the stop signal: \(ended)")
+        print("stop during reload: exited \(ContinuousClock.now - stop) after SIGTERM")
+    }
+
+    @Test("SIGHUPs during a reload fold into one more reload after it: generation 3, not one per signal")
+    func reloadsDuringReload() async throws {
+        let site = try Self.slowSite()
+        let notify = try NotifySocket()
+        let server = try await LinkHostProcess.start(site, environment: ["NOTIFY_SOCKET": notify.path], timeout: .seconds(60))
+        _ = try notify.wait(for: "READY=1")
+        server.signal(SIGHUP)
+        // RELOADING=1 comes when the reload thread begins to build the 12 MB snapshot (half a second or more).
+        _ = try notify.wait(for: "RELOADING=1")
+        for _ in 0..<5 { server.signal(SIGHUP) }
+        try await server.waitForStderr(containing: "(generation 3)", timeout: .seconds(60))
+        // Give a (wrong) fourth reload the time it would need to show.
+        try await Task.sleep(for: .seconds(3))
+        let reloads = server.stderr.components(separatedBy: "reloaded ").count - 1
+        #expect(reloads == 2, "six SIGHUPs, the last five during the first reload, should make two reloads: \(server.stderr)")
+        server.signal(SIGTERM)
+        #expect(try await server.waitForExit(timeout: .seconds(10)).exitCode == 0)
+    }
+}

@@ -1,0 +1,125 @@
+import CTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A unix datagram socket standing in for systemd's NOTIFY_SOCKET: what `sd_notify` sends arrives here.
+final class NotifySocket: Sendable {
+    let path: String
+    let descriptor: Int32
+
+    init() throws {
+        path = NSTemporaryDirectory() + "linkhost-notify-" + UUID().uuidString.prefix(8) + ".sock"
+        descriptor = lhtest_notify_listen(path)
+        guard descriptor >= 0 else { throw HarnessError("cannot bind a datagram socket at \(path): \(errorText(errno))") }
+    }
+
+    deinit {
+        close(descriptor)
+        unlink(path)
+    }
+
+    /// Messages received until one contains `field` (e.g. "READY=1"), or throws after `timeout`.
+    func wait(for field: String, timeout: Duration = .seconds(10)) throws -> [String] {
+        var messages: [String] = []
+        let deadline = ContinuousClock.now + timeout
+        var buffer = [CChar](repeating: 0, count: 4096)
+        while ContinuousClock.now < deadline {
+            let count = lhtest_notify_receive(descriptor, &buffer, Int32(buffer.count), 200)
+            guard count > 0 else { continue }
+            let message = String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            messages.append(message)
+            if message.split(separator: "\n").contains(Substring(field)) { return messages }
+        }
+        throw HarnessError("no \(field) on the notify socket within \(timeout); got \(messages)")
+    }
+}
+
+/// systemd's interfaces without systemd: sd_notify over NOTIFY_SOCKET, and socket activation through
+/// Debian's `systemd-socket-activate` (from the systemd package), which binds, waits for the first
+/// connection attempt and then starts linkhost with LISTEN_FDS, exactly as a .socket unit does.
+@Suite("systemd: notify and socket activation", .timeLimit(.minutes(1)))
+struct SystemdTests {
+    @Test("NOTIFY_SOCKET gets READY=1 once serving, RELOADING=1 then READY=1 for a SIGHUP, STOPPING=1 for SIGTERM")
+    func notifications() async throws {
+        let socket = try NotifySocket()
+        let site = try SiteFixture()
+        let server = try await LinkHostProcess.start(site, environment: ["NOTIFY_SOCKET": socket.path])
+        let ready = try socket.wait(for: "READY=1")
+        #expect(ready.last?.contains("STATUS=serving generation 1") == true, "\(ready)")
+        #expect(try server.request("GET", "/healthz").status == 200, "READY=1 must come only once the listener accepts")
+
+        server.signal(SIGHUP)
+        let reloading = try socket.wait(for: "RELOADING=1")
+        #expect(reloading.last?.contains("MONOTONIC_USEC=") == true, "\(reloading)")
+        let reloaded = try socket.wait(for: "READY=1")
+        #expect(reloaded.last?.contains("generation 2") == true, "\(reloaded)")
+
+        server.signal(SIGTERM)
+        _ = try socket.wait(for: "STOPPING=1")
+        #expect(try await server.waitForExit(timeout: .seconds(5)).exitCode == 0)
+    }
+
+    /// `systemd-socket-activate -l 127.0.0.1:PORT … -- linkhost serve`, started but not yet connected to.
+    static func activate(_ site: SiteFixture, ports: [Int]) throws -> ChildProcess {
+        let listen = ports.flatMap { ["-l", "127.0.0.1:\($0)"] }
+        return try ChildProcess(
+            executable: "/usr/bin/systemd-socket-activate",
+            arguments: listen + ["--", try LinkHostCLI.binaryPath(), "serve", "--config", site.configPath],
+            environment: LinkHostCLI.baseEnvironment, directory: site.directory)
+    }
+
+    /// Connects to `port`, retrying while the activator is still binding.
+    static func connect(_ port: Int) async throws -> RawHTTPClient {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
+            do { return try RawHTTPClient(port: port) } catch {
+                if ContinuousClock.now > deadline { throw error }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+    }
+
+    @Test("Socket activation: the first connection attempt, made before linkhost runs, is answered on the passed socket")
+    func oneSocket() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate"), "systemd-socket-activate (Debian's systemd) is needed")
+        let port = try RawHTTPClientPortPicker.freePort()
+        let site = try SiteFixture()
+        let child = try Self.activate(site, ports: [port])
+        // linkhost is not running yet: this connection waits in the socket's backlog and starts it.
+        let first = try await Self.connect(port)
+        let answer = try first.request("GET", "/.well-known/apple-app-site-association")
+        #expect(answer.status == 200, "\(answer)")
+        // The output arrives through pipes read by other threads: wait for it rather than race it.
+        try await child.waitForStderr(containing: "1 socket passed by systemd", timeout: .seconds(5))
+        #expect(try await eventually(timeout: .seconds(5)) { child.stdout.text.contains("listening on http://127.0.0.1:\(port)") }, "\(child.stdout.text)")
+        child.send(SIGTERM)
+        #expect(try await child.waitForExit(timeout: .seconds(5)).exitCode == 0)
+    }
+
+    @Test("Socket activation with two sockets: both are served, and SIGHUP reloads on both")
+    func twoSockets() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate"), "systemd-socket-activate (Debian's systemd) is needed")
+        let ports = [try RawHTTPClientPortPicker.freePort(), try RawHTTPClientPortPicker.freePort()]
+        let site = try SiteFixture()
+        let child = try Self.activate(site, ports: ports)
+        #expect(try await Self.connect(ports[0]).request("GET", "/healthz").status == 200)
+        #expect(try await Self.connect(ports[1]).request("GET", "/healthz").status == 200)
+        try await child.waitForStderr(containing: "2 sockets passed by systemd", timeout: .seconds(5))
+
+        var changed = TestConfig()
+        changed.bundleID = "com.example.activated"
+        try site.writeConfig(changed)
+        child.send(SIGHUP)
+        try await child.waitForStderr(containing: "reloaded", timeout: .seconds(5))
+        for port in ports {
+            let aasa = try RawHTTPClient(port: port).request("GET", "/.well-known/apple-app-site-association")
+            #expect(aasaAppIDs(parseJSON(aasa.body)) == [changed.appID], "port \(port): \(aasa)")
+        }
+        child.send(SIGTERM)
+        #expect(try await child.waitForExit(timeout: .seconds(5)).exitCode == 0)
+    }
+}
