@@ -177,6 +177,16 @@ class Server:
         for line in self.process.stderr:
             self.stderr_lines.append(line.decode(errors="replace").rstrip())
 
+    def library(self, wait=2.0):
+        """The libmicrohttpd version the server says it loaded ("0.9.75", "1.0.1"), or "-"."""
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            for line in list(self.stderr_lines):
+                if "libmicrohttpd " in line:
+                    return line.split("libmicrohttpd ", 1)[1].split(":", 1)[0]
+            time.sleep(0.02)
+        return "-"
+
     def alive(self):
         return self.process.poll() is None
 
@@ -220,7 +230,7 @@ class Server:
 
 
 # The server settings that decide overload behaviour, with linkhost's defaults (README, config reference).
-SERVER_DEFAULTS = {"connectionTimeout": 15, "connectionLimit": 4096, "perIPConnectionLimit": 256, "threads": 0}
+SERVER_DEFAULTS = {"connectionTimeout": 15, "connectionLimit": 4096, "perIPConnectionLimit": 256, "headerTimeout": 10, "threads": 0}
 
 
 def effective_settings(config):

@@ -8,11 +8,18 @@ By default the script starts the release binary itself on 127.0.0.1 with config/
 --client-source: libmicrohttpd's per-IP limit counts source addresses, so only a client whose
 address differs from the attacker's can be protected by it (all of 127.0.0.0/8 is loopback here).
 
+--attacker-sources N spreads the attackers over N addresses (127.1.0.1, 127.1.0.2, …), as a botnet
+or a proxy with perIPConnectionLimit 0 would, so that the per-IP limit cannot help and only the header
+deadline (server.headerTimeout) frees the slots; --expect-closed-within S then also requires the server
+to have closed every attacker, each at most S seconds after it connected.
+
 Bounded: at most --connections sockets, for at most --duration seconds, then everything is closed.
 Python standard library only. Prints one summary line; exits 0 on PASS, 1 on FAIL.
 
     python3 scripts/slowloris.py                                  # defaults: 1000 connections, 30 s
     python3 scripts/slowloris.py --set server.perIPConnectionLimit=0 --set server.connectionLimit=500
+    python3 scripts/slowloris.py --connections 300 --attacker-sources 30 --interval 1 --duration 12 \
+        --set server.headerTimeout=3 --expect-closed-within 4.5       # the header deadline, many addresses
 """
 
 import argparse
@@ -41,6 +48,10 @@ def parse_arguments():
     parser.add_argument("--deadline", type=float, default=1.0, help="seconds the normal client's AASA may take (default 1)")
     parser.add_argument("--probe-every", type=float, default=0.25, help="seconds between the normal client's requests")
     parser.add_argument("--attacker-source", default="127.0.0.1", help="address the attackers connect from")
+    parser.add_argument("--attacker-sources", type=int, default=1,
+                        help="spread the attackers over this many addresses 127.1.0.1, 127.1.0.2, ... (default 1: --attacker-source)")
+    parser.add_argument("--expect-closed-within", type=float, metavar="SECONDS",
+                        help="also require the server to close every attacker within SECONDS of its connecting (the header deadline)")
     parser.add_argument("--client-source", default="127.0.0.2", help="address the normal client connects from")
     parser.add_argument("--port", type=int, help="attack a linkhost already listening on 127.0.0.1:PORT")
     parser.add_argument("--binary", help="linkhost binary (default: LINKHOST_BINARY or .build/release/linkhost)")
@@ -56,14 +67,23 @@ class Attacker:
         self.sock = sock
         self.position = 0
         self.next_send = 0.0
+        self.connected_at = time.monotonic()
 
 
-def open_attackers(count, source, port, interval, stats):
+def attacker_source(args, index):
+    """The address attacker `index` connects from: --attacker-source, or one of --attacker-sources addresses."""
+    if args.attacker_sources <= 1:
+        return args.attacker_source
+    number = index % args.attacker_sources
+    return f"127.1.{number // 250}.{number % 250 + 1}"
+
+
+def open_attackers(count, args, port, interval, stats):
     attackers = []
     start = time.monotonic()
     for index in range(count):
         try:
-            sock = loadlib.connect_from(source, "127.0.0.1", port, timeout=2.0)
+            sock = loadlib.connect_from(attacker_source(args, index), "127.0.0.1", port, timeout=2.0)
             sock.setblocking(False)
             sock.send(OPENING)
         except OSError as error:
@@ -109,7 +129,8 @@ def main():
     if server:
         rss_samples.append(server.rss_kb())
     attack_start = time.monotonic()
-    attackers = open_attackers(args.connections, args.attacker_source, port, args.interval, stats)
+    attackers = open_attackers(args.connections, args, port, args.interval, stats)
+    close_times = []
     connected = len(attackers)
     loadlib.log(f"slowloris: {connected} of {args.connections} attacker connections opened in {time.monotonic() - attack_start:.1f}s")
 
@@ -154,6 +175,7 @@ def main():
             attacker.next_send = now + args.interval
         if closed:
             stats["closed_by_server"] += len(closed)
+            close_times += [now - attacker.connected_at for attacker in attackers if attacker.sock in closed]
             for sock in closed:
                 poller.unregister(sock.fileno())
                 del by_descriptor[sock.fileno()]
@@ -179,11 +201,18 @@ def main():
     failures = [(round(elapsed, 3), what) for ok, elapsed, what in probes if not (ok and elapsed <= args.deadline)]
     latencies = [elapsed for _, elapsed, _ in probes]
     passed = alive and probes and len(ok_probes) == len(probes)
+    if args.expect_closed_within is not None:
+        # The header deadline: every attacker cut by the server, none later than the bound.
+        passed = passed and open_at_end == 0 and close_times and max(close_times) <= args.expect_closed_within
+    sources = args.attacker_source if args.attacker_sources <= 1 else f"{args.attacker_sources}_addresses"
     fields = [
         ("connections", args.connections), ("interval_s", args.interval), ("duration_s", args.duration),
-        ("attacker", args.attacker_source), ("client", args.client_source),
+        ("attacker", sources), ("client", args.client_source),
         ("attackers_connected", connected), ("attackers_connect_failed", stats["connect_failed"]),
         ("attackers_closed_by_server", stats["closed_by_server"]), ("attackers_open_at_end", open_at_end),
+        ("closed_after_min_s", round(min(close_times), 2) if close_times else "-"),
+        ("closed_after_p50_s", round(statistics.median(close_times), 2) if close_times else "-"),
+        ("closed_after_max_s", round(max(close_times), 2) if close_times else "-"),
         ("probes", len(probes)), ("probes_ok_within_deadline", len(ok_probes)),
         ("probe_p50_ms", round(statistics.median(latencies) * 1000, 1) if latencies else "-"),
         ("probe_max_ms", round(max(latencies) * 1000, 1) if latencies else "-"),
@@ -192,7 +221,7 @@ def main():
     if server:
         valid = [sample for sample in rss_samples if sample]
         fields += [("rss_start_kb", valid[0] if valid else "-"), ("rss_max_kb", max(valid) if valid else "-")]
-        fields += [("settings", loadlib.effective_settings(server.config))]
+        fields += [("libmicrohttpd", server.library()), ("settings", loadlib.effective_settings(server.config))]
     print(loadlib.summary_line("slowloris", passed, fields), flush=True)
     if failures:
         loadlib.log(f"slowloris: failed probes (seconds, why): {failures[:10]}{' …' if len(failures) > 10 else ''}")

@@ -108,43 +108,80 @@ struct HostileLoadTests {
 
     // MARK: Load roles
 
-    /// Opens `count` connections from 127.0.0.1, sends half a request on each, then one more header byte
-    /// per `interval` until `duration` ends; counts the ones the server closes.
-    static func trickle(host: String, port: Int, count: Int, duration: Duration, interval: Duration) -> AttackReport {
+    @Test("Header deadline: 120 connections from 40 addresses trickle a byte every 200 ms; each is answered 408 and closed within headerTimeout (2 s) + 1 s, and a normal client is served throughout")
+    func headerDeadline() async throws {
+        var config = TestConfig()
+        // perIPConnectionLimit 0, as behind a proxy: only the deadline can free these slots.
+        config.serverExtra = ["headerTimeout": 2, "perIPConnectionLimit": 0]
+        let server = try await LinkHostProcess.start(SiteFixture(config))
+        let (host, port) = (server.host, server.port)
+        let reports = await onThreads([LoadRole.attack, LoadRole.probe], width: 2) { role -> LoadReport in
+            switch role {
+            case .attack:
+                return .attack(Self.trickle(host: host, port: port, count: 120, duration: .seconds(4), interval: .milliseconds(200), sources: 40))
+            case .probe:
+                return .probe(Self.probe(host: host, port: port, source: "127.0.0.2", duration: .seconds(4), every: .milliseconds(200)))
+            }
+        }
+        guard case .attack(let attack) = reports[0], case .probe(let probe) = reports[1] else {
+            Issue.record("the load threads returned \(reports)")
+            return
+        }
+        print("header deadline: \(attack)")
+        #expect(attack.connectFailed == 0, "\(attack)")
+        #expect(attack.timedOut + attack.closedByServer == 120 && attack.openAtEnd == 0, "every trickled head must be cut: \(attack)")
+        #expect(attack.timedOut > 0, "plain HTTP connections get a 408 before the close: \(attack)")
+        #expect(attack.answered == 0, "a half-sent request got an answer other than 408: \(attack)")
+        #expect(attack.slowestCut <= .seconds(3), "the deadline is 2 s: \(attack)")
+        #expect(attack.fastestCut >= .milliseconds(1800), "cut before its deadline: \(attack)")
+        #expect(probe.failures.isEmpty && probe.latencies.count >= 10, "\(probe)")
+        #expect(server.isRunning, "\(server.stderr)")
+    }
+
+    /// Opens `count` connections (from 127.0.0.1, or spread over `sources` addresses 127.1.0.1 …), sends
+    /// half a request on each, then one more header byte per `interval` until `duration` ends; counts the
+    /// ones the server closes or answers 408, and how long after connecting it did.
+    static func trickle(host: String, port: Int, count: Int, duration: Duration, interval: Duration, sources: Int = 0) -> AttackReport {
         _ = lhtest_raise_fd_limit(count + 256)
         var report = AttackReport()
-        var open: [Int32] = []
+        var open: [(descriptor: Int32, since: ContinuousClock.Instant)] = []
         let opening = Array("GET /.well-known/apple-app-site-association HTTP/1.1\r\nHost: links.example.com\r\n".utf8)
-        for _ in 0..<count {
-            let descriptor = lhtest_connect_from("127.0.0.1", host, Int32(port), 2_000)
+        for index in 0..<count {
+            let source = sources > 0 ? "127.1.0.\(index % sources + 1)" : "127.0.0.1"
+            let descriptor = lhtest_connect_from(source, host, Int32(port), 2_000)
             guard descriptor >= 0 else { report.connectFailed += 1; continue }
             _ = lhtest_send_nowait(descriptor, opening, opening.count)
-            open.append(descriptor)
+            open.append((descriptor, ContinuousClock.now))
         }
         let trickle = Array("X-Slow: 0123456789\r\n".utf8)
         var position = 0
         let end = ContinuousClock.now + duration
         while ContinuousClock.now < end {
-            var stillOpen: [Int32] = []
-            for descriptor in open {
-                switch lhtest_peer_state(descriptor) {
-                case -1:
-                    report.closedByServer += 1
-                    close(descriptor)
-                case 1:
-                    report.answered += 1
-                    close(descriptor)
-                default:
+            var stillOpen: [(descriptor: Int32, since: ContinuousClock.Instant)] = []
+            for (descriptor, since) in open {
+                let state = lhtest_peer_state(descriptor)
+                if state == 0 {
                     _ = lhtest_send_nowait(descriptor, [trickle[position % trickle.count]], 1)
-                    stillOpen.append(descriptor)
+                    stillOpen.append((descriptor, since))
+                    continue
                 }
+                report.cut(after: ContinuousClock.now - since)
+                if state == -1 {
+                    report.closedByServer += 1
+                } else {
+                    var reader = SocketReader(descriptor: descriptor)
+                    var received: [UInt8] = []
+                    if case .data(let bytes) = reader.read(for: .milliseconds(100)) { received = bytes }
+                    if received.starts(with: Array("HTTP/1.1 408".utf8)) { report.timedOut += 1 } else { report.answered += 1 }
+                }
+                close(descriptor)
             }
             open = stillOpen
             position += 1
             Thread.sleep(forTimeInterval: Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18)
         }
         report.openAtEnd = open.count
-        for descriptor in open { close(descriptor) }
+        for (descriptor, _) in open { close(descriptor) }
         return report
     }
 
@@ -185,11 +222,22 @@ enum LoadReport: Sendable {
 struct AttackReport: Sendable, CustomStringConvertible {
     var connectFailed = 0
     var closedByServer = 0
+    /// Answered `408 Request Timeout` (the header deadline), then closed.
+    var timedOut = 0
+    /// Answered anything else: a half-sent request must never be.
     var answered = 0
     var openAtEnd = 0
+    /// The shortest and longest time from connecting to being cut (closed, or answered).
+    var fastestCut: Duration = .seconds(1_000)
+    var slowestCut: Duration = .zero
+
+    mutating func cut(after elapsed: Duration) {
+        fastestCut = min(fastestCut, elapsed)
+        slowestCut = max(slowestCut, elapsed)
+    }
 
     var description: String {
-        "attackers: connect failed \(connectFailed), closed by the server \(closedByServer), answered \(answered), still open at the end \(openAtEnd)"
+        "attackers: connect failed \(connectFailed), closed by the server \(closedByServer), answered 408 \(timedOut), answered otherwise \(answered), still open at the end \(openAtEnd), cut after \(fastestCut)…\(slowestCut)"
     }
 }
 
