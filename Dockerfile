@@ -4,10 +4,17 @@
 #   docker run -p 8080:8080 -v "$PWD/config:/etc/linkhost:ro" linkhost
 #
 # Two stages. "build" compiles a release binary with the Swift standard library linked in
-# statically and leaves it, stripped, at /out/linkhost. "runtime" is Debian slim plus the
-# shared libraries the binary still needs (libmicrohttpd). scripts/check-docker.sh builds the
-# runtime stage of this very file, replacing the build stage with a directory that holds a
+# statically and leaves it, stripped, at /out/linkhost. "runtime" is Debian 13 slim plus the
+# shared libraries the binary still needs (libmicrohttpd, GnuTLS, libqrencode). scripts/check-docker.sh
+# builds the runtime stage of this very file, replacing the build stage with a directory that holds a
 # binary built on the host (--build-context build=DIR), so keep the stage name and /out/linkhost.
+#
+# The stages are on different Debian releases on purpose: the build stays on swift:6.3-bookworm,
+# Debian 12 like the machines the project is developed and tested on, and the runtime is Debian 13
+# for its security support and its libmicrohttpd 1.0.1. The binary is built
+# against Debian 12's libmicrohttpd 0.9.75 headers and asks the library it loads for its version
+# at start: on 1.0 it turns on the strict request parser (MHD_OPTION_CLIENT_DISCIPLINE_LVL), which
+# 0.9.75 does not know. Both are libmicrohttpd.so.12, and glibc 2.41 runs what 2.36 linked.
 
 # ---- build ----------------------------------------------------------------------------------
 FROM swift:6.3-bookworm AS build
@@ -16,7 +23,7 @@ FROM swift:6.3-bookworm AS build
 # would break the build at the next security update. The base image tag fixes the release.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libmicrohttpd-dev libgnutls28-dev \
+    && apt-get install -y --no-install-recommends libmicrohttpd-dev libgnutls28-dev libqrencode-dev \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -33,20 +40,20 @@ RUN swift build -c release --static-swift-stdlib --product linkhost \
     && /out/linkhost --version
 
 # ---- runtime --------------------------------------------------------------------------------
-FROM debian:bookworm-slim AS runtime
+FROM debian:trixie-slim AS runtime
 
 LABEL org.opencontainers.image.title="linkhost" \
       org.opencontainers.image.description="Web host of an app's link domain: AASA, assetlinks.json, call-link pages, static files"
 
-# The binary carries the Swift runtime; beyond glibc it loads libmicrohttpd, GnuTLS (for
-# `linkhost check`, which fetches a live domain's files over HTTPS) and libstdc++ (already in
-# slim; named so that it stays). ca-certificates is the trust store those HTTPS checks verify
-# against.
+# The binary carries the Swift runtime; beyond glibc it loads libmicrohttpd 1.0.1, GnuTLS (for
+# HTTPS and for `linkhost check`, which fetches a live domain's files), libqrencode (the call
+# page's QR code) and libstdc++ (already in slim; named so that it stays). ca-certificates is the
+# trust store those HTTPS checks verify against. The t64 names are Debian 13's (64-bit time_t).
 # The user has a fixed number so that Kubernetes' runAsNonRoot can check it without a name.
 # hadolint ignore=DL3008
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
-        ca-certificates libgnutls30 libmicrohttpd12 libstdc++6 \
+        ca-certificates libgnutls30t64 libmicrohttpd12t64 libqrencode4 libstdc++6 \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --gid 10001 linkhost \
     && useradd --uid 10001 --gid linkhost --no-create-home --no-log-init \

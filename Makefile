@@ -6,11 +6,12 @@ APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 
 .PHONY: deps test-deps build release run test diagnostics-doc check-html screenshots fuzz sanitize soak slowloris flood bench bench-profile clean
 
-# Installs libmicrohttpd's headers when pkg-config cannot find them (fresh Debian/Ubuntu machines).
+# Installs the C libraries' headers when pkg-config cannot find them (fresh Debian/Ubuntu machines):
+# libmicrohttpd (the server) and libqrencode (QR codes on call pages).
 deps:
-	@if ! pkg-config --exists libmicrohttpd 2>/dev/null; then \
-		echo "make: installing libmicrohttpd-dev and pkg-config with apt-get"; \
-		$(APT) update -qq && $(APT) install -y -qq --no-install-recommends libmicrohttpd-dev pkg-config >/dev/null; \
+	@if ! pkg-config --exists libmicrohttpd libqrencode 2>/dev/null; then \
+		echo "make: installing libmicrohttpd-dev, libqrencode-dev and pkg-config with apt-get"; \
+		$(APT) update -qq && $(APT) install -y -qq --no-install-recommends libmicrohttpd-dev libqrencode-dev pkg-config >/dev/null; \
 	fi
 
 # Test tools: zbarimg decodes QR codes, openssl and curl make and test HTTPS, prometheus_client parses /metrics.

@@ -9,7 +9,7 @@ import PackageDescription
 //     └─ LinkHostCore                                config, sites, generation, matching, lint, routing, page
 //          ├─ CallLinks                              link templates → (callId, callType); no dependencies
 //          ├─ LinkHostJSON                           order-keeping JSON
-//          └─ LinkHostQR                             QR codes as SVG
+//          └─ LinkHostQR ── CQREncode                QR codes (libqrencode) as SVG
 let package = Package(
     name: "linkhost",
     products: [
@@ -17,10 +17,12 @@ let package = Package(
         .library(name: "LinkHostCore", targets: ["LinkHostCore"]),
     ],
     targets: [
-        // Leaves: pure Swift, no dependency on any other target.
+        // Leaves: no dependency on any other Swift target.
         .target(name: "CallLinks"),
         .target(name: "LinkHostJSON"),
-        .target(name: "LinkHostQR"),
+        // The one call into libqrencode (Debian's libqrencode-dev, libqrencode4 at run time).
+        .target(name: "CQREncode", linkerSettings: [.linkedLibrary("qrencode")]),
+        .target(name: "LinkHostQR", dependencies: ["CQREncode"]),
 
         // Everything a request's answer is computed from; imports no C target.
         .target(name: "LinkHostCore", dependencies: ["CallLinks", "LinkHostJSON", "LinkHostQR"]),

@@ -13,18 +13,18 @@ scratch=.fuzz/build
 mkdir -p .fuzz
 # The harnesses link the very modules the server is built from: the LinkHostFuzzTargets target and the
 # pure targets under it, compiled by SwiftPM with the fuzzer and address sanitizers in a scratch path of
-# their own (nothing over C is below LinkHostFuzzTargets, so nothing here needs libmicrohttpd).
+# their own (the only C below LinkHostFuzzTargets is the libqrencode shim, so nothing here needs libmicrohttpd).
 echo "== building the fuzz targets"
 swift build -c release --sanitize=fuzzer --sanitize=address --scratch-path "$scratch" --target LinkHostFuzzTargets 2>&1 | tail -n 1
 products=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
-mapfile -t objects < <(for module in CallLinks LinkHostJSON LinkHostQR LinkHostCore LinkHostFuzzTargets; do ls "$products/$module.build/"*.o; done)
+mapfile -t objects < <(for module in CQREncode CallLinks LinkHostJSON LinkHostQR LinkHostCore LinkHostFuzzTargets; do ls "$products/$module.build/"*.o; done)
 for target in "${targets[@]}"; do
     name="$(tr '[:lower:]' '[:upper:]' <<<"${target:0:1}")${target:1}"
     binary=".fuzz/fuzz-$target"
     rm -f "$binary"
     echo "== linking $binary"
     swiftc -swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -I "$products/Modules" \
-        "Fuzz/Harnesses/${name}Fuzz.swift" "${objects[@]}" -o "$binary" 2>&1 | grep -v "Cannot export local symbol" || true
+        "Fuzz/Harnesses/${name}Fuzz.swift" "${objects[@]}" -lqrencode -o "$binary" 2>&1 | grep -v "Cannot export local symbol" || true
     [ -x "$binary" ] || { echo "fuzz: linking $binary failed" >&2; exit 1; }
     corpus=".fuzz/corpus/$target"
     mkdir -p "$corpus" "Fuzz/crashes/$target"

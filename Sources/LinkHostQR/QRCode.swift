@@ -1,8 +1,11 @@
+internal import CQREncode
+
 /// A QR Code symbol (ISO/IEC 18004, byte mode) of a payload, ready to be drawn module by module.
 ///
 /// Built for call links shown on desktop pages: one byte-mode segment (UTF-8 text needs nothing
 /// else, and phone scanners read it as UTF-8), the smallest version that fits, and the mask with
-/// the lowest penalty score.
+/// the lowest penalty score. libqrencode (Debian's libqrencode4) encodes it, through the CQREncode
+/// shim; this type keeps the modules as bit rows for the SVG renderer.
 public struct QRCode: Sendable, Hashable {
     /// How much of a symbol can be damaged and still decode; more protection means a larger symbol.
     public enum ErrorCorrection: Sendable, Hashable, CaseIterable {
@@ -14,6 +17,9 @@ public struct QRCode: Sendable, Hashable {
         case quartile
         /// About 30 % of codewords recoverable.
         case high
+
+        /// libqrencode's QRecLevel, which numbers the levels in this order (L, M, Q, H).
+        var libraryLevel: Int32 { Int32(Self.allCases.firstIndex(of: self)!) }
     }
 
     /// Why a payload could not be encoded.
@@ -22,13 +28,15 @@ public struct QRCode: Sendable, Hashable {
         case dataTooLong(byteCount: Int, capacity: Int)
         /// A minimum version outside 1...40 was requested.
         case invalidVersion(Int)
+        /// No bytes to encode: libqrencode makes no symbol of an empty payload.
+        case emptyPayload
     }
 
     /// Symbol version, 1...40; the symbol is 17 + 4 × version modules wide.
     public let version: Int
     /// Error-correction level the symbol was built with.
     public let errorCorrection: ErrorCorrection
-    /// Mask pattern, 0...7, that was applied to the data modules.
+    /// Mask pattern, 0...7, that was applied to the data modules (read back from the symbol's format information).
     public let mask: Int
     /// Width and height in modules, without the quiet zone.
     public let size: Int
@@ -41,7 +49,26 @@ public struct QRCode: Sendable, Hashable {
     public init(
         bytes: [UInt8], errorCorrection: ErrorCorrection = .medium, minimumVersion: Int = 1
     ) throws(EncodingError) {
-        try self.init(bytes: bytes, errorCorrection: errorCorrection, minimumVersion: minimumVersion, forcedMask: nil)
+        guard QRTables.versions.contains(minimumVersion) else { throw .invalidVersion(minimumVersion) }
+        guard !bytes.isEmpty else { throw .emptyPayload }
+        let capacity = Self.byteCapacity(version: 40, errorCorrection: errorCorrection)
+        // Checked here, not left to libqrencode's errno: the error names the capacity.
+        guard bytes.count <= capacity else { throw .dataTooLong(byteCount: bytes.count, capacity: capacity) }
+        var words = [UInt64](repeating: 0, count: Int(CQR_ROW_WORDS) * Int(CQR_MAX_WIDTH))
+        var version: Int32 = 0
+        let width = words.withUnsafeMutableBufferPointer { rows in
+            bytes.withUnsafeBufferPointer { payload in
+                cqr_encode(payload.baseAddress, payload.count, errorCorrection.libraryLevel, Int32(minimumVersion), rows.baseAddress, &version)
+            }
+        }
+        // Only allocation failure is left once the length fits; there is no symbol to give.
+        guard width > 0 else { throw .dataTooLong(byteCount: bytes.count, capacity: capacity) }
+        let size = Int(width)
+        self.rows = (0..<size).map { QRLine192(w0: words[3 * $0], w1: words[3 * $0 + 1], w2: words[3 * $0 + 2]) }
+        self.size = size
+        self.version = Int(version)
+        self.errorCorrection = errorCorrection
+        self.mask = QRTables.mask(fromFormatBits: QRTables.formatBits(rows, size: size))
     }
 
     /// Encodes the UTF-8 bytes of `text`; see `init(bytes:errorCorrection:minimumVersion:)`.
@@ -51,47 +78,10 @@ public struct QRCode: Sendable, Hashable {
         try self.init(bytes: Array(text.utf8), errorCorrection: errorCorrection, minimumVersion: minimumVersion)
     }
 
-    /// The full encoder; `forcedMask` lets tests pin the mask instead of scoring all eight.
-    init(
-        bytes: [UInt8], errorCorrection: ErrorCorrection, minimumVersion: Int, forcedMask: Int?
-    ) throws(EncodingError) {
-        guard QRTables.versions.contains(minimumVersion) else { throw .invalidVersion(minimumVersion) }
-        let capacities = QRTables.byteCapacities[errorCorrection.tableRow]
-        guard let version = (minimumVersion...40).first(where: { capacities[$0] >= bytes.count }) else {
-            throw .dataTooLong(byteCount: bytes.count, capacity: capacities[40])
-        }
-        let data = QRCodewords.dataCodewords(bytes, version: version, level: errorCorrection)
-        let codewords = QRCodewords.interleaved(data, version: version, level: errorCorrection)
-        let (mask, rows): (Int, [QRLine192])
-        if QRTables.size(version: version) <= QRLine64.capacity {
-            (mask, rows) = Self.layOut(codewords, version: version, level: errorCorrection, forcedMask: forcedMask,
-                                       as: QRLine64.self)
-        } else {
-            (mask, rows) = Self.layOut(codewords, version: version, level: errorCorrection, forcedMask: forcedMask,
-                                       as: QRLine192.self)
-        }
-        self.version = version
-        self.errorCorrection = errorCorrection
-        self.mask = mask
-        self.size = QRTables.size(version: version)
-        self.rows = rows
-    }
-
-    /// Places `codewords` and masks them, with lines of `Line`: one word for small symbols is several
-    /// times faster to score than three.
-    static func layOut<Line: QRBitLine>(
-        _ codewords: [UInt8], version: Int, level: ErrorCorrection, forcedMask: Int?, as _: Line.Type
-    ) -> (mask: Int, rows: [QRLine192]) {
-        var matrix = Line.template(version: version)
-        matrix.placeCodewords(codewords)
-        let (mask, rows) = QRMask.masked(matrix, level: level, forcedMask: forcedMask)
-        return (mask, rows.map(\.wide))
-    }
-
     /// Most bytes a symbol of `version` (1...40) holds at `errorCorrection`; 0 for other versions.
     public static func byteCapacity(version: Int, errorCorrection: ErrorCorrection) -> Int {
         guard QRTables.versions.contains(version) else { return 0 }
-        return QRTables.byteCapacities[errorCorrection.tableRow][version]
+        return QRTables.byteCapacities[Int(errorCorrection.libraryLevel)][version - 1]
     }
 
     /// Whether the module at column `x`, row `y` is dark; anything outside the symbol is light quiet zone.

@@ -51,11 +51,11 @@ self_test() {
         cp "$SWIFT_BIN" "$dynamic"
     fi
 
-    # A Dockerfile whose runtime stage lacks libmicrohttpd12; everything else unchanged.
+    # A Dockerfile whose runtime stage lacks libmicrohttpd12t64; everything else unchanged.
     local broken=$WORK/Dockerfile.no-libmicrohttpd
-    sed '/^[[:space:]]*#/! s/ libmicrohttpd12\b//' "$DOCKERFILE" >"$broken"
+    sed '/^[[:space:]]*#/! s/ libmicrohttpd12t64\b//' "$DOCKERFILE" >"$broken"
     if cmp -s "$DOCKERFILE" "$broken"; then
-        fail self-test "could not remove libmicrohttpd12 from a copy of $DOCKERFILE"
+        fail self-test "could not remove libmicrohttpd12t64 from a copy of $DOCKERFILE"
     fi
     note "broken Dockerfile: $(diff "$DOCKERFILE" "$broken" | grep '^>' | sed 's/^> *//')"
 

@@ -23,10 +23,13 @@ ensure_tools() {
         command -v "$cmd" >/dev/null || missing+=("$pkg")
     done
     [[ -r /usr/share/keyrings/debian-archive-keyring.gpg ]] || missing+=(debian-archive-keyring)
-    # The host build links libmicrohttpd, as the build stage does.
-    if [[ -z $BINARY ]] && ! dpkg-query -W -f='${Status}' libmicrohttpd-dev 2>/dev/null | grep -q 'ok installed'; then
-        missing+=(libmicrohttpd-dev)
-    fi
+    # The host build links libmicrohttpd and libqrencode, as the build stage does.
+    local dev
+    for dev in libmicrohttpd-dev libqrencode-dev; do
+        if [[ -z $BINARY ]] && ! dpkg-query -W -f='${Status}' "$dev" 2>/dev/null | grep -q 'ok installed'; then
+            missing+=("$dev")
+        fi
+    done
     ((${#missing[@]} == 0)) || apt_install "${missing[@]}"
 
     if ! command -v hadolint >/dev/null; then
