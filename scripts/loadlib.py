@@ -147,6 +147,8 @@ class Server:
         handle, self.config_path = tempfile.mkstemp(prefix="linkhost-load-", suffix=".json")
         with os.fdopen(handle, "w") as out:
             json.dump(config, out)
+        # mkstemp makes it 0600; a server running as another user (the image's, in check-docker) reads it too.
+        os.chmod(self.config_path, 0o644)
 
         def limit_descriptors():
             # A chosen RLIMIT_NOFILE for the server alone (e.g. 1024, the usual default), to see

@@ -1,4 +1,5 @@
 // The C half of linkhost's process plumbing: signals, limits, thread priority and systemd's interfaces.
+#define _GNU_SOURCE
 #include "CSystem.h"
 
 #include <errno.h>
@@ -6,6 +7,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -61,6 +63,12 @@ long csys_raise_open_files_limit(void) {
 
 void csys_lower_thread_priority(int nice_value) {
     setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice_value);
+}
+
+void csys_name_this_thread(const char *name) {
+    char shortened[16];
+    snprintf(shortened, sizeof shortened, "%s", name);
+    pthread_setname_np(pthread_self(), shortened);
 }
 
 // The first descriptor systemd passes (SD_LISTEN_FDS_START in sd-daemon.h).

@@ -34,6 +34,10 @@ long csys_raise_open_files_limit(void);
 /// made for that work: a pooled thread would keep the lower priority for whatever it runs next.
 void csys_lower_thread_priority(int nice_value);
 
+/// Names the calling thread for `top -H`, gdb and /proc (the first 15 bytes): pthread_setname_np
+/// needs _GNU_SOURCE, which Swift's Glibc module does not define.
+void csys_name_this_thread(const char *name);
+
 /// systemd socket activation (sd_listen_fds(3) without libsystemd): when LISTEN_PID is this process,
 /// returns LISTEN_FDS (the sockets are descriptors 3, 4, …), marks them close-on-exec and removes the
 /// variables so nothing started later takes them for its own; 0 when the process was not activated,
