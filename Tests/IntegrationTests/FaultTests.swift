@@ -102,42 +102,35 @@ struct FaultTests {
     func stopUnderLoad() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
         let port = server.port
-        let outcome = await withTaskGroup(of: (answered: Int, broken: [String]).self) { group in
-            for index in 0..<4 {
-                group.addTask {
-                    var answered = 0
-                    var broken: [String] = []
-                    let deadline = ContinuousClock.now + .seconds(3)
-                    while ContinuousClock.now < deadline {
-                        do {
-                            let client = try RawHTTPClient(port: port, timeout: .seconds(5))
-                            let response = try client.request("GET", index % 2 == 0 ? Self.aasaPath : "/call/load\(index)")
-                            if response.status == 200 { answered += 1 } else { broken.append("status \(response.status)") }
-                        } catch HTTPClientError.connectFailed {
-                            break
-                        } catch HTTPClientError.closed(let received) where received.isEmpty {
-                            // Closed before any byte of an answer: the server had stopped accepting; nothing half-sent.
-                            break
-                        } catch {
-                            broken.append("\(error)")
-                            break
-                        }
-                    }
-                    return (answered, broken)
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: .milliseconds(500))
+        // Blocking clients run on threads of their own: on the cooperative pool (two threads here) they
+        // would hold back the SIGTERM below, and every other test's awaits, until they finished.
+        let parts = await onThreads(Array(0...4), width: 5) { index -> (answered: Int, broken: [String]) in
+            if index == 4 {
+                usleep(500_000)
                 server.signal(SIGTERM)
                 return (0, [])
             }
-            var total = (answered: 0, broken: [String]())
-            for await result in group {
-                total.answered += result.answered
-                total.broken += result.broken
+            var answered = 0
+            var broken: [String] = []
+            let deadline = ContinuousClock.now + .seconds(3)
+            while ContinuousClock.now < deadline {
+                do {
+                    let client = try RawHTTPClient(port: port, timeout: .seconds(5))
+                    let response = try client.request("GET", index % 2 == 0 ? Self.aasaPath : "/call/load\(index)")
+                    if response.status == 200 { answered += 1 } else { broken.append("status \(response.status)") }
+                } catch HTTPClientError.connectFailed {
+                    break
+                } catch HTTPClientError.closed(let received) where received.isEmpty {
+                    // Closed before any byte of an answer: the server had stopped accepting; nothing half-sent.
+                    break
+                } catch {
+                    broken.append("\(error)")
+                    break
+                }
             }
-            return total
+            return (answered, broken)
         }
+        let outcome = (answered: parts.reduce(0) { $0 + $1.answered }, broken: parts.flatMap(\.broken))
         #expect(outcome.broken.isEmpty, "\(outcome.broken.prefix(5))")
         #expect(outcome.answered > 20)
         let ended = try await server.waitForExit(timeout: .seconds(15))

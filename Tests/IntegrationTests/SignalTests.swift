@@ -55,6 +55,9 @@ struct SignalTests {
     func stopDrainsInFlightRequest() async throws {
         var config = TestConfig()
         config.shutdownTimeout = 30
+        // The held request must outlive any delay of this test's own steps on a loaded machine: past
+        // connectionTimeout (15 s idle) libmicrohttpd would close it, ending the drain with it.
+        config.serverExtra["connectionTimeout"] = 300
         let server = try await LinkHostProcess.start(SiteFixture(config))
         let client = try Self.holdRequest(on: server)
         server.signal(SIGTERM)
@@ -81,6 +84,9 @@ struct SignalTests {
     func secondStopSignal(signal: Int32) async throws {
         var config = TestConfig()
         config.shutdownTimeout = 30
+        // The held request must outlive any delay of this test's own steps on a loaded machine: past
+        // connectionTimeout (15 s idle) libmicrohttpd would close it, ending the drain with it.
+        config.serverExtra["connectionTimeout"] = 300
         let server = try await LinkHostProcess.start(SiteFixture(config))
         let held = try Self.holdRequest(on: server)
         server.signal(signal)
@@ -99,6 +105,9 @@ struct SignalTests {
     func reloadDuringDrain() async throws {
         var config = TestConfig()
         config.shutdownTimeout = 30
+        // The held request must outlive any delay of this test's own steps on a loaded machine: past
+        // connectionTimeout (15 s idle) libmicrohttpd would close it, ending the drain with it.
+        config.serverExtra["connectionTimeout"] = 300
         let site = try SiteFixture(config)
         let server = try await LinkHostProcess.start(site)
         let held = try Self.holdRequest(on: server)
