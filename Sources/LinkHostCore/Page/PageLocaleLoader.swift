@@ -18,16 +18,16 @@ enum PageLocaleLoader {
         let warnings: [ConfigDiagnostic]
     }
 
-    /// Loads `folder` for a template that uses `usedStrings`. A folder that does not exist is no error
-    /// while the template uses no strings: the page then has the default locale only.
+    /// Loads `folder` for a template that uses `usedStrings`. A template that uses no strings has its own
+    /// text in one language: the folder is not read, and the page has the default locale only.
     static func load(folder: String, defaultTag: LanguageTag, usedStrings: Set<String>, setting: String) throws(ConfigError) -> Loaded {
         var errors: [ConfigDiagnostic] = []
         var warnings: [ConfigDiagnostic] = []
         func error(_ code: LintCode, _ message: String) { errors.append(ConfigDiagnostic(code, path: setting, message: message)) }
         func warning(_ code: LintCode, _ message: String) { warnings.append(ConfigDiagnostic(code, path: setting, message: message, severity: .warning)) }
 
+        if usedStrings.isEmpty { return Loaded(locales: [PageLocale(tag: defaultTag, isRightToLeft: defaultTag.isRightToLeft, strings: [:])], warnings: []) }
         guard FileSystem.isDirectory(folder) else {
-            if usedStrings.isEmpty { return Loaded(locales: [PageLocale(tag: defaultTag, isRightToLeft: defaultTag.isRightToLeft, strings: [:])], warnings: []) }
             throw ConfigError(source: folder, diagnostics: [ConfigDiagnostic(.lh114, path: setting, message: "\"\(folder)\" is not a folder that can be read; the page template uses strings such as {{t.\(usedStrings.sorted()[0])}}")])
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
@@ -103,12 +103,18 @@ enum PageLocaleLoader {
                     report(.lh605, "strings: ", "is \(value.typeDescription); expected an object of name → text", .error)
                     continue
                 }
+                var unused: [String] = []
+                defer {
+                    if !unused.isEmpty {
+                        let suggestion = unused.count == 1 ? Suggestion.closest(to: unused[0], among: Array(usedStrings)).map { "; did you mean \"\($0)\"?" } ?? "" : ""
+                        report(.lh602, "strings: ", "the page template uses no \(unused.map { "{{t.\($0)}}" }.joined(separator: ", "))\(suggestion)", .warning)
+                    }
+                }
                 for item in members {
                     let name = item.key, text = item.value
                     let member = "strings.\(name): "
                     guard usedStrings.contains(name) else {
-                        let suggestion = Suggestion.closest(to: name, among: Array(usedStrings)).map { "; did you mean \"\($0)\"?" } ?? ""
-                        report(.lh602, member, "the page template does not use {{t.\(name)}}\(suggestion)", .warning)
+                        unused.append(name)
                         continue
                     }
                     guard let string = text.stringValue else { report(.lh605, member, "is \(text.typeDescription); expected text", .error); continue }
