@@ -25,7 +25,9 @@ struct CallPageTests {
         #expect(page.header("Referrer-Policy") == "no-referrer")
         #expect(page.header("X-Content-Type-Options") == "nosniff")
         #expect(maxAge(page.header("Cache-Control")) != nil)
-        #expect(page.header("Vary") == "User-Agent")
+        #expect(page.header("Vary") == "Accept-Language")
+        #expect(page.header("Content-Language") == "en")
+        #expect(isStrongETag(page.header("ETag")))
     }
 
     @Test("The type:callId link shape and a trailing slash are accepted; a missing type falls back to the default")
@@ -73,18 +75,54 @@ struct CallPageTests {
         #expect(!page.text.contains("reflected") && !page.text.contains("REFLECTED"))
     }
 
-    @Test("Android visitors get an intent URL with a store fallback; desktop visitors get a QR code")
+    @Test("Every device gets the same page, holding the intent URL with its Play fallback, the custom scheme and the QR image")
     func platforms() async throws {
         let server = try await LinkHostProcess.start(SiteFixture(TestConfig(urlScheme: "examplevideo")))
-        let android = try server.request("GET", "/call/abc?type=video", headers: [("User-Agent", "Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/120 Mobile")])
-        #expect(android.text.contains("intent://call/abc?type=video#Intent;scheme=examplevideo;package="), "\(android)")
-        #expect(android.text.contains("S.browser_fallback_url=https%3A%2F%2Fplay.google.com"))
-        let iphone = try server.request("GET", "/call/abc?type=video", headers: [("User-Agent", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)")])
-        #expect(iphone.text.contains("href=\"examplevideo://call/abc?type=video\""), "\(iphone)")
-        #expect(!iphone.text.contains("<svg xmlns"))
-        let desktop = try server.request("GET", "/call/abc?type=video", headers: [("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) Firefox/120"), ("Host", "links.example.com")])
-        #expect(desktop.text.contains("https://links.example.com/call/abc?type=video"))
-        #expect(desktop.text.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""), "desktop page has no QR code")
+        let agents = ["Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/120 Mobile", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)", "Mozilla/5.0 (X11; Linux x86_64) Firefox/120"]
+        let pages = try agents.map { try server.request("GET", "/call/abc?type=video", headers: [("User-Agent", $0), ("Host", "links.example.com")]) }
+        #expect(pages.allSatisfy { $0.body == pages[0].body && $0.header("ETag") == pages[0].header("ETag") && $0.header("Vary") == "Accept-Language" })
+        let page = pages[0].text
+        #expect(page.contains("data-intent=\"intent://call/abc?type=video#Intent;scheme=examplevideo;package="), "\(pages[0])")
+        #expect(page.contains("S.browser_fallback_url=https%3A%2F%2Fplay.google.com"))
+        #expect(page.contains("referrer=https%3A%2F%2Flinks.example.com%2Fcall%2Fabc%3Ftype%3Dvideo"))
+        #expect(page.contains("href=\"examplevideo://call/abc?type=video\""))
+        #expect(page.contains("srcset=\"/call/abc/qr.svg?type=video\""))
+    }
+
+    @Test("The QR image decodes to the canonical URL for every link shape, and revalidates with 304", arguments: [
+        "/call/abc/qr.svg?type=video", "/call/video:abc/qr.svg",
+    ])
+    func qrImage(path: String) async throws {
+        let server = try await LinkHostProcess.start(SiteFixture())
+        let image = try server.request("GET", path, headers: [("Host", "links.example.com")])
+        #expect(image.status == 200 && image.header("Content-Type") == "image/svg+xml", "\(image)")
+        let etag = try #require(image.header("ETag"))
+        let again = try server.request("GET", path, headers: [("Host", "links.example.com"), ("If-None-Match", etag)])
+        #expect(again.status == 304 && again.body.isEmpty && again.header("ETag") == etag)
+        guard ExternalTool.exists("zbarimg"), ExternalTool.exists("convert") else { return }
+        let file = server.site.directory + "/qr.svg"
+        try Data(image.body).write(to: URL(fileURLWithPath: file))
+        let png = file + ".png"
+        let converted = try ExternalTool.run("convert", [file, png])
+        guard converted.status == 0 else { return } // ImageMagick without an SVG delegate: the decoding is checked in PageTests
+        let scanned = try ExternalTool.run("zbarimg", ["-q", "--raw", png])
+        #expect(scanned.output.trimmingCharacters(in: .whitespacesAndNewlines) == "https://links.example.com/call/abc?type=video")
+    }
+
+    @Test("A rendered page revalidates with 304 from the server's page cache too, per language")
+    func pageRevalidation() async throws {
+        let server = try await LinkHostProcess.start(SiteFixture())
+        let german = try server.request("GET", "/call/abc", headers: [("Accept-Language", "de-DE,de;q=0.9")])
+        #expect(german.header("Content-Language") == "de" && german.text.contains("<html lang=\"de\" dir=\"ltr\""))
+        let etag = try #require(german.header("ETag"))
+        for _ in 0..<2 {
+            let again = try server.request("GET", "/call/abc", headers: [("Accept-Language", "de"), ("If-None-Match", etag)])
+            #expect(again.status == 304 && again.header("ETag") == etag && again.header("Vary") == "Accept-Language", "\(again)")
+        }
+        let arabic = try server.request("GET", "/call/abc", headers: [("Accept-Language", "ar"), ("If-None-Match", etag)])
+        #expect(arabic.status == 200 && arabic.text.contains("dir=\"rtl\"") && arabic.header("Content-Language") == "ar")
+        let chosen = try server.request("GET", "/call/abc?lang=ja", headers: [("Accept-Language", "de")])
+        #expect(chosen.header("Content-Language") == "ja" && chosen.header("Vary") == nil)
     }
 
     @Test("A hostile Host header cannot reach the page's URLs")
