@@ -35,8 +35,8 @@ enum HeadlessChromium {
     /// True when Debian's Chromium is installed (`make test-deps` installs it).
     static var isInstalled: Bool { ExternalTool.exists("chromium") }
 
-    /// Loads `url` as `device` and returns the DOM after load and a quiet network.
-    static func visit(_ url: String, as device: Device, acceptLanguage: String = "en-US,en;q=0.9") throws -> Visit {
+    /// Loads `url` as `device` and returns the DOM after load and a quiet network; `screenshot` names a PNG to write.
+    static func visit(_ url: String, as device: Device, acceptLanguage: String = "en-US,en;q=0.9", screenshot: String? = nil) throws -> Visit {
         guard isInstalled else { throw HarnessError("chromium is not installed; run make test-deps") }
         let folder = NSTemporaryDirectory() + "linkhost-visit-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -48,6 +48,7 @@ enum HeadlessChromium {
             "--dom", folder + "/dom.html", "--requests", folder + "/requests.txt", "--timeout", "45",
         ]
         if device.mobile { arguments.append("--mobile") }
+        if let screenshot { arguments += ["--screenshot", screenshot] }
         // timeout(1) bounds the visit even if Chromium hangs with its output open.
         let result = try ExternalTool.run("timeout", arguments, timeout: 70)
         guard result.status == 0, let dom = try? String(contentsOfFile: folder + "/dom.html", encoding: .utf8) else {
