@@ -53,11 +53,11 @@ test: test-deps
 diagnostics-doc: deps
 	LINKHOST_RECORD_DIAGNOSTICS=1 $(SWIFT) test --filter "LintCodeTests"
 
-# The W3C Nu HTML checker over every page rendered from the shipped template and public/.
+# The W3C Nu HTML checker over every page rendered from the shipped template, locales and public/.
 check-html: build
 	scripts/check-html.sh
 
-# Headless Chromium screenshots of the pages at phone and desktop widths, into docs/screenshots/.
+# Headless Chromium as a phone, a tablet and a computer (en, de, ar), into docs/screenshots/.
 screenshots: build
 	scripts/screenshot.sh
 
