@@ -170,6 +170,15 @@ def scale_section(data):
         yield (f"| {entry['sites']:,} ({entry['templates']:,}) | {entry['start_ms']:.0f} ms | {entry['reload_ms']:.0f} ms "
                f"| {fmt_mb(entry['rss_kb'])} / {fmt_mb(entry['rss_after_reload_kb'])} | " + " | ".join(cells) + " |")
     yield ""
+    counted = [entry for entry in entries if entry.get("instructions")]
+    if counted:
+        yield "Instructions per request under callgrind (repeatable whatever else the machine does):"
+        yield ""
+        yield "| sites | AASA | call page (rendered) |"
+        yield "| --- | ---: | ---: |"
+        for entry in counted:
+            yield f"| {entry['sites']:,} | {fmt_num(entry['instructions']['aasa'])} | {fmt_num(entry['instructions']['calls'])} |"
+        yield ""
 
 
 def by_route(results):

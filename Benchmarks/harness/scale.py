@@ -4,13 +4,15 @@ a template among its own site's ten."""
 
 import json
 import os
+import shutil
 import signal
 import time
 
 from harness import BenchError, log
-from harness.routes import AASA_PATH, CALL_TYPE
+from harness.callgrind import callgrind_run, callgrind_wrapper
+from harness.routes import AASA_PATH, CALL_TYPE, ROUTE
 from harness.server import Server
-from harness.settings import BENCHMARKS_DIR, DURATION, PORTS, ROUNDS, SCALE_SITES
+from harness.settings import BENCHMARKS_DIR, DURATION, PORTS, ROUNDS, SCALE_SITES, VALGRIND
 from harness.startup import time_to_first_ok
 from harness.wrk import measured_wrk
 
@@ -84,4 +86,18 @@ def measure_scale(testbed):
         finally:
             server.stop()
         results.append(entry)
+    if VALGRIND and shutil.which("valgrind"):
+        # CPU time is noisy on a shared machine; instructions are not: the fewest and the most sites, under callgrind.
+        for entry in (results[0], results[-1]) if len(results) > 1 else results:
+            entry["instructions"] = {key: scale_instructions(testbed, entry["sites"], key) for key in ("aasa", "calls")}
     return results
+
+
+def scale_instructions(testbed, count, key):
+    """User-space instructions per request of a route on the last site's host, under callgrind."""
+    log(f"scale: callgrind, {count} sites, {ROUTE[key].title}")
+    path = os.path.join(testbed.workdir, f"linkhost-{count}-sites.json")
+    out_file = os.path.join(testbed.workdir, f"callgrind-scale-{count}-{key}.out")
+    server = Server(f"callgrind-scale-{count}-{key}", list(callgrind_wrapper(out_file)) + [testbed.bin, "serve", "--config", path, "--port", str(PORTS["valgrind"])],
+                    testbed.workdir, cwd=testbed.workdir, port=PORTS["valgrind"])
+    return callgrind_run(testbed, server, ROUTE[key], out_file, wait_line="listening on", host=site_host(count - 1))["instructions_per_request"]
