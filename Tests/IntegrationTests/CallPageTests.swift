@@ -106,6 +106,20 @@ struct CallPageTests {
         #expect(scanned.output.trimmingCharacters(in: .whitespacesAndNewlines) == "https://127.0.0.1:\(server.port)/call/abc?type=video", "\(scanned.error)")
     }
 
+    @Test("A query-form link has its image at its path + /qr.svg with the same query, checked like the page")
+    func queryFormQRCode() async throws {
+        var config = TestConfig()
+        config.extra = ["callLinks": ["links": ["/join?call_id={callId}&call_type={callType}"]]]
+        let server = try await LinkHostProcess.start(SiteFixture(config))
+        let image = try server.request("GET", "/join/qr.svg?call_type=audio&call_id=abc")
+        #expect(image.status == 200 && image.text.contains("aria-label=\"https://links.example.com/join?call_id=abc&amp;call_type=audio\""), "\(image)")
+        for refused in ["/join/qr.svg?call_type=audio", "/join/qr.svg?call_id=%3Cx%3E", "/join//qr.svg?call_id=abc", "/joinqr.svg?call_id=abc"] {
+            #expect(try server.request("GET", refused).status == 404, "\(refused)")
+        }
+        let page = try server.request("GET", "/join?call_id=abc&call_type=audio")
+        #expect(page.text.contains("srcset=\"/join/qr.svg?call_id=abc&amp;call_type=audio\""), "\(page)")
+    }
+
     @Test("A rendered page revalidates with 304 from the server's page cache too, per language")
     func pageRevalidation() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
