@@ -17,9 +17,16 @@ if [ -n "$missing" ]; then
 fi
 # shellcheck source=scripts/serve-for-check.sh
 source scripts/serve-for-check.sh
-trap stop_linkhost EXIT
-start_linkhost
-# The page's absolute URLs name the Host header Chromium sends: 127.0.0.1:PORT.
+# The shipped config with a public origin, so the pages show the link people would see, not 127.0.0.1.
+config=$(mktemp --suffix=.json)
+trap 'stop_linkhost; rm -f "$config"' EXIT
+python3 - "$config" <<'PY'
+import json, sys
+config = json.load(open("config/linkhost.json"))
+config["callLinks"]["baseURL"] = "https://links.example.com"
+json.dump(config, open(sys.argv[1], "w"))
+PY
+start_linkhost "$config"
 iphone="Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"
 ipad="Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15"
 desktop="Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
@@ -41,7 +48,7 @@ shoot home-desktop "/" "$desktop" 1280 860 1
 # The QR code on the rendered desktop page must scan back to the call link.
 if command -v zbarimg >/dev/null; then
     scanned=$(zbarimg -q --raw -Sdisable -Sqrcode.enable "$out/call-desktop-en.png")
-    expected="https://${LINKHOST_CHECK_URL#http://}/call/abc_DEF-123?type=video"
+    expected="https://links.example.com/call/abc_DEF-123?type=video"
     [ "$scanned" = "$expected" ] || { echo "QR code on the page reads '$scanned', expected '$expected'" >&2; exit 1; }
     echo "QR code on the desktop page scans to $scanned"
 fi
