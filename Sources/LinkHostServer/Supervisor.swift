@@ -43,7 +43,7 @@ public enum Supervisor {
         // takes these signals, and a stop that arrives while the config loads waits here instead of
         // killing the process half-started.
         csys_signals_block()
-        Lifecycle.info("starting (pid \(getpid())): loading \(options.configPath)")
+        SystemdNotifier.status("loading \(options.configPath)")
         let snapshot: Snapshot
         let tls: TLSMaterial?
         do {

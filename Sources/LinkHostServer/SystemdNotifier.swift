@@ -4,6 +4,9 @@ import CSystem
 /// RELOADING=1 while a SIGHUP's snapshot is built, STOPPING=1 when the drain begins, with a STATUS=
 /// line for `systemctl status`. Silent unless systemd (or a test) set NOTIFY_SOCKET.
 enum SystemdNotifier {
+    /// What the process is doing before it serves (loading the config), for `systemctl status`.
+    static func status(_ status: String) { send("STATUS=\(status)") }
+
     /// Serving; `status` is shown by `systemctl status`.
     static func ready(_ status: String) { send("READY=1\nSTATUS=\(status)") }
 

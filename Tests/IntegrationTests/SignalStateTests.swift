@@ -6,32 +6,35 @@ import Glibc
 #endif
 
 /// Signals that arrive while the server is in another state than plain serving: while it starts,
-/// while a reload is being built. The site carries 12 MB of static files, so that loading its
-/// snapshot takes long enough (about a second in a debug build) for a signal to land inside it.
+/// while a reload is being built. The site carries 40 MB of static files, so that loading its
+/// snapshot takes long enough (about two seconds in a debug build) for a signal to land inside it,
+/// and the tests learn where the server is from its notifications (NOTIFY_SOCKET), not from timing.
 @Suite("Signals during start and reload", .timeLimit(.minutes(2)))
 struct SignalStateTests {
-    /// A fixture whose snapshot is slow to build: 480 files of 25 KB each in `public/big/`.
+    /// A fixture whose snapshot is slow to build: 1,600 files of 25 KB each in `public/big/`.
     static func slowSite(_ config: TestConfig = TestConfig()) throws -> SiteFixture {
         let site = try SiteFixture(config)
         try FileManager.default.createDirectory(atPath: site.publicPath + "/big", withIntermediateDirectories: true)
         let block = String(repeating: "linkhost slow snapshot ", count: 1100)
-        for index in 0..<480 {
+        for index in 0..<1600 {
             try site.write("\(index) \(block)", to: "public/big/file\(index).txt")
         }
         return site
     }
 
-    /// Starts the real binary without waiting for `listening on`, the way `LinkHostProcess.start` would.
-    static func spawn(_ site: SiteFixture) throws -> ChildProcess {
+    /// Starts the real binary, notifying `notify`, without waiting for `listening on`.
+    static func spawn(_ site: SiteFixture, notify: NotifySocket) throws -> ChildProcess {
         try ChildProcess(executable: try LinkHostCLI.binaryPath(), arguments: LinkHostProcess.defaultArguments(for: site),
-                         environment: LinkHostCLI.baseEnvironment, directory: site.directory)
+                         environment: LinkHostCLI.baseEnvironment.merging(["NOTIFY_SOCKET": notify.path]) { $1 },
+                         directory: site.directory)
     }
 
     @Test("SIGTERM while the config and files are loading: exit 0 without ever listening")
     func stopDuringStart() async throws {
         let site = try Self.slowSite()
-        let child = try Self.spawn(site)
-        try await child.waitForStderr(containing: "loading", timeout: .seconds(5))
+        let notify = try NotifySocket()
+        let child = try Self.spawn(site, notify: notify)
+        _ = try notify.wait(for: "STATUS=loading \(site.configPath)")
         child.send(SIGTERM)
         let ended = try await child.waitForExit(timeout: .seconds(30))
         #expect(ended.exitCode == 0, "\(ended)")
@@ -42,8 +45,9 @@ struct SignalStateTests {
     @Test("SIGHUP while loading: the server starts, then reloads once to read what may have changed meanwhile")
     func reloadDuringStart() async throws {
         let site = try Self.slowSite()
-        let child = try Self.spawn(site)
-        try await child.waitForStderr(containing: "loading", timeout: .seconds(5))
+        let notify = try NotifySocket()
+        let child = try Self.spawn(site, notify: notify)
+        _ = try notify.wait(for: "STATUS=loading \(site.configPath)")
         var changed = TestConfig()
         changed.bundleID = "com.example.changed-while-loading"
         try site.writeConfig(changed)
@@ -59,10 +63,12 @@ struct SignalStateTests {
     @Test("SIGTERM while a reload is being built: the drain does not wait for it, nothing is installed, exit 0")
     func stopDuringReload() async throws {
         let site = try Self.slowSite()
-        let server = try await LinkHostProcess.start(site, timeout: .seconds(60))
+        let notify = try NotifySocket()
+        let server = try await LinkHostProcess.start(site, environment: ["NOTIFY_SOCKET": notify.path], timeout: .seconds(60))
+        _ = try notify.wait(for: "READY=1", timeout: .seconds(60))
         server.signal(SIGHUP)
-        // The reload thread is building the 12 MB snapshot now (it takes as long as the start did).
-        try await Task.sleep(for: .milliseconds(100))
+        // RELOADING=1: the reload thread is building the 40 MB snapshot now (as long as the start took).
+        _ = try notify.wait(for: "RELOADING=1")
         let stop = ContinuousClock.now
         server.signal(SIGTERM)
         let ended = try await server.waitForExit(timeout: .seconds(30))
@@ -77,9 +83,9 @@ struct SignalStateTests {
         let site = try Self.slowSite()
         let notify = try NotifySocket()
         let server = try await LinkHostProcess.start(site, environment: ["NOTIFY_SOCKET": notify.path], timeout: .seconds(60))
-        _ = try notify.wait(for: "READY=1")
+        _ = try notify.wait(for: "READY=1", timeout: .seconds(60))
         server.signal(SIGHUP)
-        // RELOADING=1 comes when the reload thread begins to build the 12 MB snapshot (half a second or more).
+        // RELOADING=1 comes when the reload thread begins to build the 40 MB snapshot (two seconds or so).
         _ = try notify.wait(for: "RELOADING=1")
         for _ in 0..<5 { server.signal(SIGHUP) }
         try await server.waitForStderr(containing: "(generation 3)", timeout: .seconds(60))
