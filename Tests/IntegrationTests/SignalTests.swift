@@ -93,9 +93,11 @@ struct SignalTests {
         try await server.waitForStderr(containing: "stopping")
         let second = ContinuousClock.now
         server.signal(signal)
-        let ended = try await server.waitForExit(timeout: .seconds(3))
+        let ended = try await server.waitForExit(timeout: .seconds(10))
+        // 128 + signal is only the forced stop's code (the drain's end is 0); the time bound is loose
+        // because it also counts how long this test's own polling takes on a loaded machine.
         #expect(ended.exitCode == 128 + signal, "\(ended)")
-        #expect(ContinuousClock.now - second < .seconds(2), "the second signal must not wait for the 30 s drain")
+        #expect(ContinuousClock.now - second < .seconds(10), "the second signal must not wait for the 30 s drain")
         #expect(ended.stderr.contains("second SIG"), "\(ended)")
         #expect(!ended.stderr.contains("linkhost: stopped"), "a forced stop is not a clean one: \(ended)")
         _ = held
