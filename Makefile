@@ -23,6 +23,7 @@ test-deps: deps
 	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
 	command -v curl >/dev/null 2>&1 || missing="$$missing curl"; \
 	command -v python3 >/dev/null 2>&1 || missing="$$missing python3 python3-pip"; \
+	command -v systemd-socket-activate >/dev/null 2>&1 || missing="$$missing systemd"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	[ -x /usr/sbin/nginx ] || missing="$$missing nginx"; \
 	[ -x /usr/sbin/varnishd ] || missing="$$missing varnish"; \
