@@ -138,7 +138,6 @@ struct cmhd_deadlines {
     int tls;
     unsigned int timeout_ms;
     struct cmhd_watched *head;
-    _Atomic unsigned long expired;
 };
 
 static uint64_t cmhd_now_ms(void) {
@@ -170,7 +169,6 @@ static void cmhd_close_overdue(struct cmhd_deadlines *deadlines, uint64_t now) {
         // stays valid until then because the CLOSED notice (which unlinks the entry under this lock)
         // comes before libmicrohttpd closes it.
         shutdown(entry->fd, SHUT_RDWR);
-        atomic_fetch_add(&deadlines->expired, 1);
     }
     pthread_mutex_unlock(&deadlines->lock);
 }
@@ -252,10 +250,6 @@ void cmhd_deadline_restart(struct MHD_Connection *connection) {
     if (current != CMHD_CLOSING) {
         atomic_compare_exchange_strong(&entry->due, &current, cmhd_now_ms() + entry->timeout_ms);
     }
-}
-
-unsigned long cmhd_deadlines_expired(const struct cmhd_deadlines *deadlines) {
-    return deadlines ? atomic_load(&((struct cmhd_deadlines *)deadlines)->expired) : 0;
 }
 
 // MHD_OPTION_NOTIFY_CONNECTION: a connection starts (its head is due from now) or ends.

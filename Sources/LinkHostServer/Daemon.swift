@@ -48,7 +48,4 @@ final class Daemon: @unchecked Sendable {
         if let pointer { MHD_stop_daemon(pointer) }
         if let deadlines { cmhd_deadlines_destroy(deadlines) }
     }
-
-    /// Connections this daemon closed because their request head missed its deadline.
-    var expiredHeads: Int { deadlines.map { Int(cmhd_deadlines_expired($0)) } ?? 0 }
 }

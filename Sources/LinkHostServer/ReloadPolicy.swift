@@ -13,6 +13,7 @@ enum ReloadPolicy {
         let applies: Bool
         /// How a change is applied, or why it cannot be.
         let how: String
+        /// The setting's value in a config, as text: equal text, no change.
         let value: @Sendable (Config) -> String
     }
 

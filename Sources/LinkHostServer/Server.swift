@@ -181,9 +181,6 @@ public final class Server: Sendable {
 
     deinit { shutdown(timeout: 0) }
 
-    /// Connections closed so far because their request head missed `server.headerTimeout`.
-    public var expiredHeads: Int { daemons.withLock { $0.reduce(0) { $0 + $1.expiredHeads } } }
-
     // MARK: Helpers
 
     /// Descriptors kept free for what a reload opens (config, template, static files, certificates) and the

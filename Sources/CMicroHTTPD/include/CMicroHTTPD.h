@@ -56,9 +56,6 @@ int cmhd_deadline_head_arrived(struct MHD_Connection *connection);
 /// The request-completed callback: the next request head is due `timeout_ms` from now.
 void cmhd_deadline_restart(struct MHD_Connection *connection);
 
-/// Connections closed for missing their header deadline so far.
-unsigned long cmhd_deadlines_expired(const struct cmhd_deadlines *deadlines);
-
 /// Starts a daemon on an already listening socket, with the options in `options` (ended by MHD_OPTION_END)
 /// and, when the library has it, the client discipline level; `deadlines` (or NULL) tracks header deadlines.
 /// MHD_start_daemon is variadic; this is its one fixed-arity form.
