@@ -47,8 +47,9 @@ public struct RenewalWindow: Sendable, Equatable {
 public struct ACMEClient {
     /// Most polls of one authorization or order before the order counts as failed.
     public static let maximumPolls = 10
-    /// Seconds between polls when the CA sends no `Retry-After` (and the bounds of one it does send).
-    public static let pollInterval = 2.0, shortestPoll = 1.0, longestPoll = 30.0
+    /// Seconds before the first poll when the CA sends no `Retry-After` (doubling to 8 s), and the bounds of
+    /// a `Retry-After` it does send.
+    public static let pollInterval = 1.0, shortestPoll = 0.5, longestPoll = 30.0
 
     let directoryURL: String
     let accountKey: P256Key
@@ -115,9 +116,7 @@ public struct ACMEClient {
         }
         guard let orderURL = created.location, ACMEURL.isUsable(orderURL) else { throw ACMEError(.malformed, "the CA created an order but named no order URL (Location)") }
         var order = try ACMEOrder(created.json)
-        for authorization in order.authorizations {
-            try authorize(authorization, account: account, directory: directory)
-        }
+        try authorize(order.authorizations, account: account, directory: directory)
         order = try poll(orderURL, account: account, directory: directory, what: "the order for \(hosts.joined(separator: ", "))", until: ["ready", "valid"], from: order)
         if order.status == "ready" {
             let request: [UInt8]
@@ -144,39 +143,44 @@ public struct ACMEClient {
         return RenewalWindow(start: start, end: end, checkAgain: again)
     }
 
-    /// Proves one authorization with HTTP-01, unless the CA already holds it valid.
-    private mutating func authorize(_ url: String, account: String, directory: ACMEDirectory) throws(ACMEError) {
-        let answer = try connection.post(url, payload: nil, key: accountKey, signer: .account(account), newNonce: directory.newNonce)
-        let authorization = try ACMEAuthorization(answer.json)
-        if authorization.status == "valid" { return }
-        guard authorization.status == "pending" else {
-            throw ACMEError(.notValid, "the authorization for \(authorization.host) is \(authorization.status)\(authorization.error.map { ": \($0)" } ?? "")")
+    /// Proves every authorization with HTTP-01 (unless the CA already holds it valid): all challenges are
+    /// answered first, then each authorization is polled, so several hosts validate at the same time.
+    private mutating func authorize(_ urls: [String], account: String, directory: ACMEDirectory) throws(ACMEError) {
+        var pending: [(url: String, token: String, retryAfter: Int?)] = []
+        defer { for item in pending { hooks.publish(item.token, nil) } }
+        for url in urls {
+            let answer = try connection.post(url, payload: nil, key: accountKey, signer: .account(account), newNonce: directory.newNonce)
+            let authorization = try ACMEAuthorization(answer.json)
+            if authorization.status == "valid" { continue }
+            guard authorization.status == "pending" else {
+                throw ACMEError(.notValid, "the authorization for \(authorization.host) is \(authorization.status)\(authorization.error.map { ": \($0)" } ?? "")")
+            }
+            guard let challenge = authorization.http01 else {
+                throw ACMEError(.notValid, "the CA offers no http-01 challenge for \(authorization.host), the only kind linkhost answers")
+            }
+            hooks.publish(challenge.token, challenge.token + "." + accountKey.thumbprint)
+            pending.append((url, challenge.token, answer.retryAfter))
+            _ = try connection.post(challenge.url, payload: .object(JSONObject()), key: accountKey, signer: .account(account), newNonce: directory.newNonce)
         }
-        guard let challenge = authorization.http01 else {
-            throw ACMEError(.notValid, "the CA offers no http-01 challenge for \(authorization.host), the only kind linkhost answers")
-        }
-        let keyAuthorization = challenge.token + "." + accountKey.thumbprint
-        hooks.publish(challenge.token, keyAuthorization)
-        defer { hooks.publish(challenge.token, nil) }
-        _ = try connection.post(challenge.url, payload: .object(JSONObject()), key: accountKey, signer: .account(account), newNonce: directory.newNonce)
-        var polls = 0
-        var delay = answer.retryAfter.map(Double.init) ?? Self.pollInterval
-        while true {
-            polls += 1
-            guard hooks.wait(Self.clamp(delay)) else { throw ACMEError(.cancelled, "stopped while the CA validated \(authorization.host)") }
-            let polled = try connection.post(url, payload: nil, key: accountKey, signer: .account(account), newNonce: directory.newNonce)
-            let state = try ACMEAuthorization(polled.json)
-            switch state.status {
-            case "valid":
-                hooks.log("the CA validated \(state.host) over HTTP-01")
-                return
-            case "pending", "processing":
+        for item in pending {
+            var polls = 0
+            var delay = item.retryAfter.map(Double.init) ?? Self.pollInterval
+            while true {
+                polls += 1
+                guard hooks.wait(Self.clamp(delay)) else { throw ACMEError(.cancelled, "stopped while the CA validated") }
+                let polled = try connection.post(item.url, payload: nil, key: accountKey, signer: .account(account), newNonce: directory.newNonce)
+                let state = try ACMEAuthorization(polled.json)
+                if state.status == "valid" {
+                    hooks.log("the CA validated \(state.host) over HTTP-01")
+                    break
+                }
+                guard state.status == "pending" || state.status == "processing" else {
+                    throw ACMEError(.notValid, "the CA could not validate \(state.host) (\(state.status))\(state.error.map { ": \($0)" } ?? "")")
+                }
                 guard polls < Self.maximumPolls else {
                     throw ACMEError(.notValid, "the authorization for \(state.host) is still \(state.status) after \(polls) polls")
                 }
-                delay = polled.retryAfter.map(Double.init) ?? Self.pollInterval
-            default:
-                throw ACMEError(.notValid, "the CA could not validate \(state.host) (\(state.status))\(state.error.map { ": \($0)" } ?? "")")
+                delay = polled.retryAfter.map(Double.init) ?? min(delay * 2, 8)
             }
         }
     }
@@ -196,7 +200,7 @@ public struct ACMEClient {
             guard hooks.wait(Self.clamp(delay)) else { throw ACMEError(.cancelled, "stopped while waiting for \(what)") }
             let answer = try connection.post(url, payload: nil, key: accountKey, signer: .account(account), newNonce: directory.newNonce)
             order = try ACMEOrder(answer.json)
-            delay = answer.retryAfter.map(Double.init) ?? Self.pollInterval
+            delay = answer.retryAfter.map(Double.init) ?? min(delay * 2, 8)
         }
         return order
     }

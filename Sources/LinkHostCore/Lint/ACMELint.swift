@@ -64,6 +64,9 @@ public enum ACMELint {
             ancestor = parent.isEmpty ? "/" : parent
             if files.fileExists(atPath: ancestor) || ancestor == "/" || ancestor == "." { break }
         }
+        if files.fileExists(atPath: ancestor), !FileSystem.isDirectory(ancestor) {
+            return LintDiagnostic(.lh119, .error, path: path, "\"\(folder)\" cannot be created: \"\(ancestor)\" is a file")
+        }
         guard files.isWritableFile(atPath: ancestor) else {
             return LintDiagnostic(.lh119, .error, path: path, "\"\(folder)\" does not exist and cannot be created (\"\(ancestor)\" is not writable)")
         }
