@@ -59,8 +59,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["linkhost", "LinkHostCore", "CTestSupport", "CCheckSupport"],
-            // The hostile-request table is read at run time through #filePath, not bundled.
-            exclude: ["HostileExpectations.tsv"]
+            // The hostile-request table and the fake ACME CA are read at run time through #filePath, not bundled.
+            exclude: ["HostileExpectations.tsv", "ACME/fake_ca.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

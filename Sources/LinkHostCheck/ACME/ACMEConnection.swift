@@ -22,7 +22,7 @@ public struct ACMEConnection {
     /// Largest answer read from the CA; a directory, an order or a chain is a few kilobytes.
     public static let maximumAnswerSize = 256 * 1024
     /// How often a request is re-signed with a new nonce after `badNonce` (RFC 8555 §6.5).
-    public static let badNonceRetries = 4
+    public static let badNonceRetries = 8
     /// The `User-Agent` sent to the CA (RFC 8555 §6.1 asks clients to send one).
     public static let userAgent = "linkhost-acme/1"
 

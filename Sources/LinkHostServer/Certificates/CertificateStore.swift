@@ -122,13 +122,11 @@ public struct CertificateStore: Sendable {
         String(decoding: name.utf8.map { HostByte.isSafe($0) ? $0 : UInt8(ascii: "_") }, as: UTF8.self)
     }
 
-    /// The private-key block and the certificate blocks of a stored file.
+    /// The private-key block and the certificate blocks of a stored file: everything before the first
+    /// certificate is the key (P256Key checks it is one).
     static func split(_ bytes: [UInt8]) -> (key: [UInt8], chain: [UInt8]) {
-        guard let keyStart = find("-----BEGIN PRIVATE KEY-----", in: bytes, from: 0),
-              let keyEnd = find("-----END PRIVATE KEY-----", in: bytes, from: keyStart),
-              let chainStart = find("-----BEGIN CERTIFICATE-----", in: bytes, from: keyEnd) else { return ([], []) }
-        let end = keyEnd + "-----END PRIVATE KEY-----".utf8.count
-        return (Array(bytes[keyStart..<end]) + [10], Array(bytes[chainStart...]))
+        guard let chainStart = find("-----BEGIN CERTIFICATE-----", in: bytes, from: 0), chainStart > 0 else { return ([], []) }
+        return (Array(bytes[..<chainStart]), Array(bytes[chainStart...]))
     }
 
     /// Where `marker` starts in `bytes` at or after `start`.

@@ -1,4 +1,4 @@
-import LinkHostCheck
+
 
 /// When to renew and when to retry: plain functions of the certificate and the failures so far.
 public enum RenewalSchedule {
