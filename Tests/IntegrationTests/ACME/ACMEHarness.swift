@@ -129,9 +129,13 @@ final class HelperProcess: @unchecked Sendable {
         }
     }
 
+    /// SIGTERM, then SIGKILL after two seconds: a child may inherit a blocked SIGTERM from the test runner.
     func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 

@@ -22,6 +22,7 @@ import hashlib
 import http.server
 import json
 import os
+import signal
 import ssl
 import subprocess
 import sys
@@ -30,6 +31,9 @@ import threading
 import time
 import urllib.request
 
+# The test runner may hand down a blocked SIGTERM; the harness stops this server with it.
+signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
+signal.signal(signal.SIGTERM, signal.SIG_DFL)
 PORT_FILE, CERT, KEY, CA_CERT, CA_KEY, LOG_FILE, HTTP_PORT = sys.argv[1:8]
 lock = threading.Lock()
 state = {"orders": {}, "authz": {}, "thumbprint": None, "serial": 1000, "nonce": 0}
