@@ -13,12 +13,14 @@ deps:
 		$(APT) update -qq && $(APT) install -y -qq --no-install-recommends libmicrohttpd-dev pkg-config >/dev/null; \
 	fi
 
-# Test tools: zbarimg decodes QR codes, openssl and curl make and test HTTPS, prometheus_client parses /metrics.
+# Test tools: zbarimg decodes QR codes, openssl and curl make and test HTTPS, prometheus_client parses /metrics,
+# pebble and pebble-challtestsrv are the ACME CA and mock DNS the automatic-HTTPS tests run against.
 test-deps: deps
 	@missing=""; \
 	command -v zbarimg >/dev/null 2>&1 || missing="$$missing zbar-tools"; \
 	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
 	command -v curl >/dev/null 2>&1 || missing="$$missing curl"; \
+	command -v pebble >/dev/null 2>&1 || missing="$$missing pebble"; \
 	command -v python3 >/dev/null 2>&1 || missing="$$missing python3 python3-pip"; \
 	if [ -n "$$missing" ]; then \
 		echo "make: installing$$missing with apt-get"; \
