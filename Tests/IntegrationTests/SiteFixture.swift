@@ -34,7 +34,9 @@ struct TestConfig {
         var root: [String: Any] = [
             "server": server,
             "static": ["root": publicPath],
-            "callLinks": ["paths": ["call"]],
+            // An absolute template: the server's working directory must not decide what it reads (a child
+            // running as another user may not even be able to enter the repository).
+            "callLinks": ["paths": ["call"], "template": publicPath + "/call.html"],
         ]
         if includesApple {
             var app: [String: Any] = ["name": name, "teamID": teamID, "bundleID": bundleID, "appStoreID": "1234567890"]
@@ -85,8 +87,10 @@ final class SiteFixture: Sendable {
         for (path, contents) in Self.publicFiles {
             try write(contents, to: "public/" + path)
         }
-        // The shipped page template, so call pages render as they do in production.
-        try manager.copyItem(atPath: Self.repositoryRoot + "/public/call.html", toPath: publicPath + "/call.html")
+        // The shipped page template, its script, style and locales, so call pages render as they do in production.
+        for shipped in ["call.html", "call.js", "site.css", "locales"] {
+            try manager.copyItem(atPath: Self.repositoryRoot + "/public/" + shipped, toPath: publicPath + "/" + shipped)
+        }
         try write(Self.outsideSecret + "\n", to: "secret.txt")
         // A symbolic link leaving the static root must not be followed.
         try manager.createSymbolicLink(atPath: publicPath + "/escape.txt", withDestinationPath: "../secret.txt")

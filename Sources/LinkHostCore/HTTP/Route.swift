@@ -6,6 +6,8 @@ public enum Route: Int, Sendable, CaseIterable {
     case assetLinks
     /// A call-link page.
     case callPage
+    /// A call link's QR-code image (`…/qr.svg`).
+    case callQRCode
     /// A file from the static folder.
     case staticFile
     /// The health probe.
@@ -29,6 +31,7 @@ public enum Route: Int, Sendable, CaseIterable {
         case .aasa: return "aasa"
         case .assetLinks: return "assetlinks"
         case .callPage: return "call_page"
+        case .callQRCode: return "call_qr_code"
         case .staticFile: return "static"
         case .health: return "health"
         case .metrics: return "metrics"

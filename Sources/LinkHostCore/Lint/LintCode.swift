@@ -1,7 +1,8 @@
 /// The stable code of every problem `linkhost validate` and `linkhost check` report.
 ///
 /// Codes never change meaning once released: CI configurations filter on them. The hundreds group them:
-/// 1xx file format, 2xx rules, 3xx consistency with what is served, 4xx Android, 5xx live deployment.
+/// 1xx file format, 2xx rules, 3xx consistency with what is served, 4xx Android, 5xx live deployment,
+/// 6xx the call page's locale files.
 /// `docs/diagnostics.md` is generated from `meaning` and `fix` (a test keeps the two in step).
 public enum LintCode: String, Sendable, CaseIterable, Comparable {
     /// File format: JSON, identifiers, types, keys, size, defaults, legacy/modern mixing, files the config names.
@@ -28,6 +29,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case lh506 = "LH506", lh507 = "LH507", lh508 = "LH508", lh509 = "LH509", lh510 = "LH510"
     /// Live deployment, continued.
     case lh511 = "LH511", lh512 = "LH512"
+    /// The call page's locale files: tags, unknown keys, missing and malformed strings.
+    case lh601 = "LH601", lh602 = "LH602", lh603 = "LH603", lh604 = "LH604", lh605 = "LH605"
 
     /// Orders codes by number, for tables.
     public static func < (lhs: LintCode, rhs: LintCode) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -37,7 +40,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         switch self {
         case .lh104, .lh106, .lh111, .lh112: return "error (config) / warning (AASA file)"
         case .lh105, .lh209: return "error, or warning when iOS still reads the value"
-        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh403, .lh508, .lh510, .lh511, .lh512: return "warning"
+        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh403, .lh508, .lh510, .lh511, .lh512, .lh602, .lh603: return "warning"
         case .lh118: return "error, or warning for a host no public CA can reach"
         case .lh119: return "error, or warning when the folder is readable by others"
         case .lh503, .lh504, .lh505: return "error (warning for the legacy root /apple-app-site-association)"
@@ -101,6 +104,11 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh510: return "No /.well-known/assetlinks.json is served, so Android App Links cannot verify."
         case .lh511: return "A served association file differs from the one the config generates for the host's site (`check --config`)."
         case .lh512: return "The host's TLS certificate expires within 14 days."
+        case .lh601: return "A locale file's name is not a language tag (BCP 47, e.g. `pt-BR.json`), two files name one tag, or `callLinks.defaultLocale` has no file."
+        case .lh602: return "A locale file has a key that nothing reads: a string the page template does not use, or an unknown member."
+        case .lh603: return "A locale file lacks a string the page template uses; the page shows the default locale's string there."
+        case .lh604: return "The page template uses a string (`{{t.name}}`) that the default locale does not define, so there is nothing to show."
+        case .lh605: return "A locale string or `direction` is malformed: not text, empty, or with a placeholder other than {appName}, {callId}, {callType}."
         }
     }
 
@@ -158,6 +166,11 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh510: return "Configure the Android apps under \"android\" so linkhost serves assetlinks.json, if the domain has Android apps."
         case .lh511: return "Deploy the config (and reload), check that the host is listed in the right site, and that no proxy in front serves its own copy."
         case .lh512: return "Renew it now: with linkhost's ACME look at its log and /healthz for the failing order; with certificate files, run the renewal and send SIGHUP."
+        case .lh601: return "Name each file after its tag (language, optional script and region: de.json, pt-BR.json, zh-Hant.json), once, and ship one for the default locale."
+        case .lh602: return "Fix the key's spelling to the template's {{t.name}}, or remove it; a locale file has only \"direction\" and \"strings\"."
+        case .lh603: return "Translate the string the message names into the locale."
+        case .lh604: return "Add the string to the default locale's file, or fix the name in the template."
+        case .lh605: return "Give every string as non-empty JSON text, using only {appName}, {callId} and {callType}; \"direction\" is \"ltr\" or \"rtl\"."
         }
     }
 

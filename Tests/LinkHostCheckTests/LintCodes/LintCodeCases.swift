@@ -41,6 +41,13 @@ extension LintCodeCase {
         .config(["aasa.rules": json], files: files)
     }
 
+    /// A template that uses locale strings, with locale files (`tag` → JSON of its `strings`).
+    static func locales(_ files: [String: String], template: String = "<!doctype html><title>{{t.heading}}</title>") -> LintInput {
+        var all = ["call.html": template + "\n"]
+        for (tag, strings) in files { all["locales/\(tag).json"] = #"{"strings": \#(strings)}"# }
+        return .config([:], files: all)
+    }
+
     static let base = LintInput.config([:])
     /// The base config with ACME on for one public host.
     static let acme = LintInput.config(["server.httpPort": "8081", "server.tls": #"{"acme": {"hosts": ["links.example.com"]}}"#])
@@ -83,6 +90,13 @@ extension LintCodeCase {
         LintCodeCase(.lh118, "localhost with ACME", failing: .config(["server.httpPort": "8081", "server.tls": #"{"acme": {"hosts": ["localhost"]}}"#]), passing: acme),
         LintCodeCase(.lh118, "IP address with ACME", failing: .config(["server.httpPort": "8081", "server.tls": #"{"acme": {"hosts": ["203.0.113.7"]}}"#]), passing: acme),
         LintCodeCase(.lh119, "state folder that cannot be created", failing: .config(["server.httpPort": "8081", "server.tls": #"{"acme": {"hosts": ["links.example.com"], "stateDirectory": "/etc/hostname/acme"}}"#]), passing: acme),
+        LintCodeCase(.lh601, "locale file not named after a tag", failing: locales(["en": #"{"heading": "Join"}"#, "english": #"{"heading": "Join"}"#]), passing: locales(["en": #"{"heading": "Join"}"#, "pt-BR": #"{"heading": "Entrar"}"#])),
+        LintCodeCase(.lh601, "no file for the default locale", failing: locales(["de": #"{"heading": "Beitreten"}"#]), passing: locales(["en": #"{"heading": "Join"}"#, "de": #"{"heading": "Beitreten"}"#])),
+        LintCodeCase(.lh602, "string the template does not use", failing: locales(["en": #"{"heading": "Join", "headng": "Join"}"#]), passing: locales(["en": #"{"heading": "Join"}"#])),
+        LintCodeCase(.lh603, "locale lacks a string", failing: locales(["en": #"{"heading": "Join"}"#, "de": "{}"]), passing: locales(["en": #"{"heading": "Join"}"#, "de": #"{"heading": "Beitreten"}"#])),
+        LintCodeCase(.lh604, "default locale lacks a used string", failing: locales(["en": #"{"heading": "Join"}"#], template: "<!doctype html><title>{{t.heading}}</title><p>{{t.lead}}</p>"), passing: locales(["en": #"{"heading": "Join", "lead": "Open it"}"#], template: "<!doctype html><title>{{t.heading}}</title><p>{{t.lead}}</p>")),
+        LintCodeCase(.lh605, "string with an unknown placeholder", failing: locales(["en": #"{"heading": "Join {name}"}"#]), passing: locales(["en": #"{"heading": "Join {appName}"}"#])),
+        LintCodeCase(.lh605, "string that is not text", failing: locales(["en": #"{"heading": 7}"#]), passing: locales(["en": #"{"heading": "7"}"#])),
         LintCodeCase(.lh201, "rule after a broader one", failing: rules(#"[{"path": "/call/*"}, {"path": "/call/admin", "exclude": true}]"#), passing: rules(#"[{"path": "/call/admin", "exclude": true}, {"path": "/call/*"}]"#)),
         LintCodeCase(.lh201, "AASA rule after a catch-all query", failing: components(#"[{"/": "/call/*"}, {"/": "/call/*", "?": {"type": "video"}}]"#), passing: components(#"[{"/": "/call/*", "?": {"type": "video"}}, {"/": "/call/*"}]"#)),
         LintCodeCase(.lh202, "case-insensitive rule after a case-sensitive one", failing: components(#"[{"/": "/call/a*"}, {"/": "/call/a*", "caseSensitive": false}]"#), passing: components(#"[{"/": "/call/a*"}, {"/": "/call/b*", "caseSensitive": false}]"#)),

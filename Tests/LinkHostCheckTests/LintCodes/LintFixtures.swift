@@ -80,7 +80,7 @@ enum LintFixtures {
       "server": { "host": "127.0.0.1", "port": 8080 },
       "apps": [ { "name": "Example Video", "teamID": "ABCDE12345", "bundleID": "com.example.video" } ],
       "android": [ { "packageName": "com.example.video", "sha256CertFingerprints": ["\(fingerprints[0])", "\(fingerprints[1])"] } ],
-      "callLinks": { "paths": ["call"], "template": "FOLDER/call.html" },
+      "callLinks": { "paths": ["call"], "template": "FOLDER/call.html", "locales": "FOLDER/locales" },
       "aasa": { "rules": [ { "path": "/call/?*" } ] },
       "static": { "root": "FOLDER/public" }
     }
