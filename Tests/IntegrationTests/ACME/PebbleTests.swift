@@ -69,6 +69,9 @@ struct PebbleTests {
         let answer = try curlHTTPS("b.test", port: httpsPort, path: "/.well-known/apple-app-site-association", caFile: root)
         #expect(answer.output.hasSuffix("\n200"), "\(answer)")
         #expect(!server.stderr.contains("ordering a certificate"), "\(server.stderr)")
+        // The image's HEALTHCHECK: beside HTTPS it probes the HTTP listener.
+        let probe = try runTool(try LinkHostCLI.binaryPath(), ["healthcheck", "--config", folder.path + "/linkhost.json"])
+        #expect(probe.status == 0 && probe.output.contains("http://127.0.0.1:\(httpPort)/healthz answered 200"), "\(probe)")
         let restartedMetrics = try curlHTTPS("a.test", port: httpsPort, path: "/metrics", caFile: root).output
         #expect(restartedMetrics.contains("linkhost_acme_orders_total{result=\"ok\"} 0"), "\(restartedMetrics)")
         try await server.stop()
