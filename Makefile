@@ -16,12 +16,14 @@ deps:
 
 # Test tools: zbarimg decodes QR codes, openssl and curl make and test HTTPS, prometheus_client parses /metrics;
 # nginx and Varnish are the shared caches, Chromium the browser, uap-core's corpus the real User-Agents of the
-# call-page cache tests. A policy-rc.d refuses service starts during the install: the tests run their own.
+# call-page cache tests; pebble and pebble-challtestsrv the ACME CA and mock DNS of the automatic-HTTPS tests.
+# A policy-rc.d refuses service starts during the install: the tests run their own.
 test-deps: deps
 	@missing=""; \
 	command -v zbarimg >/dev/null 2>&1 || missing="$$missing zbar-tools"; \
 	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
 	command -v curl >/dev/null 2>&1 || missing="$$missing curl"; \
+	command -v pebble >/dev/null 2>&1 || missing="$$missing pebble"; \
 	command -v python3 >/dev/null 2>&1 || missing="$$missing python3 python3-pip"; \
 	command -v systemd-socket-activate >/dev/null 2>&1 || missing="$$missing systemd"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \

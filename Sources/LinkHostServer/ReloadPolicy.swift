@@ -21,6 +21,8 @@ enum ReloadPolicy {
     static let rules: [Rule] = [
         Rule(key: "server.host", applies: false, how: "the listening socket stays bound where it is; restart (or change the .socket unit)") { $0.server.host },
         Rule(key: "server.port", applies: false, how: "the listening socket stays bound where it is; restart (or change the .socket unit)") { "\($0.server.port)" },
+        Rule(key: "server.httpPort", applies: false, how: "the HTTP listener beside HTTPS stays bound where it is; restart") { $0.server.httpPort.map(String.init) ?? "none" },
+        Rule(key: "server.tls.acme", applies: false, how: "automatic HTTPS and its certificate manager are set up at start; restart") { $0.server.acme.map { "\($0)" } ?? "off" },
         Rule(key: "server.threads", applies: true, how: "a new daemon on the same socket") { "\($0.server.threads)" },
         Rule(key: "server.connectionTimeout", applies: true, how: "a new daemon on the same socket") { "\($0.server.connectionTimeout)" },
         Rule(key: "server.connectionLimit", applies: true, how: "a new daemon on the same socket") { "\($0.server.connectionLimit)" },

@@ -16,10 +16,18 @@ extension Server {
         let userAgent = Self.header(connection, "User-Agent")
         let hostField = cmhd_request_header(connection, "Host")
         let site = native.snapshot.site(forAuthority: hostField.map(Self.bytes))
+        // The plain-HTTP listener beside HTTPS answers challenges and redirects itself (Certificates/).
+        if let plainHTTP, let response = plainHTTP.intercept(connection, path: path, site: site, snapshot: native.snapshot, hostField: hostField) {
+            let result = queue(response, on: connection, native: native)
+            finish(response.route, status: response.status, bytes: response.body.count, site: site, connection: connection,
+                   method: methodBytes, path: path, userAgent: userAgent, started: started, native: native)
+            return result
+        }
         // The hot path: an unconditional GET or HEAD of a file computed at load is answered from the
         // request's bytes, without making a String, from the very table `Router.decide` reads.
         if Self.isGetOrHead(methodBytes), cmhd_request_header(connection, "If-None-Match") == nil,
-           let resource = native.snapshot.exactResource(path, on: site), resource.ok.route != .metrics {
+           let resource = native.snapshot.exactResource(path, on: site), resource.ok.route != .metrics,
+           resource.ok.route != .health || !metrics.certificates.isActive {
             let result = queue(resource.ok, on: connection, native: native)
             finish(resource.ok.route, status: resource.ok.status, bytes: resource.ok.body.count, site: site, connection: connection,
                    method: methodBytes, path: path, userAgent: userAgent, started: started, native: native)
@@ -44,6 +52,10 @@ extension Server {
         case .prepared(var response):
             if response.route == .metrics {
                 response.body = metrics.render(currentConnections: currentConnections)
+            } else if response.route == .health, metrics.certificates.isActive {
+                // With ACME the probe's body also tells each host's certificate; the status stays 200 while serving.
+                response.body += Array(metrics.certificates.healthLines(now: LogTime.now().seconds).utf8)
+                response.preparedID = nil
             }
             let result = queue(response, on: connection, native: native)
             finish(response.route, status: response.status, bytes: response.body.count, site: decision.site, connection: connection,

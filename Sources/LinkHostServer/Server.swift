@@ -1,3 +1,4 @@
+import CCrypto
 import CMicroHTTPD
 import CSystem
 import LinkHostCore
@@ -32,17 +33,25 @@ public final class Server: Sendable {
     let metrics: Metrics
     let accessLog: AccessLog?
     let metricsOnly: Bool
+    /// Set on the plain-HTTP listener beside HTTPS: it answers challenges and redirects (Certificates/).
+    let plainHTTP: PlainHTTPListener?
+    /// HTTPS with certificates chosen per handshake by SNI from ACME's table, instead of `tls`.
+    private let automaticTLS: Bool
 
     /// Binds (or takes `listeningSocket`, e.g. one systemd passed), starts libmicrohttpd's threads and
     /// begins serving `snapshot` (over TLS when `tls` is given).
     ///
-    /// A `metricsOnly` server answers the metrics path and nothing else, for a private metrics port.
-    public init(snapshot: Snapshot, tls: TLSMaterial?, settings: ServerSettings, metrics: Metrics, accessLog: AccessLog? = nil,
-                metricsOnly: Bool = false, listeningSocket: Int32? = nil) throws(ServerError) {
+    /// A `metricsOnly` server answers the metrics path and nothing else, for a private metrics port. With
+    /// `automaticTLS` the server speaks HTTPS with the certificates ACME installs (`SNICertificates`); a
+    /// `plainHTTP` server is the HTTP listener beside HTTPS.
+    public init(snapshot: Snapshot, tls: TLSMaterial?, settings: ServerSettings, metrics: Metrics, accessLog: AccessLog? = nil, metricsOnly: Bool = false,
+                automaticTLS: Bool = false, plainHTTP: PlainHTTPListener? = nil, listeningSocket: Int32? = nil) throws(ServerError) {
         current = Mutex(NativeSnapshot(snapshot: snapshot, tls: tls, metrics: metrics))
         self.metrics = metrics
         self.accessLog = accessLog
         self.metricsOnly = metricsOnly
+        self.plainHTTP = plainHTTP
+        self.automaticTLS = automaticTLS && tls == nil
         let fd: Int32
         if let listeningSocket {
             guard csys_is_listening_stream(listeningSocket) == 1 else {
@@ -88,6 +97,10 @@ public final class Server: Sendable {
                 daemon.stop()
                 throw ServerError(description: "the TLS certificate and private key cannot be used together (is the key the certificate's, both PEM?)")
             }
+            flags |= MHD_USE_TLS.rawValue
+        } else if automaticTLS && !metricsOnly {
+            // GnuTLS asks the SNI table during each handshake, so new certificates need no new daemon.
+            options.append(cmhd_option_pointer(.HTTPS_CERT_CALLBACK, lhcrypto_sni_callback()))
             flags |= MHD_USE_TLS.rawValue
         }
         // GnuTLS copies the PEM text while the daemon starts, so the buffers need to live only for this call.
@@ -140,6 +153,13 @@ public final class Server: Sendable {
                 daemon.stop()
             }
         }
+    }
+
+    /// `install(_:tls:settings:)` keeping the running daemon's connection settings (for listeners whose
+    /// settings a reload does not change, such as the plain-HTTP listener beside HTTPS).
+    public func install(_ snapshot: Snapshot, tls: TLSMaterial?) throws(ServerError) {
+        let settings = daemons.withLock { $0.last?.settings } ?? snapshot.config.server
+        try install(snapshot, tls: tls, settings: settings)
     }
 
     /// True when two settings start different daemons (everything but the address, port and drain time).

@@ -2,13 +2,15 @@ import LinkHostCore
 import Synchronization
 
 /// Everything `serve` runs once started: the public listeners (one per socket systemd passed, or the
-/// one linkhost bound), the private metrics listener, the counters and the access log, and whether it
-/// is still serving or already draining.
+/// one linkhost bound), the plain-HTTP listener and certificate manager beside HTTPS (`AutomaticHTTPS`),
+/// the private metrics listener, the counters and the access log, and whether it is still serving or
+/// already draining.
 final class Service: Sendable {
     /// Where the process is in its life; a reload installs only while `serving`.
     enum Phase: Sendable { case serving, draining }
 
     let servers: [Server]
+    let automaticHTTPS: AutomaticHTTPS?
     let metricsServer: Server?
     let metrics: Metrics
     let accessLog: AccessLog?
@@ -16,8 +18,9 @@ final class Service: Sendable {
     let activated: Bool
     private let phase = Mutex<Phase>(.serving)
 
-    private init(servers: [Server], metricsServer: Server?, metrics: Metrics, accessLog: AccessLog?, activated: Bool) {
+    private init(servers: [Server], automaticHTTPS: AutomaticHTTPS?, metricsServer: Server?, metrics: Metrics, accessLog: AccessLog?, activated: Bool) {
         self.servers = servers
+        self.automaticHTTPS = automaticHTTPS
         self.metricsServer = metricsServer
         self.metrics = metrics
         self.accessLog = accessLog
@@ -30,19 +33,24 @@ final class Service: Sendable {
         let metrics = Metrics(startTime: Double(LogTime.now().seconds))
         let accessLog = config.observability.accessLog == .off ? nil : AccessLog(format: config.observability.accessLog)
         let sockets = try ActivatedSockets.take()
+        // The HTTP listener and stored ACME certificates first, so HTTPS has them from its first handshake.
+        let automaticHTTPS = try AutomaticHTTPS.start(snapshot: snapshot, metrics: metrics, accessLog: accessLog)
+        let automaticTLS = config.server.acme != nil
         var servers: [Server] = []
         if sockets.isEmpty {
-            servers.append(try Server(snapshot: snapshot, tls: tls, settings: config.server, metrics: metrics, accessLog: accessLog))
+            servers.append(try Server(snapshot: snapshot, tls: tls, settings: config.server, metrics: metrics, accessLog: accessLog, automaticTLS: automaticTLS))
         } else {
             for fd in sockets {
-                servers.append(try Server(snapshot: snapshot, tls: tls, settings: config.server, metrics: metrics, accessLog: accessLog, listeningSocket: fd))
+                servers.append(try Server(snapshot: snapshot, tls: tls, settings: config.server, metrics: metrics, accessLog: accessLog,
+                                          automaticTLS: automaticTLS, listeningSocket: fd))
             }
         }
         var metricsServer: Server?
         if let settings = metricsSettings(config) {
             metricsServer = try Server(snapshot: snapshot, tls: nil, settings: settings, metrics: metrics, metricsOnly: true)
         }
-        return Service(servers: servers, metricsServer: metricsServer, metrics: metrics, accessLog: accessLog, activated: !sockets.isEmpty)
+        return Service(servers: servers, automaticHTTPS: automaticHTTPS, metricsServer: metricsServer, metrics: metrics, accessLog: accessLog,
+                       activated: !sockets.isEmpty)
     }
 
     /// The private metrics listener's settings, or nil when metrics share the public port (or are off).
@@ -68,6 +76,7 @@ final class Service: Sendable {
             if let metricsServer, let settings = Self.metricsSettings(snapshot.config) {
                 try metricsServer.install(snapshot, tls: nil, settings: settings)
             }
+            automaticHTTPS?.install(snapshot)
             return true
         }
     }
@@ -84,6 +93,7 @@ final class Service: Sendable {
     func drain(timeout: Int) {
         let deadline = LogTime.monotonicNanoseconds() &+ UInt64(timeout) * 1_000_000_000
         for server in servers { server.shutdown(until: deadline) }
+        automaticHTTPS?.shutdown(timeout: 1)
         metricsServer?.shutdown(timeout: 1)
         accessLog?.flush()
     }

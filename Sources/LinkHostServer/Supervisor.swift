@@ -86,7 +86,7 @@ public enum Supervisor {
         Lifecycle.info(LibraryDescription.line(headerTimeout: service.snapshot.config.server.headerTimeout))
         for server in service.servers {
             let shownHost = server.boundHost.contains(":") ? "[\(server.boundHost)]" : server.boundHost
-            StandardStreams.output("listening on \(tls == nil ? "http" : "https")://\(shownHost):\(server.boundPort)\n")
+            StandardStreams.output("listening on \(service.snapshot.config.server.servesHTTPS ? "https" : "http")://\(shownHost):\(server.boundPort)\n")
         }
         if service.activated {
             Lifecycle.info("serving on \(service.servers.count) socket\(service.servers.count == 1 ? "" : "s") passed by systemd (LISTEN_FDS); server.host and server.port are not used")

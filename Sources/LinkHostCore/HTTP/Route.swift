@@ -20,6 +20,10 @@ public enum Route: Int, Sendable, CaseIterable {
     case methodNotAllowed
     /// Requests refused before routing: ambiguous framing or Host.
     case badRequest
+    /// An ACME HTTP-01 challenge answer on the plain-HTTP listener.
+    case acmeChallenge
+    /// The plain-HTTP listener's 308 to HTTPS.
+    case httpsRedirect
 
     /// The label used in metrics.
     public var label: String {
@@ -34,6 +38,8 @@ public enum Route: Int, Sendable, CaseIterable {
         case .notFound: return "not_found"
         case .methodNotAllowed: return "method_not_allowed"
         case .badRequest: return "bad_request"
+        case .acmeChallenge: return "acme_challenge"
+        case .httpsRedirect: return "https_redirect"
         }
     }
 }

@@ -49,6 +49,8 @@ extension LintCodeCase {
     }
 
     static let base = LintInput.config([:])
+    /// The base config with ACME on for one public host.
+    static let acme = LintInput.config(["server.httpPort": "8081", "server.tls": #"{"acme": {"hosts": ["links.example.com"]}}"#])
     static let fingerprint = LintFixtures.fingerprints[0]
     static let other = LintFixtures.fingerprints[1]
 
@@ -83,6 +85,11 @@ extension LintCodeCase {
         LintCodeCase(.lh115, "config paths entry with a slash", failing: .config(["callLinks.paths": #"["/call"]"#]), passing: base),
         LintCodeCase(.lh116, "config host in two sites", failing: .config(["sites": #"[{"hosts": ["a.example.com"]}, {"hosts": ["A.example.com"]}]"#]), passing: .config(["sites": #"[{"hosts": ["a.example.com"]}, {"hosts": ["b.example.com"]}]"#])),
         LintCodeCase(.lh116, "config host with a port", failing: .config(["sites": #"[{"hosts": ["a.example.com:443"]}]"#]), passing: .config(["sites": #"[{"hosts": ["a.example.com"]}]"#])),
+        LintCodeCase(.lh117, "certificate files and ACME", failing: .config(["server.httpPort": "8081", "server.tls": #"{"certificateFile": "c.pem", "privateKeyFile": "k.pem", "acme": {"hosts": ["links.example.com"]}}"#]), passing: acme),
+        LintCodeCase(.lh118, "wildcard host with ACME", failing: .config(["server.httpPort": "8081", "server.tls": #"{"acme": {}}"#, "sites": #"[{"hosts": ["*.example.com"]}]"#]), passing: .config(["server.httpPort": "8081", "server.tls": #"{"acme": {}}"#, "sites": #"[{"hosts": ["links.example.com"]}]"#])),
+        LintCodeCase(.lh118, "localhost with ACME", failing: .config(["server.httpPort": "8081", "server.tls": #"{"acme": {"hosts": ["localhost"]}}"#]), passing: acme),
+        LintCodeCase(.lh118, "IP address with ACME", failing: .config(["server.httpPort": "8081", "server.tls": #"{"acme": {"hosts": ["203.0.113.7"]}}"#]), passing: acme),
+        LintCodeCase(.lh119, "state folder that cannot be created", failing: .config(["server.httpPort": "8081", "server.tls": #"{"acme": {"hosts": ["links.example.com"], "stateDirectory": "/etc/hostname/acme"}}"#]), passing: acme),
         LintCodeCase(.lh601, "locale file not named after a tag", failing: locales(["en": #"{"heading": "Join"}"#, "english": #"{"heading": "Join"}"#]), passing: locales(["en": #"{"heading": "Join"}"#, "pt-BR": #"{"heading": "Entrar"}"#])),
         LintCodeCase(.lh601, "no file for the default locale", failing: locales(["de": #"{"heading": "Beitreten"}"#]), passing: locales(["en": #"{"heading": "Join"}"#, "de": #"{"heading": "Beitreten"}"#])),
         LintCodeCase(.lh602, "string the template does not use", failing: locales(["en": #"{"heading": "Join", "headng": "Join"}"#]), passing: locales(["en": #"{"heading": "Join"}"#])),
@@ -131,6 +138,7 @@ extension LintCodeCase {
         LintCodeCase(.lh508, "CDN copy differs", failing: .deployment(["CDN": .ok("{}")], cdn: true), passing: .deployment([:], cdn: true)),
         LintCodeCase(.lh509, "CDN failure reason", failing: .deployment(["CDN": .response(FetchedResponse(status: 404, headers: [HTTPHeader("Apple-Failure-Reason", "SWCERR00101 Bad HTTP Response"), HTTPHeader("Apple-Failure-Details", "404")]))], cdn: true), passing: .deployment([:], cdn: true)),
         LintCodeCase(.lh511, "served AASA is not the config's", failing: .deployment([:], expectedAASA: LintFixtures.aasa + " "), passing: .deployment([:], expectedAASA: LintFixtures.aasa)),
+        LintCodeCase(.lh512, "certificate expiring in 3 days", failing: .deployment(["GET /.well-known/apple-app-site-association": .certified(LintFixtures.aasa)], now: LintFixtures.certificateNotAfter - 3 * 86_400), passing: .deployment(["GET /.well-known/apple-app-site-association": .certified(LintFixtures.aasa)], now: LintFixtures.certificateNotAfter - 30 * 86_400)),
         LintCodeCase(.lh510, "no assetlinks", failing: .deployment(["GET /.well-known/assetlinks.json": .response(FetchedResponse(status: 404))]), passing: .deployment([:])),
     ]
 }
