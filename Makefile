@@ -16,7 +16,8 @@ deps:
 
 # Test tools: zbarimg decodes QR codes, openssl and curl make and test HTTPS, prometheus_client parses /metrics;
 # nginx and Varnish are the shared caches, Chromium the browser, uap-core's corpus the real User-Agents of the
-# call-page cache tests; pebble and pebble-challtestsrv the ACME CA and mock DNS of the automatic-HTTPS tests.
+# call-page cache tests; pebble and pebble-challtestsrv the ACME CA and mock DNS of the automatic-HTTPS tests;
+# systemd-socket-activate (Debian's systemd) passes sockets the way a .socket unit does.
 # A policy-rc.d refuses service starts during the install: the tests run their own.
 test-deps: deps
 	@missing=""; \
