@@ -34,7 +34,7 @@ struct SignalStateTests {
         let site = try Self.slowSite()
         let notify = try NotifySocket()
         let child = try Self.spawn(site, notify: notify)
-        _ = try notify.wait(for: "STATUS=loading \(site.configPath)")
+        _ = try await notify.wait(for: "STATUS=loading \(site.configPath)")
         child.send(SIGTERM)
         let ended = try await child.waitForExit(timeout: .seconds(30))
         #expect(ended.exitCode == 0, "\(ended)")
@@ -47,7 +47,7 @@ struct SignalStateTests {
         let site = try Self.slowSite()
         let notify = try NotifySocket()
         let child = try Self.spawn(site, notify: notify)
-        _ = try notify.wait(for: "STATUS=loading \(site.configPath)")
+        _ = try await notify.wait(for: "STATUS=loading \(site.configPath)")
         var changed = TestConfig()
         changed.bundleID = "com.example.changed-while-loading"
         try site.writeConfig(changed)
@@ -65,10 +65,10 @@ struct SignalStateTests {
         let site = try Self.slowSite()
         let notify = try NotifySocket()
         let server = try await LinkHostProcess.start(site, environment: ["NOTIFY_SOCKET": notify.path], timeout: .seconds(60))
-        _ = try notify.wait(for: "READY=1", timeout: .seconds(60))
+        _ = try await notify.wait(for: "READY=1", timeout: .seconds(60))
         server.signal(SIGHUP)
         // RELOADING=1: the reload thread is building the 40 MB snapshot now (as long as the start took).
-        _ = try notify.wait(for: "RELOADING=1")
+        _ = try await notify.wait(for: "RELOADING=1")
         let stop = ContinuousClock.now
         server.signal(SIGTERM)
         let ended = try await server.waitForExit(timeout: .seconds(30))
@@ -83,10 +83,10 @@ struct SignalStateTests {
         let site = try Self.slowSite()
         let notify = try NotifySocket()
         let server = try await LinkHostProcess.start(site, environment: ["NOTIFY_SOCKET": notify.path], timeout: .seconds(60))
-        _ = try notify.wait(for: "READY=1", timeout: .seconds(60))
+        _ = try await notify.wait(for: "READY=1", timeout: .seconds(60))
         server.signal(SIGHUP)
         // RELOADING=1 comes when the reload thread begins to build the 40 MB snapshot (two seconds or so).
-        _ = try notify.wait(for: "RELOADING=1")
+        _ = try await notify.wait(for: "RELOADING=1")
         for _ in 0..<5 { server.signal(SIGHUP) }
         try await server.waitForStderr(containing: "(generation 3)", timeout: .seconds(60))
         // Give a (wrong) fourth reload the time it would need to show.

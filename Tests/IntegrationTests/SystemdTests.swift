@@ -23,13 +23,17 @@ final class NotifySocket: Sendable {
     }
 
     /// Messages received until one contains `field` (e.g. "READY=1"), or throws after `timeout`.
-    func wait(for field: String, timeout: Duration = .seconds(10)) throws -> [String] {
+    /// Polls without blocking and sleeps between looks, so no cooperative-pool thread is held.
+    func wait(for field: String, timeout: Duration = .seconds(10)) async throws -> [String] {
         var messages: [String] = []
         let deadline = ContinuousClock.now + timeout
         var buffer = [CChar](repeating: 0, count: 4096)
         while ContinuousClock.now < deadline {
-            let count = lhtest_notify_receive(descriptor, &buffer, Int32(buffer.count), 200)
-            guard count > 0 else { continue }
+            let count = lhtest_notify_receive(descriptor, &buffer, Int32(buffer.count), 0)
+            guard count > 0 else {
+                try await Task.sleep(for: .milliseconds(10))
+                continue
+            }
             let message = String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
             messages.append(message)
             if message.split(separator: "\n").contains(Substring(field)) { return messages }
@@ -48,18 +52,18 @@ struct SystemdTests {
         let socket = try NotifySocket()
         let site = try SiteFixture()
         let server = try await LinkHostProcess.start(site, environment: ["NOTIFY_SOCKET": socket.path])
-        let ready = try socket.wait(for: "READY=1")
+        let ready = try await socket.wait(for: "READY=1")
         #expect(ready.last?.contains("STATUS=serving generation 1") == true, "\(ready)")
         #expect(try server.request("GET", "/healthz").status == 200, "READY=1 must come only once the listener accepts")
 
         server.signal(SIGHUP)
-        let reloading = try socket.wait(for: "RELOADING=1")
+        let reloading = try await socket.wait(for: "RELOADING=1")
         #expect(reloading.last?.contains("MONOTONIC_USEC=") == true, "\(reloading)")
-        let reloaded = try socket.wait(for: "READY=1")
+        let reloaded = try await socket.wait(for: "READY=1")
         #expect(reloaded.last?.contains("generation 2") == true, "\(reloaded)")
 
         server.signal(SIGTERM)
-        _ = try socket.wait(for: "STOPPING=1")
+        _ = try await socket.wait(for: "STOPPING=1")
         #expect(try await server.waitForExit(timeout: .seconds(5)).exitCode == 0)
     }
 
