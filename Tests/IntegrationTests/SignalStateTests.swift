@@ -34,8 +34,7 @@ struct SignalStateTests {
         let site = try Self.slowSite()
         let notify = try NotifySocket()
         let child = try Self.spawn(site, notify: notify)
-        _ = try await notify.wait(for: "STATUS=loading \(site.configPath)")
-        child.send(SIGTERM)
+        _ = try await notify.signal([SIGTERM], when: "STATUS=loading \(site.configPath)") { child.send($0) }
         let ended = try await child.waitForExit(timeout: .seconds(30))
         #expect(ended.exitCode == 0, "\(ended)")
         #expect(ended.stderr.contains("stopped before serving"), "the signal should have landed during the load: \(ended)")
@@ -46,12 +45,15 @@ struct SignalStateTests {
     func reloadDuringStart() async throws {
         let site = try Self.slowSite()
         let notify = try NotifySocket()
-        let child = try Self.spawn(site, notify: notify)
-        _ = try await notify.wait(for: "STATUS=loading \(site.configPath)")
         var changed = TestConfig()
         changed.bundleID = "com.example.changed-while-loading"
-        try site.writeConfig(changed)
-        child.send(SIGHUP)
+        let child = try Self.spawn(site, notify: notify)
+        // The new config is written once the old one has been read: as an operator's deploy might.
+        let changedText = changed.json(publicPath: site.publicPath)
+        _ = try await notify.signal([SIGHUP], when: "STATUS=loading \(site.configPath)") { signal in
+            try? site.writeConfigText(changedText)
+            child.send(signal)
+        }
         try await child.waitForStderr(containing: "reloaded", timeout: .seconds(30))
         #expect(child.stderr.text.contains("(generation 2)"), "\(child.stderr.text)")
         #expect(child.isRunning)
@@ -68,9 +70,8 @@ struct SignalStateTests {
         _ = try await notify.wait(for: "READY=1", timeout: .seconds(60))
         server.signal(SIGHUP)
         // RELOADING=1: the reload thread is building the 40 MB snapshot now (as long as the start took).
-        _ = try await notify.wait(for: "RELOADING=1")
+        _ = try await notify.signal([SIGTERM], when: "RELOADING=1") { server.signal($0) }
         let stop = ContinuousClock.now
-        server.signal(SIGTERM)
         let ended = try await server.waitForExit(timeout: .seconds(30))
         #expect(ended.exitCode == 0, "\(ended)")
         #expect(ended.stderr.contains("linkhost: stopped"), "\(ended)")
@@ -86,8 +87,7 @@ struct SignalStateTests {
         _ = try await notify.wait(for: "READY=1", timeout: .seconds(60))
         server.signal(SIGHUP)
         // RELOADING=1 comes when the reload thread begins to build the 40 MB snapshot (two seconds or so).
-        _ = try await notify.wait(for: "RELOADING=1")
-        for _ in 0..<5 { server.signal(SIGHUP) }
+        _ = try await notify.signal(Array(repeating: SIGHUP, count: 5), when: "RELOADING=1") { server.signal($0) }
         try await server.waitForStderr(containing: "(generation 3)", timeout: .seconds(60))
         // Give a (wrong) fourth reload the time it would need to show.
         try await Task.sleep(for: .seconds(3))

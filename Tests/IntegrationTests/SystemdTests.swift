@@ -40,6 +40,30 @@ final class NotifySocket: Sendable {
         }
         throw HarnessError("no \(field) on the notify socket within \(timeout); got \(messages)")
     }
+
+    /// Waits for `field` on a thread of its own and sends `signals` the moment it comes: the
+    /// cooperative pool's threads may be busy for seconds in a full test run, far longer than the
+    /// state the signals are meant to land in. Returns the messages received up to `field`.
+    func signal(_ signals: [Int32], when field: String, timeout: Duration = .seconds(60),
+                via send: @escaping @Sendable (Int32) -> Void) async throws -> [String] {
+        let outcome = await onThreads([field], width: 1) { field -> Result<[String], HarnessError> in
+            var messages: [String] = []
+            let deadline = ContinuousClock.now + timeout
+            var buffer = [CChar](repeating: 0, count: 4096)
+            while ContinuousClock.now < deadline {
+                let count = lhtest_notify_receive(self.descriptor, &buffer, Int32(buffer.count), 100)
+                guard count > 0 else { continue }
+                let message = String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                messages.append(message)
+                if message.split(separator: "\n").contains(Substring(field)) {
+                    for signal in signals { send(signal) }
+                    return .success(messages)
+                }
+            }
+            return .failure(HarnessError("no \(field) on the notify socket within \(timeout); got \(messages)"))
+        }
+        return try outcome[0].get()
+    }
 }
 
 /// systemd's interfaces without systemd: sd_notify over NOTIFY_SOCKET, and socket activation through
