@@ -23,7 +23,9 @@ for target in "${targets[@]}"; do
     binary=".fuzz/fuzz-$target"
     rm -f "$binary"
     echo "== linking $binary"
+    # LinkHostQR's libqrencode shim is a C module: its module map comes from SwiftPM's build folder.
     swiftc -swift-version 6 -O -g -parse-as-library -sanitize=fuzzer,address -I "$products/Modules" \
+        -Xcc -fmodule-map-file="$products/CQREncode.build/module.modulemap" -I Sources/CQREncode/include \
         "Fuzz/Harnesses/${name}Fuzz.swift" "${objects[@]}" -lqrencode -o "$binary" 2>&1 | grep -v "Cannot export local symbol" || true
     [ -x "$binary" ] || { echo "fuzz: linking $binary failed" >&2; exit 1; }
     corpus=".fuzz/corpus/$target"
