@@ -12,9 +12,13 @@ import PackageDescription
 //          └─ LinkHostQR                             QR codes as SVG
 let package = Package(
     name: "linkhost",
+    // Only CallLinks is meant for Apple platforms (an iOS app adds the CallLinks product); the server is Linux.
+    platforms: [.iOS(.v15), .macOS(.v12)],
     products: [
         .executable(name: "linkhost", targets: ["linkhost"]),
         .library(name: "LinkHostCore", targets: ["LinkHostCore"]),
+        // `import CallLinks` in an app: the parser the server matches call links with (no C, no other target).
+        .library(name: "CallLinks", targets: ["CallLinks"]),
     ],
     targets: [
         // Leaves: pure Swift, no dependency on any other target.
@@ -55,7 +59,7 @@ let package = Package(
         .testTarget(name: "LinkHostCheckTests", dependencies: ["LinkHostCheck", "LinkHostCore", "LinkHostTestSupport"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["linkhost", "LinkHostCore", "CTestSupport", "CCheckSupport"],
+            dependencies: ["linkhost", "LinkHostCore", "CallLinks", "CTestSupport", "CCheckSupport"],
             // The hostile-request table is read at run time through #filePath, not bundled.
             exclude: ["HostileExpectations.tsv"]
         ),

@@ -14,7 +14,7 @@ public enum FuzzTargets {
         if let config = try? ConfigLoader.parse(bytes) {
             for site in config.sites {
                 _ = AASAGenerator.bytes(for: site)
-                _ = AssetLinksGenerator.bytes(for: site.android)
+                _ = AssetLinksGenerator.bytes(for: site)
             }
         }
     }

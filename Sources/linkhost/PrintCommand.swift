@@ -35,7 +35,7 @@ enum PrintCommand: Command {
         let site = try chosenSite(arguments, in: config, command: name)
         let bytes = what == "aasa"
             ? (site.apps.isEmpty ? [] : AASAGenerator.bytes(for: site))
-            : (site.android.isEmpty ? [] : AssetLinksGenerator.bytes(for: site.android))
+            : (site.android.isEmpty ? [] : AssetLinksGenerator.bytes(for: site))
         guard !bytes.isEmpty else {
             let scope = site.hosts.isEmpty ? "" : " for \(site.label)"
             StandardStreams.error("linkhost: no \(what == "aasa" ? "iOS app in \"apps\"" : "Android app in \"android\"") is configured\(scope)\n")
