@@ -41,6 +41,8 @@ private struct RuleTranslator {
     let caseSensitive: Bool
     let percentEncoded: Bool
     private(set) var notes: [String] = []
+    /// True when the variables became wildcards: then a URL a wildcard matches says nothing about iOS.
+    private var widenedVariables = false
 
     init(rule: AASARule, caseSensitive: Bool, percentEncoded: Bool) {
         self.rule = rule
@@ -84,6 +86,7 @@ private struct RuleTranslator {
             }
             note("\(shown) would make \(combinations) Android rules, more than \(VariableExpansion.maximumVariants); Android gets a wildcard in their place and also opens URLs with other values there")
             variants = [widened]
+            widenedVariables = true
         }
         return variants.flatMap { translate(variant: $0) }
     }
@@ -100,7 +103,7 @@ private struct RuleTranslator {
             let androidPattern = AndroidPattern(paths[0] ?? "*")
             if androidPattern.hasInnerStar {
                 let appleMatcher = WildcardPattern(PathNormalization.pattern(apple))
-                let witness = DynamicPatternTranslation.lazyStarWitness(androidPattern) { appleMatcher.matches(PathNormalization.path($0)) }
+                let witness = widenedVariables ? nil : DynamicPatternTranslation.lazyStarWitness(androidPattern) { appleMatcher.matches(PathNormalization.path($0)) }
                 let example = witness.map { "the path \($0)" } ?? "some paths"
                 note("Android's * stops at the first \(DynamicPatternTranslation.stopCharacter(androidPattern)) after it, unlike iOS's: \(example), \(difference)")
             }
