@@ -12,7 +12,9 @@ public struct AndroidManifestFile: Sendable {
         public let exported: Bool
         /// `android:autoVerify="true"`: Android verifies the hosts with assetlinks.json.
         public let autoVerify: Bool
+        /// The `<action android:name>` values.
         public let actions: [String]
+        /// The `<category android:name>` values.
         public let categories: [String]
         /// Lowercased.
         public let schemes: [String]
