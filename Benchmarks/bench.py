@@ -10,7 +10,7 @@ and is stopped before this script returns; every load loop is bounded in time.
     bench.py profile --bin LINKHOST --workdir DIR   callgrind instruction profiles and a perf sample
 
 Settings come from the environment (see Benchmarks/README.md): ROUNDS, DURATION, QUICK, CONNECTIONS,
-WRK_THREADS, PORT_BASE, IDLE_CONNECTIONS, STARTS, ALLOC_REQUESTS, RELOAD_SECONDS, PINNED, VALGRIND.
+WRK_THREADS, PORT_BASE, IDLE_CONNECTIONS, STARTS, ALLOC_REQUESTS, RELOAD_SECONDS, PINNED, VALGRIND, SCALE_SITES.
 """
 
 import argparse
@@ -33,6 +33,7 @@ from harness.profile_report import write_profile
 from harness.reload import reload_cpu_cost, reload_under_load
 from harness.results_report import write_results
 from harness.routes import ROUTES
+from harness.scale import measure_scale
 from harness.server import Server
 from harness.startup import measure_startup
 from harness.testbed import Testbed
@@ -74,6 +75,7 @@ def run_bench(testbed, results_path, raw_path):
     data["reload_cpu_ms"] = reload_cpu_cost(testbed)
     testbed.stop_main_servers()
     data["access_log"] = access_log_summary(testbed, data["runs"])
+    data["scale"] = measure_scale(testbed)
     allocations = measure_allocations(testbed)
     if allocations is None:
         data["notes"].append("Allocation counts skipped (VALGRIND=0 or valgrind missing).")

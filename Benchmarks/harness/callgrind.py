@@ -10,7 +10,7 @@ import time
 
 from harness import BenchError, log
 from harness.http_client import KeepAliveClient
-from harness.routes import ROUTE
+from harness.routes import HOST_HEADER, ROUTE
 from harness.server import wait_for_line
 from harness.settings import PORTS, PROFILE_REQUESTS
 from harness.symbols import callgrind_name
@@ -62,14 +62,14 @@ def wait_for_port(server, timeout=120):
             time.sleep(0.2)
 
 
-def callgrind_run(testbed, server, route, out_file, wait_line=None):
+def callgrind_run(testbed, server, route, out_file, wait_line=None, host=HOST_HEADER):
     server.start()
     try:
         if wait_line:
             wait_for_line(server, wait_line, 120)
         else:
             wait_for_port(server)
-        client = KeepAliveClient(server.port, timeout=60)
+        client = KeepAliveClient(server.port, timeout=60, host=host)
         client.get(route.path_for(10_000_000 - 1))  # first-request costs (lazy binding, first touches) stay out of the count
         subprocess.run(["callgrind_control", "--instr=on", str(server.pid)], capture_output=True, timeout=60, check=True)
         for index in range(PROFILE_REQUESTS):

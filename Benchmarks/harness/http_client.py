@@ -6,20 +6,21 @@ from harness import BenchError
 from harness.routes import HOST_HEADER
 
 
-def request_bytes(path, close=False):
+def request_bytes(path, close=False, host=HOST_HEADER):
     connection = "Connection: close\r\n" if close else ""
-    return f"GET {path} HTTP/1.1\r\nHost: {HOST_HEADER}\r\n{connection}\r\n".encode()
+    return f"GET {path} HTTP/1.1\r\nHost: {host}\r\n{connection}\r\n".encode()
 
 
 class KeepAliveClient:
     """One keep-alive connection; `get` sends a request and reads exactly one response."""
 
-    def __init__(self, port, timeout=10.0):
+    def __init__(self, port, timeout=10.0, host=HOST_HEADER):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
         self.buffer = b""
+        self.host = host
 
     def get(self, path):
-        self.sock.sendall(request_bytes(path))
+        self.sock.sendall(request_bytes(path, host=self.host))
         return self.read_response()
 
     def read_response(self):
@@ -48,9 +49,9 @@ class KeepAliveClient:
         self.sock.close()
 
 
-def fetch(port, path):
+def fetch(port, path, host=HOST_HEADER):
     """One request on a connection of its own: (status, header bytes, body bytes)."""
-    client = KeepAliveClient(port)
+    client = KeepAliveClient(port, host=host)
     try:
         return client.get(path)
     finally:

@@ -13,7 +13,7 @@ from harness.wrk import wrk_command
 def write_results(data, path):
     out = []
     for section in (header, machine_section, targets_section, throughput_section, memory_section, startup_section,
-                    reload_section, allocations_section, parity_section, commands_section, runs_section):
+                    reload_section, scale_section, allocations_section, parity_section, commands_section, runs_section):
         out.extend(section(data))
     with open(path, "w") as handle:
         handle.write("\n".join(out))
@@ -147,6 +147,38 @@ def startup_section(data):
         values = data["startup_ms"][kind]
         yield f"| {kind} | {statistics.median(values):.1f} ms | {min(values):.1f} ms | {max(values):.1f} ms |"
     yield ""
+
+
+def scale_section(data):
+    entries = data.get("scale")
+    if not entries:
+        return
+    yield "## Scale: sites and link templates"
+    yield ""
+    yield ("linkhost alone with the benchmark's config plus N sites of 10 link templates each (`harness/scale.py`); requests go to "
+           "the last site's host, and the call page matches that site's last template, so each request walks past its nine others. "
+           "Start is spawn → first 200 on that host's AASA; reload is SIGHUP → the `reloaded` log line. Rounds are listed as measured.")
+    yield ""
+    yield "| sites (templates) | start | reload | RSS after start / reload | AASA req/s | AASA CPU/request | call page (rendered) req/s | call page CPU/request |"
+    yield "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    for entry in entries:
+        cells = []
+        for route in ("aasa", "calls"):
+            runs = entry["rounds"][route]
+            cells.append(" / ".join(fmt_num(run["rps"]) for run in runs))
+            cells.append(" / ".join(f"{run['cpu_us_per_request']:.1f} µs" for run in runs if run["cpu_us_per_request"]))
+        yield (f"| {entry['sites']:,} ({entry['templates']:,}) | {entry['start_ms']:.0f} ms | {entry['reload_ms']:.0f} ms "
+               f"| {fmt_mb(entry['rss_kb'])} / {fmt_mb(entry['rss_after_reload_kb'])} | " + " | ".join(cells) + " |")
+    yield ""
+    counted = [entry for entry in entries if entry.get("instructions")]
+    if counted:
+        yield "Instructions per request under callgrind (repeatable whatever else the machine does):"
+        yield ""
+        yield "| sites | AASA | call page (rendered) |"
+        yield "| --- | ---: | ---: |"
+        for entry in counted:
+            yield f"| {entry['sites']:,} | {fmt_num(entry['instructions']['aasa'])} | {fmt_num(entry['instructions']['calls'])} |"
+        yield ""
 
 
 def by_route(results):

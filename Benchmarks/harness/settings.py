@@ -28,6 +28,7 @@ VALGRIND = env_int("VALGRIND", 1)
 PROFILE_REQUESTS = env_int("PROFILE_REQUESTS", 2000)
 PINNED_ROUTES = os.environ.get("PINNED_ROUTES", "aasa calls").split()
 ACCESS_LOG = os.environ.get("ACCESS_LOG", "json")
+SCALE_SITES = [int(count) for count in os.environ.get("SCALE_SITES", "1 100 1000").split()]
 
 PORTS = {"linkhost": PORT_BASE, "nginx": PORT_BASE + 1, "valgrind": PORT_BASE + 2}
 
@@ -38,4 +39,5 @@ def as_record():
         "quick": QUICK, "rounds": ROUNDS, "duration": DURATION, "connections": CONNECTIONS, "wrk_threads": WRK_THREADS,
         "port_base": PORT_BASE, "idle_connections": IDLE_CONNECTIONS, "starts": STARTS, "alloc_requests": ALLOC_REQUESTS,
         "reload_seconds": RELOAD_SECONDS, "reload_cost_count": RELOAD_COST_COUNT, "pinned": PINNED, "pinned_routes": PINNED_ROUTES, "valgrind": VALGRIND,
+        "scale_sites": SCALE_SITES,
     }

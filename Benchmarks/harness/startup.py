@@ -5,13 +5,13 @@ import time
 
 from harness import BenchError, log
 from harness.http_client import request_bytes
-from harness.routes import AASA_PATH, SERVERS
+from harness.routes import AASA_PATH, HOST_HEADER, SERVERS
 from harness.settings import STARTS
 
 
-def time_to_first_ok(server, path, timeout=10.0):
+def time_to_first_ok(server, path, timeout=10.0, host=HOST_HEADER):
     """Spawns `server` and returns seconds from spawn to the first 200 on `path` (tight connect loop)."""
-    request = request_bytes(path, close=True)
+    request = request_bytes(path, close=True, host=host)
     server.start_sink()  # the log reader exists before the server, as journald would
     started = time.perf_counter()
     server.start()

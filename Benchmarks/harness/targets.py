@@ -60,6 +60,21 @@ def targets(data):
             rows.append((name, f"{dip * 100:.1f}% (noise {noise * 100:.1f}%)", f"{theirs * 100:.1f}%", "≤ 10%", note))
         else:
             add(name, f"{dip * 100:.1f}% (noise {noise * 100:.1f}%)", f"{theirs * 100:.1f}%", "≤ 10%", verdict)
+    scale = {entry["sites"]: entry for entry in data.get("scale", [])}
+    if scale:
+        smallest, largest = scale[min(scale)], scale[max(scale)]
+        for route, title in (("aasa", "AASA"), ("calls", "call page (rendered)")):
+            few = median([run["cpu_us_per_request"] for run in smallest["rounds"][route]])
+            many = median([run["cpu_us_per_request"] for run in largest["rounds"][route]])
+            if few and many:
+                add(f"{title} CPU per request, {largest['sites']:,} sites vs {smallest['sites']:,}", f"{many:.1f} µs", f"{few:.1f} µs",
+                    "≤ 1.10× (no growth beyond noise)", many <= few * 1.10)
+            if smallest.get("instructions") and largest.get("instructions"):
+                few, many = smallest["instructions"][route], largest["instructions"][route]
+                add(f"{title} instructions per request (callgrind), {largest['sites']:,} sites vs {smallest['sites']:,}", fmt_num(many), fmt_num(few),
+                    "≤ 1.05×", many <= few * 1.05)
+        add(f"{largest['sites']:,} sites × 10 templates: start / reload", f"{largest['start_ms']:.0f} / {largest['reload_ms']:.0f} ms", "",
+            "< 1,000 ms each", largest["start_ms"] < 1000 and largest["reload_ms"] < 1000)
     allocations = data.get("allocations")
     if allocations:
         own = allocations["aasa"]["own_blocks_per_request"]

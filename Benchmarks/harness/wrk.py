@@ -19,8 +19,8 @@ def parse_duration_ms(text):
     return float(match.group(1)) * LATENCY_UNITS[match.group(2)] if match else None
 
 
-def wrk_command(port, path, seconds, close=False, script=None, latency=True):
-    command = ["wrk", f"-t{WRK_THREADS}", f"-c{CONNECTIONS}", f"-d{seconds}s", "-H", f"Host: {HOST_HEADER}"]
+def wrk_command(port, path, seconds, close=False, script=None, latency=True, host=HOST_HEADER):
+    command = ["wrk", f"-t{WRK_THREADS}", f"-c{CONNECTIONS}", f"-d{seconds}s", "-H", f"Host: {host}"]
     if close:
         command += ["-H", "Connection: close"]
     if latency:
@@ -56,9 +56,9 @@ def run_wrk(command, seconds):
     return {"elapsed": time.monotonic() - started, **parse_wrk_output(result.stdout)}
 
 
-def measured_wrk(server, path, seconds, close=False, client_cpu=None, script=None):
+def measured_wrk(server, path, seconds, close=False, client_cpu=None, script=None, host=HOST_HEADER):
     """One wrk run with the server's CPU time, the machine's other load and the load average around it."""
-    command = wrk_command(server.port, path, seconds, close=close, script=script)
+    command = wrk_command(server.port, path, seconds, close=close, script=script, host=host)
     if client_cpu is not None:
         command = ["taskset", "-c", str(client_cpu)] + command
     load = loadavg()[0]

@@ -22,6 +22,7 @@ public struct CallLinkMatcher: Sendable, Hashable {
     /// The first template that `path` and `query` fit, with the call they carry.
     ///
     /// `path` is the raw request path; `query` gives the raw value of the first query item of a name.
+    @inlinable
     public func match<Path: BidirectionalCollection<UInt8>>(path: Path, query: (String) -> String?) -> (link: CallLink, template: Int)? {
         for (index, template) in templates.enumerated() {
             if let link = template.match(path: path, query: query, defaultType: defaultType) { return (link, index) }

@@ -86,6 +86,7 @@ public struct CallLinkTemplate: Sendable, Hashable, CustomStringConvertible {
     ///
     /// `path` is the raw (still percent-encoded) path; `query` gives the raw value of the first query item
     /// of a name. Escapes never form valid IDs, so nothing is decoded.
+    @inlinable
     public func match<Path: BidirectionalCollection<UInt8>>(path: Path, query: (String) -> String?, defaultType: String) -> CallLink? {
         var callID: Path.SubSequence?
         var callType: Path.SubSequence?

@@ -34,7 +34,9 @@ struct TestConfig {
         var root: [String: Any] = [
             "server": server,
             "static": ["root": publicPath],
-            "callLinks": ["paths": ["call"]],
+            // An absolute template: the server's working directory must not decide what it reads (a child
+            // running as another user may not even be able to enter the repository).
+            "callLinks": ["paths": ["call"], "template": publicPath + "/call.html"],
         ]
         if includesApple {
             var app: [String: Any] = ["name": name, "teamID": teamID, "bundleID": bundleID, "appStoreID": "1234567890"]

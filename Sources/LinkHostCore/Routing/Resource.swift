@@ -1,4 +1,5 @@
 /// A representation computed at load: its 200 response, its strong ETag, and the matching 304.
+@usableFromInline
 package struct Resource: Sendable {
     /// The full response.
     package let ok: Response

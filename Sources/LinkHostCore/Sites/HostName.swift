@@ -15,6 +15,7 @@ public enum HostName {
     /// port and one trailing dot, brackets kept for an IPv6 literal; empty when there is nothing before the port.
     ///
     /// Case is left as sent: site lookups fold it, and the canonical URL check refuses anything unusual.
+    @inlinable
     public static func host<Bytes: BidirectionalCollection<UInt8>>(ofAuthority value: Bytes) -> Bytes.SubSequence {
         var host = value[...]
         if host.first == UInt8(ascii: "["), let close = host.firstIndex(of: UInt8(ascii: "]")) {

@@ -9,9 +9,9 @@ public final class Site: Sendable {
     /// The assetlinks bytes (empty when the site has no Android app).
     public let assetLinksBytes: [UInt8]
     /// The association files, by exact path.
-    package let generated: ByteKeyedTable<Resource>
+    @usableFromInline package let generated: ByteKeyedTable<Resource>
     /// The static files, by exact URL path (shared with every site that has the same static settings).
-    package let staticFiles: ByteKeyedTable<Resource>
+    @usableFromInline package let staticFiles: ByteKeyedTable<Resource>
     /// The URL paths of the static files, sorted, for the linter.
     public let staticPaths: [String]
     /// The answer for unknown paths and invalid call links: the static tree's 404.html, or plain text.

@@ -2,10 +2,11 @@
 /// wildcard covering it, else the default site.
 ///
 /// The cost of a lookup depends on the host's length, never on the number of sites.
+@usableFromInline
 package struct SiteDirectory: Sendable {
-    private var exact = ByteKeyedTable<Int>(foldsCase: true)
+    @usableFromInline var exact = ByteKeyedTable<Int>(foldsCase: true)
     /// Wildcard sites by the name after their `*.`.
-    private var wildcards = ByteKeyedTable<Int>(foldsCase: true)
+    @usableFromInline var wildcards = ByteKeyedTable<Int>(foldsCase: true)
 
     /// The directory of a config's sites, by their index in `sites` (0, the default site, has no hosts).
     package init(sites: [SiteConfig]) {
@@ -21,6 +22,7 @@ package struct SiteDirectory: Sendable {
     }
 
     /// The index of the site for a `Host` value (port and trailing dot allowed); 0 for none or an unknown host.
+    @inlinable
     package func siteIndex<Bytes: BidirectionalCollection<UInt8>>(forAuthority authority: Bytes?) -> Int {
         guard let authority else { return 0 }
         let host = HostName.host(ofAuthority: authority)

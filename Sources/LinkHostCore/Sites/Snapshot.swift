@@ -18,9 +18,9 @@ public final class Snapshot: Sendable {
     /// The answer for methods other than GET and HEAD on served paths, on every site.
     package let methodNotAllowed: Response
     /// The paths answered the same on every host: health and metrics.
-    package let shared: ByteKeyedTable<Resource>
+    @usableFromInline package let shared: ByteKeyedTable<Resource>
     /// Which site answers which host.
-    package let directory: SiteDirectory
+    @usableFromInline package let directory: SiteDirectory
     /// The query item names any site's link templates read: all the server ever extracts from a query.
     public let queryItemNames: [String]
 
@@ -78,12 +78,14 @@ public final class Snapshot: Sendable {
     }
 
     /// The site for a `Host` value's bytes, for the server's hot path.
+    @inlinable
     package func site<Bytes: BidirectionalCollection<UInt8>>(forAuthority authority: Bytes?) -> Site {
         sites[directory.siteIndex(forAuthority: authority)]
     }
 
     /// The resource computed at load for exactly these path bytes on `site`: health and metrics first, then
     /// the site's generated files, then its static files.
+    @inlinable
     package func exactResource<Bytes: Collection<UInt8>>(_ path: Bytes, on site: Site) -> Resource? {
         shared.value(for: path) ?? site.generated.value(for: path) ?? site.staticFiles.value(for: path)
     }
