@@ -52,7 +52,7 @@ check-html: build
 screenshots: build
 	scripts/screenshot.sh
 
-# libFuzzer over the config loader, router, template and AASA matcher (FUZZ_SECONDS each, default 600).
+# libFuzzer over the config loader, router, template, AASA matcher, app-file readers and Android rules (FUZZ_SECONDS each, default 600).
 FUZZ_SECONDS ?= 600
 fuzz:
 	scripts/fuzz.sh $(FUZZ_SECONDS)

@@ -42,7 +42,7 @@ let package = Package(
         .executableTarget(name: "linkhost", dependencies: ["LinkHostServer", "LinkHostCheck", "LinkHostCore"]),
 
         // The entry points the libFuzzer harnesses call, outside the release library.
-        .target(name: "LinkHostFuzzTargets", dependencies: ["CallLinks", "LinkHostCore"], path: "Fuzz/Targets"),
+        .target(name: "LinkHostFuzzTargets", dependencies: ["CallLinks", "LinkHostCore", "LinkHostJSON"], path: "Fuzz/Targets"),
 
         // Test-only socket helpers, so that raw-socket tests need no unsafe pointer code in Swift.
         .target(name: "CTestSupport", path: "Tests/CTestSupport"),
