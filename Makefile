@@ -4,7 +4,7 @@ CONFIG ?= config/linkhost.json
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 
-.PHONY: deps test-deps build release run test diagnostics-doc check-html screenshots fuzz sanitize soak slowloris flood bench bench-profile clean
+.PHONY: deps test-deps build release run test diagnostics-doc check-apple check-html screenshots fuzz sanitize soak slowloris flood bench bench-profile clean
 
 # Installs libmicrohttpd's headers when pkg-config cannot find them (fresh Debian/Ubuntu machines).
 deps:
@@ -39,6 +39,10 @@ run: release
 test: test-deps
 	$(SWIFT) build
 	$(SWIFT) test
+
+# Typechecks CallLinks for iOS 15 and macOS 12 against the standard library's Apple availability (no SDK needed).
+check-apple:
+	scripts/check-apple-availability.sh
 
 # Rewrites docs/diagnostics.md from the codes in Sources/LinkHostCore/Lint/LintCode.swift.
 diagnostics-doc: deps
