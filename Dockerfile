@@ -62,8 +62,17 @@ COPY public/ /srv/linkhost/public/
 WORKDIR /srv/linkhost
 ENV LINKHOST_CONFIG=/etc/linkhost/linkhost.json
 
+# Automatic HTTPS (server.tls.acme, or -e LINKHOST_ACME_HOSTS=links.example.com): HTTPS on 8443 and HTTP on
+# 8080 unless the config names its httpPort (docker run -p 443:8443 -p 80:8080), keys and certificates in
+# the volume, so a new container reuses them instead of ordering again.
+ENV LINKHOST_ACME_DEFAULT_PORT=8443 \
+    LINKHOST_ACME_DEFAULT_HTTP_PORT=8080 \
+    LINKHOST_ACME_DEFAULT_STATE_DIRECTORY=/var/lib/linkhost
+RUN mkdir -p /var/lib/linkhost && chown 10001:10001 /var/lib/linkhost && chmod 700 /var/lib/linkhost
+VOLUME /var/lib/linkhost
+
 USER 10001:10001
-EXPOSE 8080
+EXPOSE 8080 8443
 
 HEALTHCHECK --interval=30s --timeout=5s --start-period=5s --retries=3 \
     CMD ["/usr/local/bin/linkhost", "healthcheck"]

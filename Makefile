@@ -13,16 +13,27 @@ deps:
 		$(APT) update -qq && $(APT) install -y -qq --no-install-recommends libmicrohttpd-dev pkg-config >/dev/null; \
 	fi
 
-# Test tools: zbarimg decodes QR codes, openssl and curl make and test HTTPS, prometheus_client parses /metrics.
+# Test tools: zbarimg decodes QR codes, openssl and curl make and test HTTPS, prometheus_client parses /metrics;
+# nginx and Varnish are the shared caches, Chromium the browser, uap-core's corpus the real User-Agents of the
+# call-page cache tests; pebble and pebble-challtestsrv the ACME CA and mock DNS of the automatic-HTTPS tests.
+# A policy-rc.d refuses service starts during the install: the tests run their own.
 test-deps: deps
 	@missing=""; \
 	command -v zbarimg >/dev/null 2>&1 || missing="$$missing zbar-tools"; \
 	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
 	command -v curl >/dev/null 2>&1 || missing="$$missing curl"; \
+	command -v pebble >/dev/null 2>&1 || missing="$$missing pebble"; \
 	command -v python3 >/dev/null 2>&1 || missing="$$missing python3 python3-pip"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	[ -x /usr/sbin/nginx ] || missing="$$missing nginx"; \
+	[ -x /usr/sbin/varnishd ] || missing="$$missing varnish"; \
+	[ -f /usr/share/uap-core/tests/test_ua.yaml ] || missing="$$missing uap-core"; \
 	if [ -n "$$missing" ]; then \
 		echo "make: installing$$missing with apt-get"; \
-		$(APT) update -qq && $(APT) install -y -qq --no-install-recommends $$missing >/dev/null; \
+		policy=""; if [ ! -e /usr/sbin/policy-rc.d ]; then printf '#!/bin/sh\nexit 101\n' | $(SUDO) tee /usr/sbin/policy-rc.d >/dev/null && $(SUDO) chmod 755 /usr/sbin/policy-rc.d && policy=1; fi; \
+		status=0; $(APT) update -qq && $(APT) install -y -qq --no-install-recommends $$missing >/dev/null || status=$$?; \
+		if [ -n "$$policy" ]; then $(SUDO) rm -f /usr/sbin/policy-rc.d; fi; \
+		[ $$status = 0 ] || exit $$status; \
 	fi
 	@python3 -c "import prometheus_client" 2>/dev/null || python3 -m pip install -q prometheus_client 2>/dev/null || python3 -m pip install -q --break-system-packages prometheus_client
 
@@ -48,11 +59,11 @@ check-apple:
 diagnostics-doc: deps
 	LINKHOST_RECORD_DIAGNOSTICS=1 $(SWIFT) test --filter "LintCodeTests"
 
-# The W3C Nu HTML checker over every page rendered from the shipped template and public/.
+# The W3C Nu HTML checker over every page rendered from the shipped template, locales and public/.
 check-html: build
 	scripts/check-html.sh
 
-# Headless Chromium screenshots of the pages at phone and desktop widths, into docs/screenshots/.
+# Headless Chromium as a phone, a tablet and a computer (en, de, ar), into docs/screenshots/.
 screenshots: build
 	scripts/screenshot.sh
 

@@ -4,8 +4,9 @@ import PackageDescription
 // The targets, top to bottom; every arrow points down (docs/architecture.md):
 //
 //   linkhost (command line)
-//     ├─ LinkHostServer ── CMicroHTTPD, CSystem      the one libmicrohttpd adapter, supervisor, logs
-//     ├─ LinkHostCheck ── CHTTPClient                the HTTP client of `check`
+//     ├─ LinkHostServer ── CMicroHTTPD, CSystem      the one libmicrohttpd adapter, supervisor, logs,
+//     │    │                                         automatic HTTPS (Certificates/)
+//     ├─ LinkHostCheck ── CHTTPClient, CCrypto       the HTTP client of `check` and of ACME, the ACME protocol
 //     └─ LinkHostCore                                config, sites, generation, matching, lint, routing, page
 //          ├─ CallLinks                              link templates → (callId, callType); no dependencies
 //          ├─ LinkHostJSON                           order-keeping JSON
@@ -31,13 +32,15 @@ let package = Package(
 
         // The only code that touches sockets and GnuTLS for outgoing requests: `linkhost check`.
         .target(name: "CHTTPClient", linkerSettings: [.linkedLibrary("gnutls")]),
-        .target(name: "LinkHostCheck", dependencies: ["LinkHostCore", "CHTTPClient"]),
+        // Keys, ES256 signatures, certificate requests and facts, and the SNI certificate table: GnuTLS.
+        .target(name: "CCrypto", linkerSettings: [.linkedLibrary("gnutls")]),
+        .target(name: "LinkHostCheck", dependencies: ["LinkHostCore", "CHTTPClient", "CCrypto"]),
 
         // The only code that touches libmicrohttpd's C API.
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
         // Signals, resource limits and thread priority.
         .target(name: "CSystem"),
-        .target(name: "LinkHostServer", dependencies: ["LinkHostCore", "CMicroHTTPD", "CSystem"]),
+        .target(name: "LinkHostServer", dependencies: ["LinkHostCore", "LinkHostCheck", "CMicroHTTPD", "CSystem", "CCrypto"]),
 
         .executableTarget(name: "linkhost", dependencies: ["LinkHostServer", "LinkHostCheck", "LinkHostCore"]),
 
@@ -60,8 +63,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["linkhost", "LinkHostCore", "CallLinks", "CTestSupport", "CCheckSupport"],
-            // The hostile-request table is read at run time through #filePath, not bundled.
-            exclude: ["HostileExpectations.tsv"]
+            // The hostile-request table and the fake ACME CA are read at run time through #filePath, not bundled.
+            exclude: ["HostileExpectations.tsv", "ACME/fake_ca.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

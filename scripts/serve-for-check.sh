@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Shared by the page checks: starts linkhost on a free loopback port with the shipped config and public/,
-# exporting LINKHOST_CHECK_URL; the caller's EXIT trap must call stop_linkhost.
+# Shared by the page checks: starts linkhost on a free loopback port with the shipped config and public/
+# (or the config given as the first argument), exporting LINKHOST_CHECK_URL; the caller's EXIT trap must
+# call stop_linkhost.
 set -euo pipefail
 
 start_linkhost() {
@@ -8,7 +9,7 @@ start_linkhost() {
     [ -x "$binary" ] || swift build >/dev/null
     local out
     out=$(mktemp)
-    "$binary" serve --host 127.0.0.1 --port 0 >"$out" 2>/dev/null &
+    "$binary" serve ${1:+--config "$1"} --host 127.0.0.1 --port 0 >"$out" 2>/dev/null &
     LINKHOST_CHECK_PID=$!
     for _ in $(seq 1 100); do
         if grep -q '^listening on ' "$out"; then break; fi

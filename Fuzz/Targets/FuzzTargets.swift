@@ -50,12 +50,12 @@ public enum FuzzTargets {
     }
 
     /// The app-file readers on arbitrary bytes: XML, then an .entitlements plist and an AndroidManifest.xml
-    /// compared with a fixed config. A file either reads or is refused with LH601, never another code.
+    /// compared with a fixed config. A file either reads or is refused with LH701, never another code.
     public static func appFiles(_ bytes: [UInt8]) {
         _ = try? XMLReader.parse(bytes)
         guard let config = appConfig else { return }
-        if case .failure(let problem) = EntitlementsFile.read(bytes) { precondition(problem.code == .lh601, "an unreadable entitlements file got \(problem.code)") }
-        if case .failure(let problem) = AndroidManifestFile.read(bytes) { precondition(problem.code == .lh601, "an unreadable manifest got \(problem.code)") }
+        if case .failure(let problem) = EntitlementsFile.read(bytes) { precondition(problem.code == .lh701, "an unreadable entitlements file got \(problem.code)") }
+        if case .failure(let problem) = AndroidManifestFile.read(bytes) { precondition(problem.code == .lh701, "an unreadable manifest got \(problem.code)") }
         _ = AppFilesLinter.lint(entitlements: bytes, source: "fuzz", config: config)
         _ = AppFilesLinter.lint(androidManifest: bytes, source: "fuzz", config: config)
     }

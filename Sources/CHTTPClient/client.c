@@ -273,6 +273,29 @@ int lhc_last_error(const lhc_connection *connection, unsigned char *buffer, int 
     return copy_message(connection->error, buffer, capacity);
 }
 
+int lhc_peer_certificates(const lhc_connection *connection, unsigned char *buffer, int capacity) {
+    if (capacity <= 0) return -1;
+    buffer[0] = 0;
+    if (connection->session == NULL) return 0;
+    unsigned count = 0;
+    const gnutls_datum_t *chain = gnutls_certificate_get_peers(connection->session, &count);
+    int used = 0;
+    for (unsigned index = 0; chain != NULL && index < count; index++) {
+        gnutls_datum_t pem = { NULL, 0 };
+        // GnuTLS hands out DER; PEM is what the rest of linkhost reads certificates as.
+        if (gnutls_pem_base64_encode2("CERTIFICATE", &chain[index], &pem) < 0) return -1;
+        if (used + (int)pem.size + 1 > capacity) {
+            gnutls_free(pem.data);
+            return -1;
+        }
+        memcpy(buffer + used, pem.data, pem.size);
+        used += (int)pem.size;
+        gnutls_free(pem.data);
+    }
+    buffer[used] = 0;
+    return used;
+}
+
 void lhc_close(lhc_connection *connection) {
     if (connection == NULL) return;
     if (connection->session != NULL && connection->established) {

@@ -1,5 +1,9 @@
 import LinkHostCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What `linkhost check` is asked to verify.
 public struct DeploymentCheckOptions: Sendable {
     /// The user agent of Apple's CDN fetcher, which some firewalls and bot filters treat differently.
@@ -19,6 +23,10 @@ public struct DeploymentCheckOptions: Sendable {
     public var expectedAASA: [UInt8]?
     /// The assetlinks.json the config generates for this host's site, likewise.
     public var expectedAssetLinks: [UInt8]?
+    /// Unix seconds to judge certificate expiry against; nil is the system clock (tests fix it).
+    public var now: Int?
+    /// A certificate expiring sooner than this many days is a warning (LH512).
+    public static let expiryWarningDays = 14
 
     /// Makes options.
     public init(origin: FetchOrigin, userAgent: String = appleUserAgent, checkCDN: Bool = false, cdnBase: String = appleCDNBase) {
@@ -37,7 +45,8 @@ public enum DeploymentCheck {
         run.checkAASA()
         if !run.unreachable { run.checkAssetLinks() }
         if options.checkCDN { run.checkCDN() }
-        return DeploymentReport(target: options.origin.description, userAgent: options.userAgent, requests: run.records, diagnostics: run.diagnostics)
+        return DeploymentReport(target: options.origin.description, userAgent: options.userAgent, requests: run.records, diagnostics: run.diagnostics,
+                                certificate: run.certificate)
     }
 }
 
@@ -51,6 +60,8 @@ struct DeploymentCheckRun {
     private(set) var unreachable = false
     /// The AASA bytes the origin served, to compare with the CDN's copy.
     private var originAASA: [UInt8]?
+    /// The certificate the origin presented over HTTPS.
+    private(set) var certificate: CertificateFacts?
 
     init(options: DeploymentCheckOptions, fetch: @escaping Fetcher) {
         self.options = options
@@ -87,6 +98,7 @@ struct DeploymentCheckRun {
     mutating func checkAASA() {
         let path = Site.aasaPaths[0]
         guard let response = request("GET", path) else { return }
+        checkCertificate(response)
         guard expectOK(response, path, severity: .error) else { return }
         expectJSONType(response, path, severity: .error)
         originAASA = response.body
@@ -143,6 +155,17 @@ struct DeploymentCheckRun {
         if response.body != originAASA {
             add(.lh508, .warning, url, "Apple's CDN serves \(response.body.count) bytes that differ from the origin's \(originAASA.count); devices get the CDN's copy until it refreshes")
         }
+    }
+
+    /// Reads the certificate the origin presented; LH512 when it expires within two weeks.
+    private mutating func checkCertificate(_ response: FetchedResponse) {
+        guard let chain = response.peerCertificates, let facts = CertificateFacts(pem: chain) else { return }
+        certificate = facts
+        let now = options.now ?? Int(time(nil))
+        let left = facts.notAfter - now
+        guard left < DeploymentCheckOptions.expiryWarningDays * 86_400 else { return }
+        let when = left <= 0 ? "expired at \(ACMETime.format(facts.notAfter))" : "expires at \(ACMETime.format(facts.notAfter)), in \(left / 86_400) days \(left % 86_400 / 3600) hours"
+        add(.lh512, .warning, options.origin.description, "the TLS certificate (issuer \(facts.issuer)) \(when); devices stop fetching the association files once it has expired")
     }
 
     /// Status 200, or LH503 for a redirect and LH504 for anything else; false when the body is not the file.

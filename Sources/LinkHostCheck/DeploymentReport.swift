@@ -66,13 +66,23 @@ public struct DeploymentReport: Sendable, Equatable {
     public let requests: [FetchRecord]
     /// Every problem, in order found.
     public let diagnostics: [LintDiagnostic]
+    /// The certificate the origin presented, over HTTPS.
+    public let certificate: CertificateFacts?
 
     /// Makes a report.
-    public init(target: String, userAgent: String, requests: [FetchRecord], diagnostics: [LintDiagnostic]) {
+    public init(target: String, userAgent: String, requests: [FetchRecord], diagnostics: [LintDiagnostic], certificate: CertificateFacts? = nil) {
         self.target = target
         self.userAgent = userAgent
         self.requests = requests
         self.diagnostics = diagnostics
+        self.certificate = certificate
+    }
+
+    /// `certificate: issuer CN=R11,…, valid until 2026-03-01T00:00:00Z, names a.example.com, b.example.com`.
+    public var certificateLine: String? {
+        guard let certificate else { return nil }
+        let names = certificate.names.isEmpty ? "no DNS names" : "names " + certificate.names.joined(separator: ", ")
+        return "certificate: issuer \(certificate.issuer), valid until \(ACMETime.format(certificate.notAfter)), \(names)"
     }
 
     /// True when no problem is an error.
@@ -85,6 +95,7 @@ public struct DeploymentReport: Sendable, Equatable {
     public var humanText: String {
         var lines = ["Checking \(target) as \"\(userAgent)\""]
         lines += requests.map { "  " + $0.line }
+        if let certificateLine { lines.append("  " + certificateLine) }
         let report = LintReport(source: target, diagnostics: diagnostics)
         let counts = report.counts
         lines.append(passed
@@ -106,12 +117,21 @@ public struct DeploymentReport: Sendable, Equatable {
 
     /// The report as a JSON object.
     public var json: JSONValue {
-        .object(JSONObject([
+        var object = JSONObject([
             JSONMember("target", .string(target)),
             JSONMember("userAgent", .string(userAgent)),
             JSONMember("passed", .bool(passed)),
             JSONMember("requests", .array(requests.map(\.json))),
-            JSONMember("diagnostics", .array(diagnostics.map(\.json))),
-        ]))
+        ])
+        if let certificate {
+            object.append("certificate", .object(JSONObject([
+                JSONMember("issuer", .string(certificate.issuer)),
+                JSONMember("notBefore", .string(ACMETime.format(certificate.notBefore))),
+                JSONMember("notAfter", .string(ACMETime.format(certificate.notAfter))),
+                JSONMember("names", .array(certificate.names.map { .string($0) })),
+            ])))
+        }
+        object.append("diagnostics", .array(diagnostics.map(\.json)))
+        return .object(object)
     }
 }

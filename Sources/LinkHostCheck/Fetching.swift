@@ -39,9 +39,9 @@ public struct FetchOrigin: Sendable, Equatable, CustomStringConvertible {
     public var description: String { "\(scheme)://\(authority)" }
 }
 
-/// One request `check` makes: no body, no redirects followed, a fixed user agent.
+/// One request `check` or the ACME client makes: no redirects followed, a fixed user agent.
 public struct FetchRequest: Sendable, Equatable {
-    /// `GET` or `HEAD`.
+    /// `GET`, `HEAD` or `POST`.
     public var method: String
     /// Where it goes.
     public var origin: FetchOrigin
@@ -49,13 +49,19 @@ public struct FetchRequest: Sendable, Equatable {
     public var path: String
     /// The `User-Agent` sent.
     public var userAgent: String
+    /// More header fields, such as the `Content-Type` of a body.
+    public var headers: [HTTPHeader]
+    /// The body, sent with its `Content-Length` (always sent on POST).
+    public var body: [UInt8]
 
     /// Makes a request.
-    public init(method: String, origin: FetchOrigin, path: String, userAgent: String) {
+    public init(method: String, origin: FetchOrigin, path: String, userAgent: String, headers: [HTTPHeader] = [], body: [UInt8] = []) {
         self.method = method
         self.origin = origin
         self.path = path
         self.userAgent = userAgent
+        self.headers = headers
+        self.body = body
     }
 
     /// The full URL, for messages.
@@ -63,9 +69,12 @@ public struct FetchRequest: Sendable, Equatable {
 
     /// The request's bytes; `Connection: close` so the server ends the exchange after one response.
     var bytes: [UInt8] {
-        let head = "\(method) \(path) HTTP/1.1\r\nHost: \(origin.authority)\r\nUser-Agent: \(userAgent)\r\n"
-            + "Accept: */*\r\nConnection: close\r\n\r\n"
-        return Array(head.utf8)
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(origin.authority)\r\nUser-Agent: \(userAgent)\r\n"
+        if !headers.contains(where: { $0.name.lowercased() == "accept" }) { head += "Accept: */*\r\n" }
+        for header in headers { head += "\(header.name): \(header.value)\r\n" }
+        if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
+        head += "Connection: close\r\n\r\n"
+        return Array(head.utf8) + body
     }
 }
 

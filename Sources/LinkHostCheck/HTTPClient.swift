@@ -1,7 +1,8 @@
 import LinkHostCore
 import CHTTPClient
 
-/// A small HTTP/1.1 client over the C transport: one request per connection, TLS verified, nothing followed.
+/// A small HTTP/1.1 client over the C transport: one request per connection, TLS verified, nothing followed;
+/// the one HTTP client of linkhost, for `check` and for the ACME client.
 ///
 /// Foundation's URLSession is avoided on purpose: on Linux it brings libcurl and ICU into the binary and the image.
 public struct HTTPClient: Sendable {
@@ -38,6 +39,7 @@ public struct HTTPClient: Sendable {
             return .failure(FetchError(kind: Self.kind(of: failure), message: Self.text(errorText)))
         }
         defer { lhc_close(connection) }
+        let peerCertificates = request.origin.scheme == "https" ? Self.peerCertificates(connection) : nil
 
         let requestBytes = request.bytes
         guard lhc_send(connection, requestBytes, Int32(requestBytes.count)) == 0 else {
@@ -60,7 +62,9 @@ public struct HTTPClient: Sendable {
                 return .failure(FetchError(kind: .tooLarge, message: "the response is larger than \(maximumResponseSize) bytes"))
             }
             switch HTTPResponseParser.parse(received, isHead: request.method == "HEAD", atEnd: atEnd) {
-            case .complete(let response): return .success(response)
+            case .complete(var response):
+                response.peerCertificates = peerCertificates
+                return .success(response)
             case .invalid(let message): return .failure(FetchError(kind: .protocolError, message: message))
             case .incomplete:
                 if atEnd { return .failure(FetchError(kind: .protocolError, message: "the connection closed before the response ended")) }
@@ -77,6 +81,13 @@ public struct HTTPClient: Sendable {
         case LHC_FAILURE_TRUST_STORE.rawValue: return .trustStore
         default: return .connect
         }
+    }
+
+    /// The chain the server presented, PEM; nil when it does not fit (a chain of 64 KB is no web server's).
+    private static func peerCertificates(_ connection: OpaquePointer) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        let length = lhc_peer_certificates(connection, &buffer, Int32(buffer.count))
+        return length > 0 ? Array(buffer[0..<Int(length)]) : nil
     }
 
     private static func lastError(_ connection: OpaquePointer) -> String {

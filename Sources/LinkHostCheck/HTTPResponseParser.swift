@@ -10,13 +10,16 @@ public struct FetchedResponse: Sendable, Equatable {
     public var headers: [HTTPHeader]
     /// The body with any chunked framing removed; empty for HEAD, 204 and 304.
     public var body: [UInt8]
+    /// The certificate chain the server presented (PEM, leaf first); nil over plain HTTP.
+    public var peerCertificates: [UInt8]?
 
     /// Makes a response (tests build them directly).
-    public init(status: Int, reason: String = "", headers: [HTTPHeader] = [], body: [UInt8] = []) {
+    public init(status: Int, reason: String = "", headers: [HTTPHeader] = [], body: [UInt8] = [], peerCertificates: [UInt8]? = nil) {
         self.status = status
         self.reason = reason
         self.headers = headers
         self.body = body
+        self.peerCertificates = peerCertificates
     }
 
     /// The first field named `name` (case-insensitive).

@@ -15,8 +15,8 @@ final class NativeSnapshot: @unchecked Sendable {
     let responses: [OpaquePointer?]
     /// Rendered call pages of this snapshot, a cache per site (each bounded by its `pageCacheSize`).
     let pages: [PageCache]
-    /// Each site's call-page headers in C form, by site index.
-    let callPageHeaders: [CHeaders]
+    /// Each site's call-page header sets in C form, by site index, then by `CallPage.headerSets` position.
+    let callPageHeaders: [[CHeaders]]
     /// The query item names any link template reads, NUL-terminated, with their Swift form.
     let queryItemNames: [(name: String, cString: [CChar])]
     /// Each site's counters, by site index.
@@ -28,7 +28,7 @@ final class NativeSnapshot: @unchecked Sendable {
         router = Router(snapshot: snapshot)
         self.tls = tls
         responses = snapshot.preparedResponses.map { Self.makeNative($0) }
-        callPageHeaders = snapshot.sites.map { CHeaders($0.callPageHeaders) }
+        callPageHeaders = snapshot.sites.map { $0.callPageHeaders.map(CHeaders.init) }
         queryItemNames = snapshot.queryItemNames.map { ($0, Array($0.utf8CString)) }
         counters = metrics.counters(forSites: snapshot.sites.map(\.config.label))
         pages = snapshot.sites.map { PageCache(capacity: $0.config.callLinks.pageCacheSize) }
@@ -39,21 +39,23 @@ final class NativeSnapshot: @unchecked Sendable {
         for response in responses { if let response { MHD_destroy_response(response) } }
     }
 
-    /// A native response for `response`, adding `cHeaders` when they are the response's own headers.
+    /// A native response for `response`, adding `cHeaders` when they begin the response's own headers
+    /// (a rendered page's: the same fields for every page, then its own ETag).
     static func makeNative(_ response: Response, cHeaders: CHeaders? = nil) -> OpaquePointer? {
         let native = response.representationLength.map { cmhd_response_headers_only(UInt64($0)) }
             ?? response.body.withUnsafeBytes { cmhd_response_copy($0.baseAddress, $0.count) }
         guard let native else { return nil }
-        if let cHeaders, cHeaders.source == response.headers {
+        var rest = response.headers[...]
+        if let cHeaders, response.headers.starts(with: cHeaders.source) {
             for (name, value) in cHeaders.fields {
                 name.withUnsafeBufferPointer { name in
                     value.withUnsafeBufferPointer { value in _ = MHD_add_response_header(native, name.baseAddress, value.baseAddress) }
                 }
             }
-        } else {
-            for header in response.headers {
-                MHD_add_response_header(native, header.name, header.value)
-            }
+            rest = rest.dropFirst(cHeaders.source.count)
+        }
+        for header in rest {
+            MHD_add_response_header(native, header.name, header.value)
         }
         return native
     }

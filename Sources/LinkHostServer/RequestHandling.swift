@@ -16,10 +16,18 @@ extension Server {
         let userAgent = Self.header(connection, "User-Agent")
         let hostField = cmhd_request_header(connection, "Host")
         let site = native.snapshot.site(forAuthority: hostField.map(Self.bytes))
+        // The plain-HTTP listener beside HTTPS answers challenges and redirects itself (Certificates/).
+        if let plainHTTP, let response = plainHTTP.intercept(connection, path: path, site: site, snapshot: native.snapshot, hostField: hostField) {
+            let result = queue(response, on: connection, native: native)
+            finish(response.route, status: response.status, bytes: response.body.count, site: site, connection: connection,
+                   method: methodBytes, path: path, userAgent: userAgent, started: started, native: native)
+            return result
+        }
         // The hot path: an unconditional GET or HEAD of a file computed at load is answered from the
         // request's bytes, without making a String, from the very table `Router.decide` reads.
         if Self.isGetOrHead(methodBytes), cmhd_request_header(connection, "If-None-Match") == nil,
-           let resource = native.snapshot.exactResource(path, on: site), resource.ok.route != .metrics {
+           let resource = native.snapshot.exactResource(path, on: site), resource.ok.route != .metrics,
+           resource.ok.route != .health || !metrics.certificates.isActive {
             let result = queue(resource.ok, on: connection, native: native)
             finish(resource.ok.route, status: resource.ok.status, bytes: resource.ok.body.count, site: site, connection: connection,
                    method: methodBytes, path: path, userAgent: userAgent, started: started, native: native)
@@ -36,12 +44,18 @@ extension Server {
             query: query,
             ifNoneMatch: cmhd_request_header(connection, "If-None-Match").map { String(cString: $0) },
             userAgent: userAgent.isEmpty ? nil : String(decoding: userAgent, as: UTF8.self),
-            host: hostField.map { String(cString: $0) })
+            host: hostField.map { String(cString: $0) },
+            acceptLanguage: cmhd_request_header(connection, "Accept-Language").map { String(cString: $0) },
+            language: MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, "lang").map { String(cString: $0) })
         let decision = native.router.decide(request)
         switch decision.answer {
         case .prepared(var response):
             if response.route == .metrics {
                 response.body = metrics.render(currentConnections: currentConnections)
+            } else if response.route == .health, metrics.certificates.isActive {
+                // With ACME the probe's body also tells each host's certificate; the status stays 200 while serving.
+                response.body += Array(metrics.certificates.healthLines(now: LogTime.now().seconds).utf8)
+                response.preparedID = nil
             }
             let result = queue(response, on: connection, native: native)
             finish(response.route, status: response.status, bytes: response.body.count, site: decision.site, connection: connection,
@@ -50,19 +64,25 @@ extension Server {
         case .callPage(let page):
             let cache = native.pages[decision.site.index]
             let key = page.key
-            // Conditional requests are left to `Router`, so the cache holds only full answers.
-            let cacheable = request.ifNoneMatch == nil
-            if cacheable, let cached = cache.queue(key, on: connection) {
-                finish(.callPage, status: 200, bytes: cached.bytes, site: decision.site, connection: connection,
+            let route: Route = page.headerSet == nil ? .callQRCode : .callPage
+            if let cached = cache.queue(key, ifNoneMatch: request.ifNoneMatch, on: connection) {
+                finish(route, status: cached.status, bytes: cached.bytes, site: decision.site, connection: connection,
                        method: methodBytes, path: path, userAgent: userAgent, started: started, native: native)
                 return cached.result
             }
-            let response = page.render()
-            let headers = native.callPageHeaders[decision.site.index]
-            let result = (cacheable ? cache.store(key, response, headers: headers, on: connection) : nil)
-                ?? queue(response, on: connection, native: native, headers: headers)
-            finish(.callPage, status: response.status, bytes: response.body.count, site: decision.site, connection: connection,
-                   method: methodBytes, path: path, userAgent: userAgent, started: started, native: native)
+            guard let resource = page.render() else {
+                let response = decision.site.notFound
+                let result = queue(response, on: connection, native: native)
+                finish(response.route, status: response.status, bytes: response.body.count, site: decision.site, connection: connection,
+                       method: methodBytes, path: path, userAgent: userAgent, started: started, native: native)
+                return result
+            }
+            let headers = page.headerSet.map { native.callPageHeaders[decision.site.index][$0] }
+            let answered = cache.store(key, resource, headers: headers, ifNoneMatch: request.ifNoneMatch, on: connection)
+            let response = answered == nil ? resource.response(for: request) : resource.ok
+            let result = answered?.result ?? queue(response, on: connection, native: native, headers: headers)
+            finish(route, status: answered?.status ?? response.status, bytes: answered?.bytes ?? response.body.count, site: decision.site,
+                   connection: connection, method: methodBytes, path: path, userAgent: userAgent, started: started, native: native)
             return result
         }
     }

@@ -1,3 +1,4 @@
+import CCrypto
 import CMicroHTTPD
 import CSystem
 import LinkHostCore
@@ -33,16 +34,25 @@ public final class Server: Sendable {
     let metrics: Metrics
     let accessLog: AccessLog?
     let metricsOnly: Bool
+    /// Set on the plain-HTTP listener beside HTTPS: it answers challenges and redirects (Certificates/).
+    let plainHTTP: PlainHTTPListener?
+    /// HTTPS with certificates chosen per handshake by SNI from ACME's table, instead of `tls`.
+    private let automaticTLS: Bool
 
     /// Binds, starts libmicrohttpd's threads and begins serving `snapshot` (over TLS when `tls` is given).
     ///
-    /// A `metricsOnly` server answers the metrics path and nothing else, for a private metrics port.
-    public init(snapshot: Snapshot, tls: TLSMaterial?, settings: ServerSettings, metrics: Metrics, accessLog: AccessLog? = nil, metricsOnly: Bool = false) throws(ServerError) {
+    /// A `metricsOnly` server answers the metrics path and nothing else, for a private metrics port. With
+    /// `automaticTLS` the server speaks HTTPS with the certificates ACME installs (`SNICertificates`); a
+    /// `plainHTTP` server is the HTTP listener beside HTTPS.
+    public init(snapshot: Snapshot, tls: TLSMaterial?, settings: ServerSettings, metrics: Metrics, accessLog: AccessLog? = nil, metricsOnly: Bool = false,
+                automaticTLS: Bool = false, plainHTTP: PlainHTTPListener? = nil) throws(ServerError) {
         current = Mutex(NativeSnapshot(snapshot: snapshot, tls: tls, metrics: metrics))
         self.settings = settings
         self.metrics = metrics
         self.accessLog = accessLog
         self.metricsOnly = metricsOnly
+        self.plainHTTP = plainHTTP
+        self.automaticTLS = automaticTLS && tls == nil
         var errorNumber: Int32 = 0
         let fd = cmhd_listen(settings.host, UInt16(settings.port), 1024, &errorNumber)
         guard fd >= 0 else { throw ServerError(description: Self.describeBindError(errorNumber, settings: settings)) }
@@ -79,6 +89,10 @@ public final class Server: Sendable {
             guard cmhd_tls_pair_is_usable(key, certificate) == 1 else {
                 throw ServerError(description: "the TLS certificate and private key cannot be used together (is the key the certificate's, both PEM?)")
             }
+            flags |= MHD_USE_TLS.rawValue
+        } else if automaticTLS && !metricsOnly {
+            // GnuTLS asks the SNI table during each handshake, so new certificates need no new daemon.
+            options.append(cmhd_option_pointer(.HTTPS_CERT_CALLBACK, lhcrypto_sni_callback()))
             flags |= MHD_USE_TLS.rawValue
         }
         // GnuTLS copies the PEM text while the daemon starts, so the buffers need to live only for this call.

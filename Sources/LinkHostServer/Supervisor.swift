@@ -51,8 +51,11 @@ public enum Supervisor {
         let accessLog = observability.accessLog == .off ? nil : AccessLog(format: observability.accessLog)
         let server: Server
         var metricsServer: Server?
+        let automaticHTTPS: AutomaticHTTPS?
         do {
-            server = try Server(snapshot: snapshot, tls: tls, settings: config.server, metrics: metrics, accessLog: accessLog)
+            // The HTTP listener and stored ACME certificates first, so HTTPS has them from its first handshake.
+            automaticHTTPS = try AutomaticHTTPS.start(snapshot: snapshot, metrics: metrics, accessLog: accessLog)
+            server = try Server(snapshot: snapshot, tls: tls, settings: config.server, metrics: metrics, accessLog: accessLog, automaticTLS: config.server.acme != nil)
             if observability.metricsEnabled, let port = observability.metricsPort {
                 var settings = config.server
                 settings.host = observability.metricsHost
@@ -65,7 +68,7 @@ public enum Supervisor {
             return 1
         }
         let shownHost = server.boundHost.contains(":") ? "[\(server.boundHost)]" : server.boundHost
-        StandardStreams.output("listening on \(tls == nil ? "http" : "https")://\(shownHost):\(server.boundPort)\n")
+        StandardStreams.output("listening on \(config.server.servesHTTPS ? "https" : "http")://\(shownHost):\(server.boundPort)\n")
         if let metricsServer {
             let host = metricsServer.boundHost.contains(":") ? "[\(metricsServer.boundHost)]" : metricsServer.boundHost
             Lifecycle.info("metrics on http://\(host):\(metricsServer.boundPort)\(observability.metricsPath)")
@@ -77,13 +80,17 @@ public enum Supervisor {
             if signal == SIGHUP {
                 let snapshot = reload(options, server: server)
                 metrics.recordReload(succeeded: snapshot != nil, generation: snapshot?.generation ?? 0)
-                if let snapshot { try? metricsServer?.install(snapshot, tls: nil) }
+                if let snapshot {
+                    try? metricsServer?.install(snapshot, tls: nil)
+                    automaticHTTPS?.install(snapshot)
+                }
                 continue
             }
             let shutdownTimeout = server.snapshot.config.server.shutdownTimeout
             Lifecycle.info("stopping: finishing in-flight requests (up to \(shutdownTimeout) s)")
             server.shutdown(timeout: Double(shutdownTimeout))
             metricsServer?.shutdown(timeout: 1)
+            automaticHTTPS?.shutdown(timeout: 1)
             accessLog?.flush()
             Lifecycle.info("stopped")
             return 0

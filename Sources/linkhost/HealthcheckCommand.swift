@@ -14,8 +14,9 @@ enum HealthcheckCommand: Command {
     OPTIONS:
       --url URL          What to probe. Default: http://127.0.0.1:PORT/PATH with the port and
                          health path serve would use: $LINKHOST_PORT, else the config's
-                         server.port and observability.healthPath (8080 and /healthz when
-                         the config cannot be read).
+                         server.port (server.httpPort beside HTTPS) and
+                         observability.healthPath (8080 and /healthz when the config
+                         cannot be read).
       --config PATH      Config file (default: $LINKHOST_CONFIG or config/linkhost.json).
       --timeout SECONDS  How long the probe may take (default: 3).
       -h, --help         Show this help.
@@ -29,8 +30,12 @@ enum HealthcheckCommand: Command {
         if let extra = arguments.positional.first { throw UsageError(message: "unexpected argument '\(extra)'", command: name) }
         // The probe follows the same settings serve does, so a moved port or health path still checks out.
         let config = try? ConfigLoader.load(path: configPath(arguments, environment: environment), environment: environment)
-        let port = config?.server.port ?? environment["LINKHOST_PORT"].flatMap { Int($0) } ?? 8080
-        let scheme = config?.server.tls == nil ? "http" : "https"
+        var port = config?.server.port ?? environment["LINKHOST_PORT"].flatMap { Int($0) } ?? 8080
+        var scheme = config?.server.tls == nil ? "http" : "https"
+        // Beside HTTPS (ACME's certificates name the public hosts, not 127.0.0.1) the HTTP listener answers health too.
+        if let httpPort = config?.server.httpPort, config?.server.servesHTTPS == true {
+            (scheme, port) = ("http", httpPort)
+        }
         let url = arguments["--url"] ?? "\(scheme)://127.0.0.1:\(port)\(config?.observability.healthPath ?? "/healthz")"
         guard let origin = FetchOrigin(url: url), ["http", "https"].contains(origin.scheme) else {
             throw UsageError(message: "--url takes an http(s) URL, not '\(url)'", command: name)

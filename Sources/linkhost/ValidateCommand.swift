@@ -74,7 +74,7 @@ enum ValidateCommand: Command {
                         ? AppFilesLinter.lint(entitlements: bytes, source: file, config: config)
                         : AppFilesLinter.lint(androidManifest: bytes, source: file, config: config))
                 case .failure(let failure):
-                    reports.append(LintReport(source: file, diagnostics: [LintDiagnostic(.lh601, .error, path: "", failure.message)]))
+                    reports.append(LintReport(source: file, diagnostics: [LintDiagnostic(.lh701, .error, path: "", failure.message)]))
                 }
             }
             summary = "agrees with \(path)"

@@ -207,6 +207,12 @@ static int write_datum(const char *path, const gnutls_datum_t *datum) {
 }
 
 int lhcheck_make_certificate(const char *cert_file, const char *key_file, const char *name, int loopback) {
+    time_t now = time(NULL);
+    return lhcheck_make_certificate_valid(cert_file, key_file, name, loopback, (long long)now - 3600, (long long)now + 86400);
+}
+
+int lhcheck_make_certificate_valid(const char *cert_file, const char *key_file, const char *name, int loopback,
+                                   long long not_before, long long not_after) {
     gnutls_x509_privkey_t key = NULL;
     gnutls_x509_crt_t certificate = NULL;
     gnutls_datum_t pem = { NULL, 0 };
@@ -221,8 +227,8 @@ int lhcheck_make_certificate(const char *cert_file, const char *key_file, const 
     static const unsigned char loopback_address[4] = { 127, 0, 0, 1 };
     if (gnutls_x509_crt_set_version(certificate, 3) < 0
         || gnutls_x509_crt_set_serial(certificate, serial, sizeof serial) < 0
-        || gnutls_x509_crt_set_activation_time(certificate, now - 3600) < 0
-        || gnutls_x509_crt_set_expiration_time(certificate, now + 86400) < 0
+        || gnutls_x509_crt_set_activation_time(certificate, (time_t)not_before) < 0
+        || gnutls_x509_crt_set_expiration_time(certificate, (time_t)not_after) < 0
         || gnutls_x509_crt_set_dn_by_oid(certificate, GNUTLS_OID_X520_COMMON_NAME, 0, name, (unsigned)strlen(name)) < 0
         || gnutls_x509_crt_set_key(certificate, key) < 0
         || gnutls_x509_crt_set_subject_alt_name(certificate, GNUTLS_SAN_DNSNAME, name, (unsigned)strlen(name), GNUTLS_FSAN_SET) < 0
@@ -234,7 +240,8 @@ int lhcheck_make_certificate(const char *cert_file, const char *key_file, const 
     if (gnutls_x509_crt_export2(certificate, GNUTLS_X509_FMT_PEM, &pem) < 0 || write_datum(cert_file, &pem) != 0) goto done;
     gnutls_free(pem.data);
     pem.data = NULL;
-    if (gnutls_x509_privkey_export2(key, GNUTLS_X509_FMT_PEM, &pem) < 0 || write_datum(key_file, &pem) != 0) goto done;
+    // PKCS#8, the form linkhost's own keys are stored in.
+    if (gnutls_x509_privkey_export2_pkcs8(key, GNUTLS_X509_FMT_PEM, NULL, GNUTLS_PKCS_PLAIN, &pem) < 0 || write_datum(key_file, &pem) != 0) goto done;
     result = 0;
 done:
     if (pem.data != NULL) gnutls_free(pem.data);

@@ -60,14 +60,14 @@ struct AppSideCommandTests {
         let validated = try await CheckBinary.run(["validate", "--config", site.configPath, "--entitlements", site.directory + "/dev.entitlements", "--format", "json"])
         let codes = (validated.json as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
         #expect(validated.exitCode == 2, "links.example.com is missing: \(validated)")
-        #expect(codes.contains("LH606") && codes.contains("LH602"), "\(validated)")
+        #expect(codes.contains("LH706") && codes.contains("LH702"), "\(validated)")
         let bad = try await CheckBinary.run(["print", "entitlements", "--config", site.configPath, "--mode", "debug"])
         #expect(bad.exitCode == 2, "\(bad)")
         let wrongThing = try await CheckBinary.run(["print", "aasa", "--config", site.configPath, "--mode", "developer"])
         #expect(wrongThing.exitCode == 2, "\(wrongThing)")
     }
 
-    @Test("a manifest missing a template and claiming a foreign host: exit 2 with LH604 and LH605")
+    @Test("a manifest missing a template and claiming a foreign host: exit 2 with LH704 and LH705")
     func manifestMismatch() async throws {
         let site = try Self.site()
         // The printed filters, wrapped into a whole manifest, less one template's claim and with a foreign host.
@@ -89,9 +89,9 @@ struct AppSideCommandTests {
         let run = try await CheckBinary.run(["validate", "--config", site.configPath, "--android-manifest", site.directory + "/AndroidManifest.xml", "--format", "json"])
         #expect(run.exitCode == 2, "\(run)")
         let found = (run.json as? [[String: Any]] ?? []).map { ($0["code"] as? String ?? "", $0["message"] as? String ?? "") }
-        #expect(found.contains { $0.0 == "LH604" && $0.1.contains("/video/demos/join/{callId}") }, "\(run)")
-        #expect(found.contains { $0.0 == "LH605" && $0.1.contains("old.example.com") }, "\(run)")
-        #expect(!found.contains { $0.0 == "LH604" && $0.1.contains("meet.example.org") }, "meet.example.org's templates are claimed: \(run)")
+        #expect(found.contains { $0.0 == "LH704" && $0.1.contains("/video/demos/join/{callId}") }, "\(run)")
+        #expect(found.contains { $0.0 == "LH705" && $0.1.contains("old.example.com") }, "\(run)")
+        #expect(!found.contains { $0.0 == "LH704" && $0.1.contains("meet.example.org") }, "meet.example.org's templates are claimed: \(run)")
     }
 
     @Test("match on Android and on both platforms: decisions, the deciding rule, agreement and exit codes")

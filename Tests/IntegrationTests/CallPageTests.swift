@@ -15,8 +15,8 @@ struct CallPageTests {
         #expect(page.status == 200, "\(page)")
         #expect(page.header("Content-Type") == "text/html; charset=utf-8")
         #expect(page.header("Content-Length") == String(page.body.count))
-        #expect(page.text.contains("<code>abc_DEF-123</code>"))
-        #expect(page.text.contains("<dd>video</dd>"))
+        #expect(page.text.contains("<code dir=\"ltr\">abc_DEF-123</code>"))
+        #expect(page.text.contains("<dd><bdi>video</bdi></dd>"))
         #expect(page.text.contains(TestConfig().name))
         #expect(page.text.contains("<meta name=\"robots\" content=\"noindex, nofollow\">"))
         #expect(page.text.contains("apple-itunes-app"))
@@ -25,16 +25,18 @@ struct CallPageTests {
         #expect(page.header("Referrer-Policy") == "no-referrer")
         #expect(page.header("X-Content-Type-Options") == "nosniff")
         #expect(maxAge(page.header("Cache-Control")) != nil)
-        #expect(page.header("Vary") == "User-Agent")
+        #expect(page.header("Vary") == "Accept-Language")
+        #expect(page.header("Content-Language") == "en")
+        #expect(isStrongETag(page.header("ETag")))
     }
 
     @Test("The type:callId link shape and a trailing slash are accepted; a missing type falls back to the default")
     func linkShapes() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
         let shaped = try server.request("GET", "/call/livestream:xyz789")
-        #expect(shaped.status == 200 && shaped.text.contains("<code>xyz789</code>") && shaped.text.contains("<dd>livestream</dd>"), "\(shaped)")
+        #expect(shaped.status == 200 && shaped.text.contains("<code dir=\"ltr\">xyz789</code>") && shaped.text.contains("<dd><bdi>livestream</bdi></dd>"), "\(shaped)")
         let slash = try server.request("GET", "/call/xyz789/")
-        #expect(slash.status == 200 && slash.text.contains("<dd>default</dd>"), "\(slash)")
+        #expect(slash.status == 200 && slash.text.contains("<dd><bdi>default</bdi></dd>"), "\(slash)")
     }
 
     @Test("HEAD on a call page sends the headers only")
@@ -73,18 +75,65 @@ struct CallPageTests {
         #expect(!page.text.contains("reflected") && !page.text.contains("REFLECTED"))
     }
 
-    @Test("Android visitors get an intent URL with a store fallback; desktop visitors get a QR code")
+    @Test("Every device gets the same page, holding the intent URL with its Play fallback, the custom scheme and the QR image")
     func platforms() async throws {
         let server = try await LinkHostProcess.start(SiteFixture(TestConfig(urlScheme: "examplevideo")))
-        let android = try server.request("GET", "/call/abc?type=video", headers: [("User-Agent", "Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/120 Mobile")])
-        #expect(android.text.contains("intent://call/abc?type=video#Intent;scheme=examplevideo;package="), "\(android)")
-        #expect(android.text.contains("S.browser_fallback_url=https%3A%2F%2Fplay.google.com"))
-        let iphone = try server.request("GET", "/call/abc?type=video", headers: [("User-Agent", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)")])
-        #expect(iphone.text.contains("href=\"examplevideo://call/abc?type=video\""), "\(iphone)")
-        #expect(!iphone.text.contains("<svg xmlns"))
-        let desktop = try server.request("GET", "/call/abc?type=video", headers: [("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) Firefox/120"), ("Host", "links.example.com")])
-        #expect(desktop.text.contains("https://links.example.com/call/abc?type=video"))
-        #expect(desktop.text.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""), "desktop page has no QR code")
+        let agents = ["Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/120 Mobile", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)", "Mozilla/5.0 (X11; Linux x86_64) Firefox/120"]
+        let pages = try agents.map { try server.request("GET", "/call/abc?type=video", headers: [("User-Agent", $0), ("Host", "links.example.com")]) }
+        #expect(pages.allSatisfy { $0.body == pages[0].body && $0.header("ETag") == pages[0].header("ETag") && $0.header("Vary") == "Accept-Language" })
+        let page = pages[0].text
+        #expect(page.contains("data-intent=\"intent://call/abc?type=video#Intent;scheme=examplevideo;package="), "\(pages[0])")
+        #expect(page.contains("S.browser_fallback_url=https%3A%2F%2Fplay.google.com"))
+        #expect(page.contains("referrer=https%3A%2F%2Flinks.example.com%2Fcall%2Fabc%3Ftype%3Dvideo"))
+        #expect(page.contains("href=\"examplevideo://call/abc?type=video\""))
+        #expect(page.contains("srcset=\"/call/abc/qr.svg?type=video\""))
+    }
+
+    @Test("The QR image decodes to the canonical URL for every link shape, and revalidates with 304", arguments: [
+        "/call/abc/qr.svg?type=video", "/call/video:abc/qr.svg",
+    ])
+    func qrImage(path: String) async throws {
+        let server = try await LinkHostProcess.start(SiteFixture())
+        let image = try server.request("GET", path)
+        #expect(image.status == 200 && image.header("Content-Type") == "image/svg+xml", "\(image)")
+        let etag = try #require(image.header("ETag"))
+        let again = try server.request("GET", path, headers: [("If-None-Match", etag)])
+        #expect(again.status == 304 && again.body.isEmpty && again.header("ETag") == etag)
+        // What a mail client shows: Chromium draws the image, zbarimg reads it back.
+        let png = server.site.directory + "/qr.png"
+        _ = try HeadlessChromium.visit("http://127.0.0.1:\(server.port)\(path)", as: .desktop, screenshot: png)
+        let scanned = try ExternalTool.run("zbarimg", ["-q", "--raw", png])
+        #expect(scanned.output.trimmingCharacters(in: .whitespacesAndNewlines) == "https://127.0.0.1:\(server.port)/call/abc?type=video", "\(scanned.error)")
+    }
+
+    @Test("A query-form link has its image at its path + /qr.svg with the same query, checked like the page")
+    func queryFormQRCode() async throws {
+        var config = TestConfig()
+        config.extra = ["callLinks": ["links": ["/join?call_id={callId}&call_type={callType}"]]]
+        let server = try await LinkHostProcess.start(SiteFixture(config))
+        let image = try server.request("GET", "/join/qr.svg?call_type=audio&call_id=abc")
+        #expect(image.status == 200 && image.text.contains("aria-label=\"https://links.example.com/join?call_id=abc&amp;call_type=audio\""), "\(image)")
+        for refused in ["/join/qr.svg?call_type=audio", "/join/qr.svg?call_id=%3Cx%3E", "/join//qr.svg?call_id=abc", "/joinqr.svg?call_id=abc"] {
+            #expect(try server.request("GET", refused).status == 404, "\(refused)")
+        }
+        let page = try server.request("GET", "/join?call_id=abc&call_type=audio")
+        #expect(page.text.contains("srcset=\"/join/qr.svg?call_id=abc&amp;call_type=audio\""), "\(page)")
+    }
+
+    @Test("A rendered page revalidates with 304 from the server's page cache too, per language")
+    func pageRevalidation() async throws {
+        let server = try await LinkHostProcess.start(SiteFixture())
+        let german = try server.request("GET", "/call/abc", headers: [("Accept-Language", "de-DE,de;q=0.9")])
+        #expect(german.header("Content-Language") == "de" && german.text.contains("<html lang=\"de\" dir=\"ltr\""))
+        let etag = try #require(german.header("ETag"))
+        for _ in 0..<2 {
+            let again = try server.request("GET", "/call/abc", headers: [("Accept-Language", "de"), ("If-None-Match", etag)])
+            #expect(again.status == 304 && again.header("ETag") == etag && again.header("Vary") == "Accept-Language", "\(again)")
+        }
+        let arabic = try server.request("GET", "/call/abc", headers: [("Accept-Language", "ar"), ("If-None-Match", etag)])
+        #expect(arabic.status == 200 && arabic.text.contains("dir=\"rtl\"") && arabic.header("Content-Language") == "ar")
+        let chosen = try server.request("GET", "/call/abc?lang=ja", headers: [("Accept-Language", "de")])
+        #expect(chosen.header("Content-Language") == "ja" && chosen.header("Vary") == nil)
     }
 
     @Test("A hostile Host header cannot reach the page's URLs")
@@ -113,7 +162,7 @@ struct CallPageTests {
         let again = try server.request("GET", "/call/cached1?type=video")
         #expect(first.status == 200 && again.body == first.body)
         let other = try server.request("GET", "/call/cached2?type=video")
-        #expect(other.text.contains("<code>cached2</code>") && !other.text.contains("cached1"))
+        #expect(other.text.contains("<code dir=\"ltr\">cached2</code>") && !other.text.contains("cached1"))
         var renamed = TestConfig()
         renamed.name = "Renamed App"
         try site.writeConfig(renamed)

@@ -124,6 +124,9 @@ struct CheckCommandTests {
         let trusted = try await CheckBinary.run(["check", server.origin, "--cacert", certificate.cert])
         #expect(trusted.exitCode == 0, "\(trusted)")
         #expect(trusted.stdout.contains("passed"), "\(trusted)")
+        // The certificate's facts from the handshake, and LH512: the test certificate lives one day.
+        #expect(trusted.stdout.contains("certificate: issuer CN=localhost, valid until ") && trusted.stdout.contains("names localhost"), "\(trusted)")
+        #expect(trusted.stdout.contains("LH512"), "\(trusted)")
 
         // The host name is checked too: the certificate names localhost and 127.0.0.1, not 127.0.0.2.
         let port = server.origin.split(separator: ":").last.map(String.init) ?? ""

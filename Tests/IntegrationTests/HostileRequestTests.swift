@@ -27,7 +27,7 @@ struct HostileRequestTests {
     /// Every header name linkhost or libmicrohttpd ever sends (lowercased); anything else in a response
     /// came from the request.
     static let allowedHeaders: Set<String> = [
-        "date", "connection", "content-length", "content-type", "server", "cache-control", "etag", "vary",
+        "date", "connection", "content-length", "content-type", "content-language", "server", "cache-control", "etag", "vary",
         "x-content-type-options", "x-robots-tag", "content-security-policy", "referrer-policy",
         "x-frame-options", "allow",
     ]

@@ -87,8 +87,10 @@ final class SiteFixture: Sendable {
         for (path, contents) in Self.publicFiles {
             try write(contents, to: "public/" + path)
         }
-        // The shipped page template, so call pages render as they do in production.
-        try manager.copyItem(atPath: Self.repositoryRoot + "/public/call.html", toPath: publicPath + "/call.html")
+        // The shipped page template, its script, style and locales, so call pages render as they do in production.
+        for shipped in ["call.html", "call.js", "site.css", "locales"] {
+            try manager.copyItem(atPath: Self.repositoryRoot + "/public/" + shipped, toPath: publicPath + "/" + shipped)
+        }
         try write(Self.outsideSecret + "\n", to: "secret.txt")
         // A symbolic link leaving the static root must not be followed.
         try manager.createSymbolicLink(atPath: publicPath + "/escape.txt", withDestinationPath: "../secret.txt")

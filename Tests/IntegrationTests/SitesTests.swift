@@ -20,7 +20,7 @@ struct SitesTests {
         try FileManager.default.createDirectory(atPath: site.directory + "/brand-public", withIntermediateDirectories: true)
         try site.write("<!doctype html><title>brand home</title>\n", to: "brand-public/index.html")
         try site.write("<!doctype html><title>BRAND PAGE {{appName}}</title><p>{{callId}} {{callType}}</p>\n", to: "brand.html")
-        var callLinks: [String: Any] = ["links": fiveShapes, "template": site.publicPath + "/call.html"]
+        var callLinks: [String: Any] = ["links": fiveShapes, "template": site.publicPath + "/call.html", "locales": site.publicPath + "/locales"]
         if baseURL { callLinks["baseURL"] = "https://links.example.com" }
         config.extra = [
             "callLinks": callLinks,
@@ -49,7 +49,7 @@ struct SitesTests {
         let server = try await LinkHostProcess.start(try Self.twoSites())
         let page = try server.request("GET", path, headers: [("Host", "links.example.com")])
         #expect(page.status == 200, "\(path): \(page)")
-        #expect(page.text.contains("<code>\(callID)</code>"), "\(path)")
+        #expect(page.text.contains("<code dir=\"ltr\">\(callID)</code>"), "\(path)")
         #expect(page.text.contains("rel=\"canonical\" href=\"https://links.example.com/call/\(callID)?type=\(callType)\""), "\(path): \(page.text)")
         #expect(!page.text.contains("utm_source"), "other query items are never reflected")
     }

@@ -26,10 +26,10 @@ struct AppFilesTests {
         let developer = EntitlementsGenerator.fragment(for: served, developer: true, source: "c.json")
         #expect(developer.contains("<string>applinks:meet.example.org?mode=developer</string>"))
         #expect(developer.contains("remove it before release"))
-        // Reading the fragment back gives the same entries, and developer mode is LH606.
+        // Reading the fragment back gives the same entries, and developer mode is LH706.
         let read = try EntitlementsFile.read(Array(developer.utf8)).get()
         #expect(read.domains.map(\.host) == ["links.example.com", "links.example.com", "*.links.example.com", "*.links.example.com", "meet.example.org", "meet.example.org"])
-        #expect(read.problems.allSatisfy { $0.code == .lh606 } && read.problems.count == 6)
+        #expect(read.problems.allSatisfy { $0.code == .lh706 } && read.problems.count == 6)
     }
 
     @Test("App Clips get exact hosts only, in their own block")
@@ -83,7 +83,7 @@ struct AppFilesTests {
         let filter = file.filters[0]
         #expect(filter.activity == ".Main" && !filter.exported && filter.hosts == ["a.example.com"] && filter.paths.map(\.attribute) == ["pathPattern"])
         #expect(filter.claims(host: "a.example.com", path: "/c/x") && !filter.claims(host: "a.example.com", path: "/c/") && !filter.claims(host: "b.example.com", path: "/c/x"))
-        #expect(file.problems.map(\.code) == [.lh601], "the resource reference cannot be resolved: \(file.problems)")
+        #expect(file.problems.map(\.code) == [.lh701], "the resource reference cannot be resolved: \(file.problems)")
         #expect(!file.filters[1].handlesWebLinks)
     }
 
@@ -123,7 +123,7 @@ struct AppFilesTests {
         #expect((try? EntitlementsFile.entry("applinks:*.Example.com?mode=developer+managed").get()) == EntitlementsFile.Domain(service: "applinks", host: "*.example.com", mode: "developer+managed", text: "applinks:*.Example.com?mode=developer+managed"))
         for bad in ["applinks", "applink:example.com", "applinks:example.com?mode=debug", "applinks:https://example.com", "applinks:$(LINK_HOST)"] {
             guard case .failure(let problem) = EntitlementsFile.entry(bad) else { Issue.record("\(bad) accepted"); continue }
-            #expect(problem.code == .lh601)
+            #expect(problem.code == .lh701)
             #expect((problem.severity == .warning) == bad.contains("$("), "\(bad): \(problem)")
         }
     }

@@ -51,20 +51,6 @@ struct CallLinkTests {
         #expect(try Fixtures.diagnostics(text).contains { $0.code == .lh115 && $0.path == "callLinks.paths" && $0.message.contains("beside \"links\"") })
     }
 
-    @Test("platforms from user agents", arguments: [
-        (nil, Platform.other),
-        ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15", Platform.ios),
-        ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/120 Mobile", Platform.android),
-        ("Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Safari/605.1.15", Platform.desktop),
-        ("Slackbot-LinkExpanding 1.0", Platform.other),
-        ("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", Platform.other),
-        ("Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/120.0 Safari/537.36", Platform.desktop),
-        ("curl/8.0", Platform.other),
-    ] as [(String?, Platform)])
-    func platforms(agent: String?, platform: Platform) {
-        #expect(Platform(userAgent: agent) == platform)
-    }
-
     @Test("URL templates fill call values and reject unknown placeholders")
     func urlTemplates() {
         #expect(URLTemplates.fill("https://w.example/{path}/{callId}?t={callType}", callID: "a1", callType: "video", path: "call") == "https://w.example/call/a1?t=video")

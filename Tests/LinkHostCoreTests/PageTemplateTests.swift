@@ -66,6 +66,12 @@ struct PageTemplateTests {
         ("{{#callId}}open", "never closed"),
         ("{{/callId}}", "never opened"),
         ("<p>{{callId</p>", "without a closing"),
+        ("<a href=\"{{t.link}}\">", "is not a URL"),
+        ("{{#t.title}}x{{/t.title}}", "cannot open or close a section"),
+        ("<script>\"{{t.title}}\"</script>", "inside <script>"),
+        ("<p>{{t.}}</p>", "is not a string name"),
+        ("<p>{{t.a b}}</p>", "is not a string name"),
+        ("<body class=\"platform-{{platform}}\">", "/call.js sets <html data-platform>"),
     ])
     func refused(text: String, words: String) {
         do {
@@ -87,6 +93,32 @@ struct PageTemplateTests {
         let file = #filePath
         let root = String(file[..<file.range(of: "/Tests/")!.lowerBound])
         let template = try PageTemplate(parsing: try String(contentsOfFile: root + "/public/call.html", encoding: .utf8))
-        #expect(template.usedFields.isSuperset(of: [.callId, .callType, .appName, .openInAppURL, .appStoreURL, .playStoreURL, .webJoinURL, .canonicalURL, .qrCode]))
+        #expect(template.usedFields.isSuperset(of: [.callId, .callType, .appName, .openInAppURL, .intentURL, .appStoreURL, .playStoreURL, .webJoinURL, .canonicalURL, .qrCodeURL, .lang, .dir, .languages]))
+        #expect(!template.usedFields.contains(.qrCode), "the shipped page links the QR image instead of inlining it")
+        #expect(template.usedStrings.count >= 15)
+    }
+
+    @Test("locale strings are baked with their placeholders, escaped like every value")
+    func strings() throws {
+        let template = try PageTemplate(parsing: "<title>{{t.title}}</title><meta name=\"d\" content=\"{{t.hint}}\"><p>{{t.absent}}</p>")
+        let baked = template.baked(strings: ["title": "Join {callId} on {appName} <now>", "hint": "\"{callType}\" & 'more'"]) { $0 == .appName ? "A&B" : nil }
+        var output: [UInt8] = []
+        baked.render(into: &output) { $0 == .callId ? "abc" : $0 == .callType ? "<video>" : "" }
+        #expect(String(decoding: output, as: UTF8.self)
+            == "<title>Join abc on A&amp;B &lt;now&gt;</title><meta name=\"d\" content=\"&#34;&lt;video&gt;&#34; &amp; &#39;more&#39;\"><p></p>")
+        #expect(template.usedStrings == ["title", "hint", "absent"])
+    }
+
+    @Test("hostile locale strings cannot leave their text or attribute", arguments: hostile)
+    func hostileStrings(value: String) throws {
+        for (open, close) in [("<p>", "</p>"), ("<p title=\"", "\">")] {
+            let template = try PageTemplate(parsing: open + "{{t.x}}" + close)
+            var output: [UInt8] = []
+            template.baked(strings: ["x": value]) { _ in "" }.render(into: &output) { _ in "" }
+            let html = String(decoding: output, as: UTF8.self)
+            let inner = html.dropFirst(open.count).dropLast(close.count)
+            #expect(html.hasPrefix(open) && html.hasSuffix(close))
+            #expect(!inner.contains("<") && !inner.contains(">") && !inner.contains("\"") && !inner.contains("'"), "\(html)")
+        }
     }
 }

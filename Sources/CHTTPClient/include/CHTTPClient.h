@@ -45,6 +45,11 @@ int lhc_receive(lhc_connection *connection, unsigned char *buffer, int capacity)
 /// Copies the last send or receive error as a NUL-terminated message; returns its length.
 int lhc_last_error(const lhc_connection *connection, unsigned char *buffer, int capacity);
 
+/// Writes the certificate chain the server presented in the handshake as PEM (leaf first, NUL-terminated)
+/// into `buffer`, so `check` can report its issuer, expiry and names. Returns the length written, 0 for a
+/// plain connection, or -1 when the chain does not fit in `capacity`.
+int lhc_peer_certificates(const lhc_connection *connection, unsigned char *buffer, int capacity);
+
 /// Ends the TLS session (without waiting for the peer), closes the socket and frees the connection.
 void lhc_close(lhc_connection *connection);
 

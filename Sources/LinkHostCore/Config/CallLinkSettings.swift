@@ -10,6 +10,10 @@ public struct CallLinkSettings: Sendable, Equatable {
     public var linkSources: [String]
     /// The page template, relative to the working directory unless absolute; never served as a file.
     public var template: String = "public/call.html"
+    /// Folder of the page's locale files, `<tag>.json` each; relative to the working directory unless absolute.
+    public var locales: String = "public/locales"
+    /// The locale a visitor gets when `Accept-Language` names none of the site's, and whose strings fill gaps.
+    public var defaultLocale: String = "en"
     /// Public origin of call links, e.g. `https://links.example.com`; without it the request's Host is used.
     public var baseURL: String?
     /// Web-join URL template with `{callId}` and `{callType}`; the page offers it when set.
@@ -55,7 +59,7 @@ public struct CallLinkSettings: Sendable, Equatable {
 
 /// Reads a `callLinks` section (of the top level or of one site).
 enum CallLinkSettingsReader {
-    static let keys = ["links", "paths", "defaultType", "template", "baseURL", "webJoinURL", "openInAppURL", "previewImage", "cacheMaxAge", "pageCacheSize"]
+    static let keys = ["links", "paths", "defaultType", "template", "locales", "defaultLocale", "baseURL", "webJoinURL", "openInAppURL", "previewImage", "cacheMaxAge", "pageCacheSize"]
 
     static func read(_ value: JSONValue?, at path: String, reader: inout ConfigReader) -> CallLinkSettings {
         var settings = CallLinkSettings()
@@ -75,6 +79,12 @@ enum CallLinkSettingsReader {
         settings.links = CallLinkMatcher(templates: templates, defaultType: defaultType)
         if let template = reader.string(object, "template", at: path, expected: "the page template's path, e.g. \"public/call.html\"", code: .lh114, rule: { $0.isEmpty ? "is not a file path" : nil }) {
             settings.template = template
+        }
+        if let locales = reader.string(object, "locales", at: path, expected: "the folder of the page's locale files, e.g. \"public/locales\"", code: .lh114, rule: { $0.isEmpty ? "is not a folder path" : nil }) {
+            settings.locales = locales
+        }
+        if let tag = reader.string(object, "defaultLocale", at: path, expected: "a language tag such as \"en\" or \"pt-BR\"", code: .lh601, rule: { LanguageTag($0) == nil ? "is not a language tag such as \"en\" or \"pt-BR\"" : nil }) {
+            settings.defaultLocale = LanguageTag(tag)?.text ?? tag
         }
         settings.baseURL = reader.string(object, "baseURL", at: path, expected: "the public origin, e.g. \"https://links.example.com\"", rule: URLTemplates.originRule)
         settings.webJoinURL = reader.string(object, "webJoinURL", at: path, expected: "an https URL template with {callId} and {callType}", rule: URLTemplates.webJoinRule)

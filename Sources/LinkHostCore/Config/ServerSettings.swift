@@ -21,6 +21,14 @@ public struct ServerSettings: Sendable, Equatable {
     public var connectionMemoryLimit: Int = 8192
     /// Certificate and key files; when set, the listener speaks HTTPS only.
     public var tls: TLSSettings?
+    /// Automatic HTTPS from an ACME CA (`server.tls.acme`); when set, the listener speaks HTTPS only.
+    public var acme: ACMESettings?
+    /// Port of the plain-HTTP listener beside HTTPS: ACME challenges, association files, health and metrics,
+    /// and a 308 to HTTPS for everything else. Required with ACME; nil: no such listener.
+    public var httpPort: Int?
+
+    /// True when `port` speaks HTTPS, from certificate files or from ACME.
+    public var servesHTTPS: Bool { tls != nil || acme != nil }
 
     /// Settings with every default.
     public init() {}
@@ -38,31 +46,46 @@ public struct TLSSettings: Sendable, Equatable {
 enum ServerSettingsReader {
     static func read(_ value: JSONValue?, environment: [String: String], reader: inout ConfigReader) -> ServerSettings {
         var settings = ServerSettings()
+        var choices = ACMESettingsReader.FileChoices()
         if let value {
-            readFile(value, into: &settings, reader: &reader)
+            choices = readFile(value, into: &settings, reader: &reader)
         }
+        ACMESettingsReader.applyEnvironment(environment, to: &settings, file: choices, reader: &reader)
         applyEnvironment(environment, to: &settings, reader: &reader)
         return settings
     }
 
-    private static func readFile(_ value: JSONValue, into settings: inout ServerSettings, reader: inout ConfigReader) {
-        let keys = ["host", "port", "threads", "connectionTimeout", "connectionLimit", "perIPConnectionLimit", "shutdownTimeout", "connectionMemoryLimit", "tls"]
-        guard let object = reader.object(value, at: "server", allowed: keys) else { return }
+    private static func readFile(_ value: JSONValue, into settings: inout ServerSettings, reader: inout ConfigReader) -> ACMESettingsReader.FileChoices {
+        let keys = ["host", "port", "httpPort", "threads", "connectionTimeout", "connectionLimit", "perIPConnectionLimit", "shutdownTimeout", "connectionMemoryLimit", "tls"]
+        var choices = ACMESettingsReader.FileChoices()
+        guard let object = reader.object(value, at: "server", allowed: keys) else { return choices }
         if let host = reader.string(object, "host", at: "server", expected: "an address such as \"::\" or \"0.0.0.0\"", rule: hostRule) {
             settings.host = host
         }
         settings.port = reader.integer(object, "port", at: "server", in: 0...65535) ?? settings.port
+        settings.httpPort = reader.integer(object, "httpPort", at: "server", in: 0...65535)
+        choices.setHTTPPort = object["httpPort"] != nil
         settings.threads = reader.integer(object, "threads", at: "server", in: 0...1024) ?? settings.threads
         settings.connectionTimeout = reader.integer(object, "connectionTimeout", at: "server", in: 1...3600) ?? settings.connectionTimeout
         settings.connectionLimit = reader.integer(object, "connectionLimit", at: "server", in: 1...1_000_000) ?? settings.connectionLimit
         settings.perIPConnectionLimit = reader.integer(object, "perIPConnectionLimit", at: "server", in: 0...1_000_000) ?? settings.perIPConnectionLimit
         settings.shutdownTimeout = reader.integer(object, "shutdownTimeout", at: "server", in: 0...600) ?? settings.shutdownTimeout
         settings.connectionMemoryLimit = reader.integer(object, "connectionMemoryLimit", at: "server", in: 4096...1_048_576) ?? settings.connectionMemoryLimit
-        if let tls = object["tls"], let tlsObject = reader.object(tls, at: "server.tls", allowed: ["certificateFile", "privateKeyFile"]) {
+        if let tls = object["tls"], let tlsObject = reader.object(tls, at: "server.tls", allowed: ["certificateFile", "privateKeyFile", "acme"]) {
+            if let acme = tlsObject["acme"] {
+                settings.acme = ACMESettingsReader.read(acme, reader: &reader)
+                choices.setStateDirectory = acme.objectValue?["stateDirectory"] != nil
+                let files = ["certificateFile", "privateKeyFile"].filter { tlsObject[$0] != nil }
+                if !files.isEmpty {
+                    reader.error(.lh117, "server.tls", "sets both \(files.map { "server.tls.\($0)" }.joined(separator: " and ")) and server.tls.acme; use certificate files or ACME, not both")
+                }
+                return choices
+            }
             let certificate = reader.string(tlsObject, "certificateFile", at: "server.tls", required: true, expected: "the PEM certificate chain's path")
             let key = reader.string(tlsObject, "privateKeyFile", at: "server.tls", required: true, expected: "the PEM private key's path")
             if let certificate, let key { settings.tls = TLSSettings(certificateFile: certificate, privateKeyFile: key) }
         }
+        return choices
     }
 
     private static func hostRule(_ host: String) -> String? {
@@ -71,7 +94,7 @@ enum ServerSettingsReader {
         return valid ? nil : "is not an address or host name (write IPv6 without brackets, e.g. \"::1\")"
     }
 
-    /// Containers configure by environment: `LINKHOST_HOST` and `LINKHOST_PORT` win over the file.
+    /// Containers configure by environment: `LINKHOST_HOST`, `LINKHOST_PORT` and `LINKHOST_HTTP_PORT` win over the file.
     private static func applyEnvironment(_ environment: [String: String], to server: inout ServerSettings, reader: inout ConfigReader) {
         if let host = environment["LINKHOST_HOST"], !host.isEmpty {
             if let problem = hostRule(host) { reader.error(.lh109, "LINKHOST_HOST", "\"\(host)\" \(problem)") } else { server.host = host }
@@ -83,5 +106,6 @@ enum ServerSettingsReader {
                 reader.error(.lh109, "LINKHOST_PORT", "\"\(port)\" is not a port number from 0 to 65535")
             }
         }
+        if let port = ACMESettingsReader.port(environment, "LINKHOST_HTTP_PORT", reader: &reader) { server.httpPort = port }
     }
 }

@@ -14,10 +14,17 @@ public struct Request: Sendable, Equatable {
     public var userAgent: String?
     /// The `Host` header, used for absolute URLs when no base URL is configured.
     public var host: String?
+    /// The `Accept-Language` header, which picks the call page's locale.
+    public var acceptLanguage: String?
+    /// The raw value of the `lang` query item: a locale tag that overrides `Accept-Language`.
+    public var language: String?
 
     /// Makes a request value.
-    public init(method: String = "GET", path: String, query: [String: String] = [:], ifNoneMatch: String? = nil, userAgent: String? = nil, host: String? = nil) {
+    public init(method: String = "GET", path: String, query: [String: String] = [:], ifNoneMatch: String? = nil, userAgent: String? = nil, host: String? = nil,
+                acceptLanguage: String? = nil, language: String? = nil) {
         self.host = host
+        self.acceptLanguage = acceptLanguage
+        self.language = language
         self.method = method
         self.path = path
         self.query = query

@@ -6,6 +6,8 @@ public enum Route: Int, Sendable, CaseIterable {
     case assetLinks
     /// A call-link page.
     case callPage
+    /// A call link's QR-code image (`…/qr.svg`).
+    case callQRCode
     /// A file from the static folder.
     case staticFile
     /// The health probe.
@@ -18,6 +20,10 @@ public enum Route: Int, Sendable, CaseIterable {
     case methodNotAllowed
     /// Requests refused before routing: ambiguous framing or Host.
     case badRequest
+    /// An ACME HTTP-01 challenge answer on the plain-HTTP listener.
+    case acmeChallenge
+    /// The plain-HTTP listener's 308 to HTTPS.
+    case httpsRedirect
 
     /// The label used in metrics.
     public var label: String {
@@ -25,12 +31,15 @@ public enum Route: Int, Sendable, CaseIterable {
         case .aasa: return "aasa"
         case .assetLinks: return "assetlinks"
         case .callPage: return "call_page"
+        case .callQRCode: return "call_qr_code"
         case .staticFile: return "static"
         case .health: return "health"
         case .metrics: return "metrics"
         case .notFound: return "not_found"
         case .methodNotAllowed: return "method_not_allowed"
         case .badRequest: return "bad_request"
+        case .acmeChallenge: return "acme_challenge"
+        case .httpsRedirect: return "https_redirect"
         }
     }
 }

@@ -45,19 +45,19 @@ public struct AndroidManifestFile: Sendable {
 
     /// Every intent filter of every activity and activity alias.
     public let filters: [IntentFilter]
-    /// Values that cannot be read (LH601): resource references and placeholders, refused patterns.
+    /// Values that cannot be read (LH701): resource references and placeholders, refused patterns.
     public let problems: [LintDiagnostic]
 
-    /// Reads the file's bytes; a file that is not a manifest is one LH601 error.
+    /// Reads the file's bytes; a file that is not a manifest is one LH701 error.
     public static func read(_ bytes: [UInt8]) -> Result<AndroidManifestFile, LintDiagnostic> {
         let root: XMLElement
         do {
             root = try XMLReader.parse(wrappedIfFragment(bytes))
         } catch {
-            return .failure(LintDiagnostic(.lh601, .error, path: "", "not well-formed XML at \(error)"))
+            return .failure(LintDiagnostic(.lh701, .error, path: "", "not well-formed XML at \(error)"))
         }
         guard root.localName == "manifest" else {
-            return .failure(LintDiagnostic(.lh601, .error, path: "", "the root element is <\(root.name)>, not <manifest>"))
+            return .failure(LintDiagnostic(.lh701, .error, path: "", "the root element is <\(root.name)>, not <manifest>"))
         }
         var filters: [IntentFilter] = []
         var problems: [LintDiagnostic] = []
@@ -80,7 +80,7 @@ public struct AndroidManifestFile: Sendable {
         func value(_ element: XMLElement, _ name: String) -> String? {
             guard let text = element.attribute(name, namespace: android) else { return nil }
             if text.hasPrefix("@") || text.contains("${") {
-                problems.append(LintDiagnostic(.lh601, .warning, path: location, "android:\(name)=\"\(text)\" is a resource reference or a placeholder, which only the build resolves; give the merged manifest (app/build/intermediates/merged_manifests/…)"))
+                problems.append(LintDiagnostic(.lh701, .warning, path: location, "android:\(name)=\"\(text)\" is a resource reference or a placeholder, which only the build resolves; give the merged manifest (app/build/intermediates/merged_manifests/…)"))
                 return nil
             }
             return text
@@ -93,7 +93,7 @@ public struct AndroidManifestFile: Sendable {
                 if let pattern = ManifestPathPattern(attribute: attribute, value: text) {
                     paths.append(pattern)
                 } else {
-                    problems.append(LintDiagnostic(.lh601, .error, path: location, "android:\(attribute)=\"\(text)\" is not a pattern Android accepts"))
+                    problems.append(LintDiagnostic(.lh701, .error, path: location, "android:\(attribute)=\"\(text)\" is not a pattern Android accepts"))
                 }
             }
         }

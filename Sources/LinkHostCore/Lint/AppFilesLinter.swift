@@ -1,7 +1,7 @@
 import CallLinks
 
 /// Compares an app's own files with the config: the hosts (and link templates) the server serves that the
-/// app would not claim, and the claims the server does not serve (LH602–LH605).
+/// app would not claim, and the claims the server does not serve (LH702–LH705).
 public enum AppFilesLinter {
     /// Lints an `.entitlements` file (or fragment) against `config`.
     public static func lint(entitlements bytes: [UInt8], source: String, config: Config) -> LintReport {
@@ -29,7 +29,7 @@ public enum AppFilesLinter {
         var found: [LintDiagnostic] = []
         let applinks = file.domains.filter { $0.service == "applinks" }
         if served.namesNoHost, !config.defaultSite.apps.isEmpty, applinks.isEmpty {
-            found.append(LintDiagnostic(.lh602, .error, path: "apps", "the config serves iOS apps, but the entitlements have no applinks: entry, so iOS opens no link in the app"))
+            found.append(LintDiagnostic(.lh702, .error, path: "apps", "the config serves iOS apps, but the entitlements have no applinks: entry, so iOS opens no link in the app"))
         }
         for entry in served.entries where !entry.site.apps.isEmpty {
             let where_ = entry.site.hosts.isEmpty ? ConfigReader.join(entry.site.sections.callLinks, "baseURL") : ConfigReader.join(entry.site.path, "hosts")
@@ -38,7 +38,7 @@ public enum AppFilesLinter {
                 if !entry.site.aasa.webcredentials.isEmpty { services.append("webcredentials") }
                 for service in services where !claimed(host, by: file.domains.filter { $0.service == service }) {
                     let consequence = service == "applinks" ? "so iOS never opens the app from its links" : "so iOS offers no shared web credentials for it"
-                    found.append(LintDiagnostic(.lh602, .error, path: where_, "\(host) serves iOS apps, but the entitlements have no \(service):\(host), \(consequence)"))
+                    found.append(LintDiagnostic(.lh702, .error, path: where_, "\(host) serves iOS apps, but the entitlements have no \(service):\(host), \(consequence)"))
                 }
             }
         }
@@ -48,7 +48,7 @@ public enum AppFilesLinter {
                 !entry.site.apps.isEmpty && entry.hosts.contains { $0 == domain.host || CallLinkHost.covers($0, host: domain.host) }
             }
             if !servedHere {
-                found.append(LintDiagnostic(.lh603, .warning, path: "\(EntitlementsGenerator.key)[\(index)]", "\"\(domain.text)\" names a domain no site of the config serves iOS apps on (\(served.hosts.joined(separator: ", "))); iOS fetches its AASA from another server, or finds none"))
+                found.append(LintDiagnostic(.lh703, .warning, path: "\(EntitlementsGenerator.key)[\(index)]", "\"\(domain.text)\" names a domain no site of the config serves iOS apps on (\(served.hosts.joined(separator: ", "))); iOS fetches its AASA from another server, or finds none"))
             }
         }
         return found
@@ -63,7 +63,7 @@ public enum AppFilesLinter {
             // A config answering every host: check its templates on every host the manifest claims.
             let hosts = EntitlementsGenerator.unique(web.flatMap(\.hosts).filter { !$0.hasPrefix("*") })
             if hosts.isEmpty {
-                found.append(LintDiagnostic(.lh604, .error, path: "android", "no intent filter of the manifest claims an https host with VIEW, DEFAULT and BROWSABLE, so Android opens no link in the app"))
+                found.append(LintDiagnostic(.lh704, .error, path: "android", "no intent filter of the manifest claims an https host with VIEW, DEFAULT and BROWSABLE, so Android opens no link in the app"))
             }
             entries = [(config.defaultSite, hosts)]
         }
@@ -83,7 +83,7 @@ public enum AppFilesLinter {
                     let templates = entry.templates.map { "\"\(site.callLinks.links.templates[$0].text)\"" }.joined(separator: ", ")
                     let path = entry.templates.count == 1 ? site.linkSource(entry.templates[0]) : ConfigReader.join(site.sections.callLinks, site.callLinks.linkSources[0].hasPrefix("paths") ? "paths" : "links")
                     let subject = entry.templates.count == 1 ? "the link template \(templates) (e.g. \(entry.url)) is" : "the link templates \(templates) (e.g. \(entry.url)) are"
-                    found.append(LintDiagnostic(.lh604, .error, path: path, "on \(host), \(subject) \(entry.cause)"))
+                    found.append(LintDiagnostic(.lh704, .error, path: path, "on \(host), \(subject) \(entry.cause)"))
                 }
             }
         }
@@ -121,7 +121,7 @@ public enum AppFilesLinter {
             for host in filter.hosts where !served.namesNoHost {
                 let covered = entries.contains { $0.hosts.contains { $0 == host || CallLinkHost.covers($0, host: host) } }
                 if !covered {
-                    found.append(LintDiagnostic(.lh605, .warning, path: location, "claims the host \(host), which no site of the config serves Android apps on, so Android cannot verify it with linkhost's assetlinks.json"))
+                    found.append(LintDiagnostic(.lh705, .warning, path: location, "claims the host \(host), which no site of the config serves Android apps on, so Android cannot verify it with linkhost's assetlinks.json"))
                 }
             }
             let servesAHost = filter.hosts.contains { host in entries.contains { $0.hosts.contains { $0 == host || CallLinkHost.covers($0, host: host) } } }
@@ -131,7 +131,7 @@ public enum AppFilesLinter {
                         && PlatformConsistency.templatePaths(entry.site).contains(where: pattern.matches)
                 }
                 if !used {
-                    found.append(LintDiagnostic(.lh605, .warning, path: location, "android:\(pattern.attribute)=\"\(pattern.value)\" claims paths on which the config serves no call link"))
+                    found.append(LintDiagnostic(.lh705, .warning, path: location, "android:\(pattern.attribute)=\"\(pattern.value)\" claims paths on which the config serves no call link"))
                 }
             }
         }

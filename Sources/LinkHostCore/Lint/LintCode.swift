@@ -2,7 +2,8 @@
 ///
 /// Codes never change meaning once released: CI configurations filter on them. The hundreds group them:
 /// 1xx file format, 2xx rules, 3xx consistency with what is served, 4xx Android, 5xx live deployment,
-/// 6xx the app's own files (entitlements, Android manifest). `docs/diagnostics.md` is generated from `meaning` and `fix` (a test keeps the two in step).
+/// 6xx the call page's locale files, 7xx the app's own files (entitlements, Android manifest).
+/// `docs/diagnostics.md` is generated from `meaning` and `fix` (a test keeps the two in step).
 public enum LintCode: String, Sendable, CaseIterable, Comparable {
     /// File format: JSON, identifiers, types, keys, size, defaults, legacy/modern mixing, files the config names.
     case lh100 = "LH100", lh101 = "LH101", lh102 = "LH102", lh103 = "LH103", lh104 = "LH104"
@@ -12,6 +13,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case lh110 = "LH110", lh111 = "LH111", lh112 = "LH112", lh113 = "LH113", lh114 = "LH114"
     /// File format, continued: link templates and sites.
     case lh115 = "LH115", lh116 = "LH116"
+    /// File format, continued: automatic HTTPS (ACME).
+    case lh117 = "LH117", lh118 = "LH118", lh119 = "LH119"
     /// Rules: unreachable rules, blocking exclusions, substitution variables, rule-less apps, pattern shapes.
     case lh201 = "LH201", lh202 = "LH202", lh203 = "LH203", lh204 = "LH204", lh205 = "LH205"
     /// Rules, continued.
@@ -27,9 +30,11 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     /// Live deployment, continued.
     case lh506 = "LH506", lh507 = "LH507", lh508 = "LH508", lh509 = "LH509", lh510 = "LH510"
     /// Live deployment, continued.
-    case lh511 = "LH511"
+    case lh511 = "LH511", lh512 = "LH512"
+    /// The call page's locale files: tags, unknown keys, missing and malformed strings.
+    case lh601 = "LH601", lh602 = "LH602", lh603 = "LH603", lh604 = "LH604", lh605 = "LH605"
     /// The app's files: unreadable, hosts or templates not claimed, claims the server does not serve, developer mode.
-    case lh601 = "LH601", lh602 = "LH602", lh603 = "LH603", lh604 = "LH604", lh605 = "LH605", lh606 = "LH606"
+    case lh701 = "LH701", lh702 = "LH702", lh703 = "LH703", lh704 = "LH704", lh705 = "LH705", lh706 = "LH706"
 
     /// Orders codes by number, for tables.
     public static func < (lhs: LintCode, rhs: LintCode) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -39,12 +44,14 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         switch self {
         case .lh104, .lh106, .lh111, .lh112: return "error (config) / warning (AASA file)"
         case .lh105, .lh209: return "error, or warning when iOS still reads the value"
-        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh403, .lh407, .lh408, .lh508, .lh510, .lh511, .lh603, .lh605, .lh606: return "warning"
+        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh403, .lh407, .lh408, .lh508, .lh510, .lh511, .lh512, .lh602, .lh603, .lh703, .lh705, .lh706: return "warning"
+        case .lh118: return "error, or warning for a host no public CA can reach"
+        case .lh119: return "error, or warning when the folder is readable by others"
         case .lh503, .lh504, .lh505: return "error (warning for the legacy root /apple-app-site-association)"
         case .lh404: return "error (config) / warning (assetlinks file)"
         case .lh405: return "error, or warning when no statement grants App Links"
         case .lh406: return "error, or warning for what Google does not document"
-        case .lh601: return "error, or warning for a value that cannot be resolved"
+        case .lh701: return "error, or warning for a value that cannot be resolved"
         default: return "error"
         }
     }
@@ -69,6 +76,9 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh114: return "A file or folder the config names (template, static root, preview image) cannot be used."
         case .lh115: return "A call-link template (`callLinks.links` or `callLinks.paths`) is malformed, listed twice, or never decides."
         case .lh116: return "A site's host name is malformed, or claimed by two sites."
+        case .lh117: return "`server.tls` sets both certificate files and `acme`."
+        case .lh118: return "A host cannot get a certificate from ACME: a wildcard (HTTP-01 cannot prove it), no host at all, or a name no public CA can reach (localhost, an IP address, a private name)."
+        case .lh119: return "The ACME state folder (`server.tls.acme.stateDirectory`) cannot be created or written, or others can read the keys in it."
         case .lh201: return "A rule is unreachable: an earlier rule already matches every URL it matches."
         case .lh202: return "A rule may be unreachable: an earlier rule covers its patterns, but under other case or percent-encoding settings."
         case .lh203: return "An exclude rule matches every URL before any rule lets one through: no link opens the app."
@@ -102,12 +112,18 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh509: return "Apple's CDN could not fetch the AASA (Apple-Failure-Reason)."
         case .lh510: return "No /.well-known/assetlinks.json is served, so Android App Links cannot verify."
         case .lh511: return "A served association file differs from the one the config generates for the host's site (`check --config`)."
-        case .lh601: return "An app file given to `validate` (`--entitlements`, `--android-manifest`) cannot be read, is not well-formed XML, or not of its format; or a value in it cannot be resolved."
-        case .lh602: return "A host the config serves iOS apps on has no `applinks:` entry in the entitlements (or no `webcredentials:`/`appclips:` entry where the AASA lists them)."
-        case .lh603: return "The entitlements claim a domain that no site of the config serves iOS apps on."
-        case .lh604: return "A host or link template the config serves is not claimed by an App Links intent filter of the manifest (VIEW, DEFAULT, BROWSABLE, https, autoVerify)."
-        case .lh605: return "An App Links intent filter of the manifest claims a host, or a path, on which the config serves no call link."
-        case .lh606: return "The entitlements use an alternate mode (`?mode=developer`, `?mode=managed`), which must go before release."
+        case .lh512: return "The host's TLS certificate expires within 14 days."
+        case .lh601: return "A locale file's name is not a language tag (BCP 47, e.g. `pt-BR.json`), two files name one tag, or `callLinks.defaultLocale` has no file."
+        case .lh602: return "A locale file has a key that nothing reads: a string the page template does not use, or an unknown member."
+        case .lh603: return "A locale file lacks a string the page template uses; the page shows the default locale's string there."
+        case .lh604: return "The page template uses a string (`{{t.name}}`) that the default locale does not define, so there is nothing to show."
+        case .lh605: return "A locale string or `direction` is malformed: not text, empty, or with a placeholder other than {appName}, {callId}, {callType}."
+        case .lh701: return "An app file given to `validate` (`--entitlements`, `--android-manifest`) cannot be read, is not well-formed XML, or not of its format; or a value in it cannot be resolved."
+        case .lh702: return "A host the config serves iOS apps on has no `applinks:` entry in the entitlements (or no `webcredentials:`/`appclips:` entry where the AASA lists them)."
+        case .lh703: return "The entitlements claim a domain that no site of the config serves iOS apps on."
+        case .lh704: return "A host or link template the config serves is not claimed by an App Links intent filter of the manifest (VIEW, DEFAULT, BROWSABLE, https, autoVerify)."
+        case .lh705: return "An App Links intent filter of the manifest claims a host, or a path, on which the config serves no call link."
+        case .lh706: return "The entitlements use an alternate mode (`?mode=developer`, `?mode=managed`), which must go before release."
         }
     }
 
@@ -131,6 +147,9 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh114: return "Create the file or folder, or fix the path (relative paths are read from the working directory)."
         case .lh115: return "Write each shape once as a path of literal segments with one {callId} or {callType}:{callId} segment, or a query item name={callId}, e.g. \"/join?call_id={callId}&call_type={callType}\"."
         case .lh116: return "Write the host name only (no scheme, port or trailing dot; *.example.com for every subdomain), and list each host in one site."
+        case .lh117: return "Keep `certificateFile` and `privateKeyFile` (certificates from elsewhere) or `acme` (linkhost obtains them), not both."
+        case .lh118: return "List each host of a wildcard site by name, name the default site's hosts in `server.tls.acme.hosts`, and certify only public DNS names that point at this server (or use certificate files)."
+        case .lh119: return "Create the folder for the user linkhost runs as (`mkdir -p DIR && chmod 700 DIR`), or mount a writable volume there (the image: `-v linkhost-acme:/var/lib/linkhost`)."
         case .lh201: return "Remove the rule, or move it before the broader rule if it was meant to decide first."
         case .lh202: return "Check the two rules' caseSensitive and percentEncoded settings; remove or reorder the later rule if it never decides."
         case .lh203: return "Put the rules that open the app before the exclusion, or narrow it to the URLs that must stay in the browser."
@@ -164,12 +183,18 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh509: return "Fix what Apple-Failure-Reason and Apple-Failure-Details say; devices read the CDN's copy."
         case .lh510: return "Configure the Android apps under \"android\" so linkhost serves assetlinks.json, if the domain has Android apps."
         case .lh511: return "Deploy the config (and reload), check that the host is listed in the right site, and that no proxy in front serves its own copy."
-        case .lh601: return "Give the app's .entitlements plist or its merged AndroidManifest.xml (build/intermediates/merged_manifests/…), with build settings and resources resolved."
-        case .lh602: return "Add the entry the message names (linkhost print entitlements writes them all) to the app's .entitlements file."
-        case .lh603: return "Remove the entry, or add the host to a site of the config (with iOS apps)."
-        case .lh604: return "Add an intent filter for it (linkhost print android-manifest writes them), with android:autoVerify=\"true\"."
-        case .lh605: return "Remove the claim, or serve call links there: add the host to a site, or a link template under the path."
-        case .lh606: return "Remove ?mode=… from the entitlements of release builds (use a build configuration for development)."
+        case .lh512: return "Renew it now: with linkhost's ACME look at its log and /healthz for the failing order; with certificate files, run the renewal and send SIGHUP."
+        case .lh601: return "Name each file after its tag (language, optional script and region: de.json, pt-BR.json, zh-Hant.json), once, and ship one for the default locale."
+        case .lh602: return "Fix the key's spelling to the template's {{t.name}}, or remove it; a locale file has only \"direction\" and \"strings\"."
+        case .lh603: return "Translate the string the message names into the locale."
+        case .lh604: return "Add the string to the default locale's file, or fix the name in the template."
+        case .lh605: return "Give every string as non-empty JSON text, using only {appName}, {callId} and {callType}; \"direction\" is \"ltr\" or \"rtl\"."
+        case .lh701: return "Give the app's .entitlements plist or its merged AndroidManifest.xml (build/intermediates/merged_manifests/…), with build settings and resources resolved."
+        case .lh702: return "Add the entry the message names (linkhost print entitlements writes them all) to the app's .entitlements file."
+        case .lh703: return "Remove the entry, or add the host to a site of the config (with iOS apps)."
+        case .lh704: return "Add an intent filter for it (linkhost print android-manifest writes them), with android:autoVerify=\"true\"."
+        case .lh705: return "Remove the claim, or serve call links there: add the host to a site, or a link template under the path."
+        case .lh706: return "Remove ?mode=… from the entitlements of release builds (use a build configuration for development)."
         }
     }
 
@@ -181,7 +206,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
             "Codes that `linkhost validate` and `linkhost check` report (`--format json` gives them as",
             "`{\"code\", \"severity\", \"path\", \"message\"}`). A code keeps its meaning once released.",
             "1xx file format, 2xx rules, 3xx consistency with what is served, 4xx Android, 5xx live deployment,",
-            "6xx the app's own files (`validate --entitlements`, `validate --android-manifest`).",
+            "6xx the call page's locale files, 7xx the app's own files (`validate --entitlements`, `validate --android-manifest`).",
             "This file is generated from `Sources/LinkHostCore/Lint/LintCode.swift`; a test checks they agree.",
             "",
             "| Code | Severity | Meaning | Fix |",

@@ -1,20 +1,21 @@
 /// A page template parsed once at load into literal bytes, placeholders and sections.
 ///
-/// Syntax: `{{name}}` inserts a value escaped for where it stands; `{{#name}}…{{/name}}` keeps its
-/// content only when the value is non-empty, `{{^name}}…{{/name}}` only when it is empty.
+/// Syntax: `{{name}}` inserts a value escaped for where it stands; `{{t.name}}` inserts the string
+/// `name` of the page's locale, escaped the same way; `{{#name}}…{{/name}}` keeps its content only when
+/// the value is non-empty, `{{^name}}…{{/name}}` only when it is empty.
 /// The parser tracks the HTML around each placeholder, so it knows whether the value lands in text or
 /// in a quoted attribute, and refuses places where no escaping is safe (scripts, styles, comments,
 /// tag names, unquoted attributes).
 public struct PageTemplate: Sendable {
     /// The placeholders a template may use, and what each holds.
     public enum Field: String, Sendable, CaseIterable {
-        case callId, callType, appName, appStoreID, openInAppURL, appStoreURL, playStoreURL, webJoinURL
-        case canonicalURL, imageURL, qrCode, platform
+        case callId, callType, appName, appStoreID, openInAppURL, intentURL, appStoreURL, playStoreURL, webJoinURL
+        case canonicalURL, imageURL, qrCodeURL, qrCode, lang, dir, languages
 
         /// Fields whose value is a URL; only these may fill URL attributes such as `href`.
         var isURL: Bool {
             switch self {
-            case .openInAppURL, .appStoreURL, .playStoreURL, .webJoinURL, .canonicalURL, .imageURL: return true
+            case .openInAppURL, .intentURL, .appStoreURL, .playStoreURL, .webJoinURL, .canonicalURL, .imageURL, .qrCodeURL: return true
             default: return false
             }
         }
@@ -23,12 +24,19 @@ public struct PageTemplate: Sendable {
         package var isMarkup: Bool { self == .qrCode }
     }
 
+    /// Placeholders that existed once, with what replaced them, for a clear error instead of "unknown".
+    static let removedFields = [
+        "platform": "the page is the same for every device now: /call.js sets <html data-platform> in the browser",
+    ]
+
     /// One piece of a parsed template.
     public enum Segment: Sendable, Equatable {
         /// Bytes copied as they are.
         case literal([UInt8])
         /// A value, escaped for its context.
         case field(Field, HTMLEscaping.Context)
+        /// A locale string by name (`{{t.name}}`), escaped for its context; resolved when the template is baked.
+        case string(String, HTMLEscaping.Context)
         /// Content kept when the field is non-empty (or empty, when inverted).
         case section(Field, inverted: Bool, [Segment])
     }
@@ -54,15 +62,16 @@ public struct PageTemplate: Sendable {
         segments = try parser.parseAll()
     }
 
-    /// Replaces the fields known at load with their escaped text and resolves their sections,
-    /// leaving only per-request fields; adjacent literals are merged.
-    public func baked(_ values: (Field) -> String?) -> PageTemplate {
-        PageTemplate(segments: Self.bake(segments, values))
+    /// Replaces the fields known at load with their escaped text and resolves their sections, and the
+    /// strings with one locale's text (their `{callId}`-style placeholders becoming fields), leaving only
+    /// per-request fields; adjacent literals are merged.
+    public func baked(strings: [String: String] = [:], _ values: (Field) -> String?) -> PageTemplate {
+        PageTemplate(segments: Self.bake(segments, strings: strings, values))
     }
 
     private init(segments: [Segment]) { self.segments = segments }
 
-    private static func bake(_ segments: [Segment], _ values: (Field) -> String?) -> [Segment] {
+    private static func bake(_ segments: [Segment], strings: [String: String], _ values: (Field) -> String?) -> [Segment] {
         var output: [Segment] = []
         func appendLiteral(_ bytes: [UInt8]) {
             if case .literal(let previous)? = output.last {
@@ -80,8 +89,25 @@ public struct PageTemplate: Sendable {
                 var bytes: [UInt8] = []
                 if field.isMarkup { bytes.append(contentsOf: value.utf8) } else { HTMLEscaping.append(value, to: &bytes) }
                 appendLiteral(bytes)
+            case .string(let name, let context):
+                for piece in PageLocale.pieces(of: strings[name] ?? "") {
+                    switch piece {
+                    case .text(let text):
+                        var bytes: [UInt8] = []
+                        HTMLEscaping.append(text, to: &bytes)
+                        appendLiteral(bytes)
+                    case .field(let field):
+                        if let value = values(field) {
+                            var bytes: [UInt8] = []
+                            HTMLEscaping.append(value, to: &bytes)
+                            appendLiteral(bytes)
+                        } else {
+                            output.append(.field(field, context))
+                        }
+                    }
+                }
             case .section(let field, let inverted, let inner):
-                let bakedInner = bake(inner, values)
+                let bakedInner = bake(inner, strings: strings, values)
                 guard let value = values(field) else { output.append(.section(field, inverted: inverted, bakedInner)); continue }
                 if value.isEmpty == inverted {
                     for piece in bakedInner {
@@ -105,6 +131,8 @@ public struct PageTemplate: Sendable {
                 output.append(contentsOf: bytes)
             case .field(let field, _):
                 if field.isMarkup { output.append(contentsOf: values(field).utf8) } else { HTMLEscaping.append(values(field), to: &output) }
+            case .string:
+                break // resolved by `baked`; an unbaked template shows no text for it
             case .section(let field, let inverted, let inner):
                 if values(field).isEmpty == inverted { render(inner, into: &output, values) }
             }
@@ -117,7 +145,7 @@ public struct PageTemplate: Sendable {
         func visit(_ segments: [Segment]) {
             for segment in segments {
                 switch segment {
-                case .literal: break
+                case .literal, .string: break
                 case .field(let field, _): fields.insert(field)
                 case .section(let field, _, let inner): fields.insert(field); visit(inner)
                 }
@@ -125,6 +153,22 @@ public struct PageTemplate: Sendable {
         }
         visit(segments)
         return fields
+    }
+
+    /// The names of the locale strings the template uses anywhere (`joinHeading` for `{{t.joinHeading}}`).
+    public var usedStrings: Set<String> {
+        var names: Set<String> = []
+        func visit(_ segments: [Segment]) {
+            for segment in segments {
+                switch segment {
+                case .literal, .field: break
+                case .string(let name, _): names.insert(name)
+                case .section(_, _, let inner): visit(inner)
+                }
+            }
+        }
+        visit(segments)
+        return names
     }
 }
 

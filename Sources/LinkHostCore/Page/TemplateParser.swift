@@ -45,6 +45,13 @@ struct TemplateParser {
                 if !literal.isEmpty { segments.append(.literal(literal)); literal = [] }
                 let sigil = inner.first
                 let name = sigil == "#" || sigil == "^" || sigil == "/" ? String(inner.dropFirst()).trimmingSpaces : inner
+                if name.hasPrefix("t.") {
+                    segments.append(try string(String(name.dropFirst(2)), sigil: sigil, at: start))
+                    continue
+                }
+                if let replacement = PageTemplate.removedFields[name] {
+                    throw fail("{{\(name)}} is no longer a placeholder: \(replacement)", at: start)
+                }
                 guard let field = PageTemplate.Field(rawValue: name) else {
                     var message = "unknown placeholder {{\(inner)}}"
                     if let suggestion = Suggestion.closest(to: name, among: PageTemplate.Field.allCases.map(\.rawValue)) {
@@ -64,7 +71,7 @@ struct TemplateParser {
                     guard closed == field else { throw fail("section {{\(sigil!)\(field.rawValue)}} is never closed", at: start) }
                     segments.append(.section(field, inverted: sigil == "^", inner))
                 default:
-                    segments.append(.field(field, try context(for: field, at: start)))
+                    segments.append(.field(field, try context(for: "{{\(field.rawValue)}}", isURL: field.isURL, isMarkup: field.isMarkup, at: start)))
                 }
                 continue
             }
@@ -87,29 +94,40 @@ struct TemplateParser {
         return nil
     }
 
+    /// A `{{t.name}}` string: a name of letters, digits, `_` and `-`, never a section.
+    private func string(_ name: String, sigil: Character?, at position: Int) throws(PageTemplate.ParseError) -> PageTemplate.Segment {
+        if let sigil, sigil == "#" || sigil == "^" || sigil == "/" {
+            throw fail("{{\(sigil)t.\(name)}}: a locale string cannot open or close a section", at: position)
+        }
+        guard !name.isEmpty, name.utf8.count <= 64, name.allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == "_" || $0 == "-" }) else {
+            throw fail("{{t.\(name)}} is not a string name; write letters, digits, \"_\" and \"-\" after \"t.\", e.g. {{t.joinHeading}}", at: position)
+        }
+        return .string(name, try context(for: "{{t.\(name)}}", isURL: false, isMarkup: false, at: position))
+    }
+
     /// Decides how a value is escaped where it stands, or refuses the place.
-    private func context(for field: PageTemplate.Field, at position: Int) throws(PageTemplate.ParseError) -> HTMLEscaping.Context {
+    private func context(for shown: String, isURL fieldIsURL: Bool, isMarkup: Bool, at position: Int) throws(PageTemplate.ParseError) -> HTMLEscaping.Context {
         switch state {
         case .text:
             return .text
         case .quoted(let tag, let name, _):
-            if field.isMarkup { throw fail("{{\(field.rawValue)}} is markup and belongs between tags, not in an attribute", at: position) }
-            let isURL = PageTemplate.urlAttributes.contains(name) || (tag == "meta" && name == "content" && field.isURL)
-            if isURL && !field.isURL && PageTemplate.urlAttributes.contains(name) {
-                throw fail("{{\(field.rawValue)}} is not a URL and cannot fill the \(name) attribute", at: position)
+            if isMarkup { throw fail("\(shown) is markup and belongs between tags, not in an attribute", at: position) }
+            let isURL = PageTemplate.urlAttributes.contains(name) || (tag == "meta" && name == "content" && fieldIsURL)
+            if isURL && !fieldIsURL && PageTemplate.urlAttributes.contains(name) {
+                throw fail("\(shown) is not a URL and cannot fill the \(name) attribute", at: position)
             }
             if name.hasPrefix("on") || name == "style" {
                 throw fail("placeholders are not allowed in the \(name) attribute (script or style)", at: position)
             }
             return .attribute(name: name, url: isURL)
         case .unquoted(_, let name), .afterEquals(_, let name):
-            throw fail("put the \(name) attribute's value in quotes to use {{\(field.rawValue)}} in it", at: position)
+            throw fail("put the \(name) attribute's value in quotes to use \(shown) in it", at: position)
         case .tag, .attributeName:
-            throw fail("{{\(field.rawValue)}} stands inside a tag; placeholders go between tags or in quoted attribute values", at: position)
+            throw fail("\(shown) stands inside a tag; placeholders go between tags or in quoted attribute values", at: position)
         case .comment:
-            throw fail("{{\(field.rawValue)}} stands in an HTML comment", at: position)
+            throw fail("\(shown) stands in an HTML comment", at: position)
         case .rawText(let endTag):
-            throw fail("{{\(field.rawValue)}} stands inside <\(endTag)>; no escaping makes a value safe there", at: position)
+            throw fail("\(shown) stands inside <\(endTag)>; no escaping makes a value safe there", at: position)
         }
     }
 

@@ -26,4 +26,10 @@ public enum HostName {
         if host.last == UInt8(ascii: "."), host.count > 1 { host = host.dropLast() }
         return host
     }
+
+    /// An ASCII letter or digit, the bytes of a host label besides "-".
+    @inline(__always)
+    static func isLetterOrDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+    }
 }

@@ -19,8 +19,8 @@ public final class Site: Sendable {
     /// The call-link page renderer.
     package let callPage: CallPage
 
-    /// The headers of every call page of the site, so the server can keep them in its own form.
-    package var callPageHeaders: [HTTPHeader] { callPage.headers }
+    /// The header sets of the site's call pages (`CallPage.headerSets`), so the server can keep them in its own form.
+    package var callPageHeaders: [[HTTPHeader]] { callPage.headerSets }
 
     /// The paths at which the AASA is served; Apple's fetcher uses the first, older iOS the second.
     public static let aasaPaths = ["/.well-known/apple-app-site-association", "/apple-app-site-association"]
@@ -35,7 +35,8 @@ public final class Site: Sendable {
             throw ConfigError(source: "aasa", diagnostics: [ConfigDiagnostic(.lh110, path: sections.aasa, message: "the generated file is \(aasa.count) bytes, more than Apple's limit of \(AASAGenerator.maximumSize) bytes; merge rules or use wildcards")])
         }
         let assetLinks = config.android.isEmpty ? [] : AssetLinksGenerator.bytes(for: config)
-        callPage = CallPage(site: config, template: try Self.template(config, build: &build))
+        let template = try Self.template(config, build: &build)
+        callPage = CallPage(site: config, template: template, locales: try Self.locales(config, template: template, build: &build))
         let tree = try Self.staticTree(config, build: &build)
         if let image = config.callLinks.previewImage, tree.resources.value(for: ("/" + image).utf8) == nil {
             throw ConfigError(source: config.staticFiles.root, diagnostics: [ConfigDiagnostic(.lh114, path: ConfigReader.join(sections.callLinks, "previewImage"), message: "\"\(image)\" is not a file in \(config.staticFiles.root)")])
@@ -73,13 +74,25 @@ public final class Site: Sendable {
         return parsed
     }
 
+    /// The site's page locales, read against the strings its template uses; warnings are kept once
+    /// however many sites share the folder.
+    private static func locales(_ config: SiteConfig, template: PageTemplate, build: inout SnapshotBuild) throws(ConfigError) -> [PageLocale] {
+        let callLinks = config.callLinks
+        let defaultTag = LanguageTag(callLinks.defaultLocale) ?? LanguageTag("en")!
+        let loaded = try PageLocaleLoader.load(folder: callLinks.locales, defaultTag: defaultTag, usedStrings: template.usedStrings,
+                                              setting: ConfigReader.join(config.sections.callLinks, "locales"))
+        for warning in loaded.warnings where !build.warnings.contains(warning) { build.warnings.append(warning) }
+        return loaded.locales
+    }
+
     /// The site's static tree, loaded once per snapshot however many sites share its settings.
     private static func staticTree(_ config: SiteConfig, build: inout SnapshotBuild) throws(ConfigError) -> SnapshotBuild.StaticTree {
-        // The template is a source, not a page: it is never served raw.
+        // The template and the locale files are sources, not pages: they are never served raw.
         let excluded = StaticFiles.resolve(config.callLinks.template)
-        let key = SnapshotBuild.StaticTreeKey(settings: config.staticFiles, excludedTemplate: excluded)
+        let locales = StaticFiles.resolve(config.callLinks.locales)
+        let key = SnapshotBuild.StaticTreeKey(settings: config.staticFiles, excludedTemplate: excluded + "\n" + locales)
         if let tree = build.staticTrees[key] { return tree }
-        let files = try StaticFiles.load(settings: config.staticFiles, setting: config.sections.staticFiles, excluded: [excluded], into: &build.prepared)
+        let files = try StaticFiles.load(settings: config.staticFiles, setting: config.sections.staticFiles, excluded: [excluded, locales], into: &build.prepared)
         var resources = ByteKeyedTable<Resource>(foldsCase: false)
         for (path, resource) in files { resources.insert(Array(path.utf8), resource) }
         let notFoundBody = files.first { $0.path == "/404.html" }?.resource.ok.body

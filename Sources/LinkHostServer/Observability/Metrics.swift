@@ -73,6 +73,8 @@ public final class Metrics: Sendable {
     private let generationValue = Atomic<Int>(1)
     /// Unix time the process started, in seconds.
     public let startTime: Double
+    /// Each certified host's certificate (automatic HTTPS), rendered with the other metrics.
+    public let certificates = CertificateStatusBoard()
 
     /// Makes zeroed counters; `startTime` is the process start.
     public init(startTime: Double) {
@@ -157,6 +159,7 @@ public final class Metrics: Sendable {
         text += "linkhost_config_generation \(generationValue.load(ordering: .relaxed))\n"
         text += "# HELP process_start_time_seconds Start time of the process since the Unix epoch, in seconds.\n# TYPE process_start_time_seconds gauge\n"
         text += "process_start_time_seconds \(Int(startTime))\n"
+        text += certificates.metricsText(now: LogTime.now().seconds)
         return Array(text.utf8)
     }
 

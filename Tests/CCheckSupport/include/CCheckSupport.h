@@ -27,4 +27,9 @@ void lhcheck_server_stop(lhcheck_server *server);
 /// to `key_file`, both PEM. Returns 0 or -1.
 int lhcheck_make_certificate(const char *cert_file, const char *key_file, const char *name, int loopback);
 
+/// The same with the validity given: `not_before` and `not_after` in Unix seconds (a certificate that is
+/// due for renewal or already expired, for the ACME tests). The key is written as PKCS#8.
+int lhcheck_make_certificate_valid(const char *cert_file, const char *key_file, const char *name, int loopback,
+                                   long long not_before, long long not_after);
+
 #endif

@@ -41,7 +41,16 @@ extension LintCodeCase {
         .config(["aasa.rules": json], files: files)
     }
 
+    /// A template that uses locale strings, with locale files (`tag` → JSON of its `strings`).
+    static func locales(_ files: [String: String], template: String = "<!doctype html><title>{{t.heading}}</title>") -> LintInput {
+        var all = ["call.html": template + "\n"]
+        for (tag, strings) in files { all["locales/\(tag).json"] = #"{"strings": \#(strings)}"# }
+        return .config([:], files: all)
+    }
+
     static let base = LintInput.config([:])
+    /// The base config with ACME on for one public host.
+    static let acme = LintInput.config(["server.httpPort": "8081", "server.tls": #"{"acme": {"hosts": ["links.example.com"]}}"#])
     static let fingerprint = LintFixtures.fingerprints[0]
     static let other = LintFixtures.fingerprints[1]
 
@@ -76,6 +85,18 @@ extension LintCodeCase {
         LintCodeCase(.lh115, "config paths entry with a slash", failing: .config(["callLinks.paths": #"["/call"]"#]), passing: base),
         LintCodeCase(.lh116, "config host in two sites", failing: .config(["sites": #"[{"hosts": ["a.example.com"]}, {"hosts": ["A.example.com"]}]"#]), passing: .config(["sites": #"[{"hosts": ["a.example.com"]}, {"hosts": ["b.example.com"]}]"#])),
         LintCodeCase(.lh116, "config host with a port", failing: .config(["sites": #"[{"hosts": ["a.example.com:443"]}]"#]), passing: .config(["sites": #"[{"hosts": ["a.example.com"]}]"#])),
+        LintCodeCase(.lh117, "certificate files and ACME", failing: .config(["server.httpPort": "8081", "server.tls": #"{"certificateFile": "c.pem", "privateKeyFile": "k.pem", "acme": {"hosts": ["links.example.com"]}}"#]), passing: acme),
+        LintCodeCase(.lh118, "wildcard host with ACME", failing: .config(["server.httpPort": "8081", "server.tls": #"{"acme": {}}"#, "sites": #"[{"hosts": ["*.example.com"]}]"#]), passing: .config(["server.httpPort": "8081", "server.tls": #"{"acme": {}}"#, "sites": #"[{"hosts": ["links.example.com"]}]"#])),
+        LintCodeCase(.lh118, "localhost with ACME", failing: .config(["server.httpPort": "8081", "server.tls": #"{"acme": {"hosts": ["localhost"]}}"#]), passing: acme),
+        LintCodeCase(.lh118, "IP address with ACME", failing: .config(["server.httpPort": "8081", "server.tls": #"{"acme": {"hosts": ["203.0.113.7"]}}"#]), passing: acme),
+        LintCodeCase(.lh119, "state folder that cannot be created", failing: .config(["server.httpPort": "8081", "server.tls": #"{"acme": {"hosts": ["links.example.com"], "stateDirectory": "/etc/hostname/acme"}}"#]), passing: acme),
+        LintCodeCase(.lh601, "locale file not named after a tag", failing: locales(["en": #"{"heading": "Join"}"#, "english": #"{"heading": "Join"}"#]), passing: locales(["en": #"{"heading": "Join"}"#, "pt-BR": #"{"heading": "Entrar"}"#])),
+        LintCodeCase(.lh601, "no file for the default locale", failing: locales(["de": #"{"heading": "Beitreten"}"#]), passing: locales(["en": #"{"heading": "Join"}"#, "de": #"{"heading": "Beitreten"}"#])),
+        LintCodeCase(.lh602, "string the template does not use", failing: locales(["en": #"{"heading": "Join", "headng": "Join"}"#]), passing: locales(["en": #"{"heading": "Join"}"#])),
+        LintCodeCase(.lh603, "locale lacks a string", failing: locales(["en": #"{"heading": "Join"}"#, "de": "{}"]), passing: locales(["en": #"{"heading": "Join"}"#, "de": #"{"heading": "Beitreten"}"#])),
+        LintCodeCase(.lh604, "default locale lacks a used string", failing: locales(["en": #"{"heading": "Join"}"#], template: "<!doctype html><title>{{t.heading}}</title><p>{{t.lead}}</p>"), passing: locales(["en": #"{"heading": "Join", "lead": "Open it"}"#], template: "<!doctype html><title>{{t.heading}}</title><p>{{t.lead}}</p>")),
+        LintCodeCase(.lh605, "string with an unknown placeholder", failing: locales(["en": #"{"heading": "Join {name}"}"#]), passing: locales(["en": #"{"heading": "Join {appName}"}"#])),
+        LintCodeCase(.lh605, "string that is not text", failing: locales(["en": #"{"heading": 7}"#]), passing: locales(["en": #"{"heading": "7"}"#])),
         LintCodeCase(.lh201, "rule after a broader one", failing: rules(#"[{"path": "/call/*"}, {"path": "/call/admin", "exclude": true}]"#), passing: rules(#"[{"path": "/call/admin", "exclude": true}, {"path": "/call/*"}]"#)),
         LintCodeCase(.lh201, "AASA rule after a catch-all query", failing: components(#"[{"/": "/call/*"}, {"/": "/call/*", "?": {"type": "video"}}]"#), passing: components(#"[{"/": "/call/*", "?": {"type": "video"}}, {"/": "/call/*"}]"#)),
         LintCodeCase(.lh202, "case-insensitive rule after a case-sensitive one", failing: components(#"[{"/": "/call/a*"}, {"/": "/call/a*", "caseSensitive": false}]"#), passing: components(#"[{"/": "/call/a*"}, {"/": "/call/b*", "caseSensitive": false}]"#)),
@@ -122,15 +143,16 @@ extension LintCodeCase {
         LintCodeCase(.lh508, "CDN copy differs", failing: .deployment(["CDN": .ok("{}")], cdn: true), passing: .deployment([:], cdn: true)),
         LintCodeCase(.lh509, "CDN failure reason", failing: .deployment(["CDN": .response(FetchedResponse(status: 404, headers: [HTTPHeader("Apple-Failure-Reason", "SWCERR00101 Bad HTTP Response"), HTTPHeader("Apple-Failure-Details", "404")]))], cdn: true), passing: .deployment([:], cdn: true)),
         LintCodeCase(.lh511, "served AASA is not the config's", failing: .deployment([:], expectedAASA: LintFixtures.aasa + " "), passing: .deployment([:], expectedAASA: LintFixtures.aasa)),
-        LintCodeCase(.lh601, "entitlements not well-formed", failing: .entitlements("<plist version=\"1.0\"><dict>"), passing: .entitlements(LintFixtures.entitlements)),
-        LintCodeCase(.lh601, "manifest defining entities", failing: .androidManifest(LintFixtures.androidManifest.replacing("<manifest ", with: "<!DOCTYPE manifest [<!ENTITY h \"links.example.com\">]>\n<manifest ")), passing: .androidManifest(LintFixtures.androidManifest)),
-        LintCodeCase(.lh601, "entitlements entry with an unknown service", failing: .entitlements(LintFixtures.entitlements.replacing("<string>applinks:links.example.com</string>", with: "<string>applinks:links.example.com</string><string>applink:links.example.com</string>")), passing: .entitlements(LintFixtures.entitlements)),
-        LintCodeCase(.lh602, "entitlements without the served host", failing: .entitlements(LintFixtures.entitlements.replacing("applinks:links.example.com", with: "applinks:www.example.com")), passing: .entitlements(LintFixtures.entitlements.replacing("applinks:links.example.com", with: "applinks:*.example.com"))),
-        LintCodeCase(.lh603, "entitlements with a host no site serves", failing: .entitlements(LintFixtures.entitlements.replacing("</array>", with: "<string>applinks:old.example.com</string></array>")), passing: .entitlements(LintFixtures.entitlements)),
-        LintCodeCase(.lh604, "manifest claiming another path", failing: .androidManifest(LintFixtures.androidManifest.replacing("/call/", with: "/meet/")), passing: .androidManifest(LintFixtures.androidManifest.replacing("android:pathPrefix=\"/call/\"", with: "android:pathPattern=\"/call/..*\""))),
-        LintCodeCase(.lh604, "manifest filter without autoVerify", failing: .androidManifest(LintFixtures.androidManifest.replacing(" android:autoVerify=\"true\"", with: "")), passing: .androidManifest(LintFixtures.androidManifest)),
-        LintCodeCase(.lh605, "manifest claiming a host no site serves", failing: .androidManifest(LintFixtures.androidManifest.replacing("<data android:scheme", with: "<data android:host=\"old.example.com\" />\n<data android:scheme")), passing: .androidManifest(LintFixtures.androidManifest)),
-        LintCodeCase(.lh606, "entitlements in developer mode", failing: .entitlements(LintFixtures.entitlements.replacing("applinks:links.example.com", with: "applinks:links.example.com?mode=developer")), passing: .entitlements(LintFixtures.entitlements)),
+        LintCodeCase(.lh512, "certificate expiring in 3 days", failing: .deployment(["GET /.well-known/apple-app-site-association": .certified(LintFixtures.aasa)], now: LintFixtures.certificateNotAfter - 3 * 86_400), passing: .deployment(["GET /.well-known/apple-app-site-association": .certified(LintFixtures.aasa)], now: LintFixtures.certificateNotAfter - 30 * 86_400)),
+        LintCodeCase(.lh701, "entitlements not well-formed", failing: .entitlements("<plist version=\"1.0\"><dict>"), passing: .entitlements(LintFixtures.entitlements)),
+        LintCodeCase(.lh701, "manifest defining entities", failing: .androidManifest(LintFixtures.androidManifest.replacing("<manifest ", with: "<!DOCTYPE manifest [<!ENTITY h \"links.example.com\">]>\n<manifest ")), passing: .androidManifest(LintFixtures.androidManifest)),
+        LintCodeCase(.lh701, "entitlements entry with an unknown service", failing: .entitlements(LintFixtures.entitlements.replacing("<string>applinks:links.example.com</string>", with: "<string>applinks:links.example.com</string><string>applink:links.example.com</string>")), passing: .entitlements(LintFixtures.entitlements)),
+        LintCodeCase(.lh702, "entitlements without the served host", failing: .entitlements(LintFixtures.entitlements.replacing("applinks:links.example.com", with: "applinks:www.example.com")), passing: .entitlements(LintFixtures.entitlements.replacing("applinks:links.example.com", with: "applinks:*.example.com"))),
+        LintCodeCase(.lh703, "entitlements with a host no site serves", failing: .entitlements(LintFixtures.entitlements.replacing("</array>", with: "<string>applinks:old.example.com</string></array>")), passing: .entitlements(LintFixtures.entitlements)),
+        LintCodeCase(.lh704, "manifest claiming another path", failing: .androidManifest(LintFixtures.androidManifest.replacing("/call/", with: "/meet/")), passing: .androidManifest(LintFixtures.androidManifest.replacing("android:pathPrefix=\"/call/\"", with: "android:pathPattern=\"/call/..*\""))),
+        LintCodeCase(.lh704, "manifest filter without autoVerify", failing: .androidManifest(LintFixtures.androidManifest.replacing(" android:autoVerify=\"true\"", with: "")), passing: .androidManifest(LintFixtures.androidManifest)),
+        LintCodeCase(.lh705, "manifest claiming a host no site serves", failing: .androidManifest(LintFixtures.androidManifest.replacing("<data android:scheme", with: "<data android:host=\"old.example.com\" />\n<data android:scheme")), passing: .androidManifest(LintFixtures.androidManifest)),
+        LintCodeCase(.lh706, "entitlements in developer mode", failing: .entitlements(LintFixtures.entitlements.replacing("applinks:links.example.com", with: "applinks:links.example.com?mode=developer")), passing: .entitlements(LintFixtures.entitlements)),
         LintCodeCase(.lh510, "no assetlinks", failing: .deployment(["GET /.well-known/assetlinks.json": .response(FetchedResponse(status: 404))]), passing: .deployment([:])),
     ]
 }

@@ -15,7 +15,7 @@ enum LintInput: Sendable {
     /// An assetlinks.json document.
     case assetlinks(String)
     /// A deployment: the good canned deployment with some responses replaced, by `METHOD path` (or `CDN`).
-    case deployment([String: CannedResponse], cdn: Bool = false, expectedAASA: String? = nil)
+    case deployment([String: CannedResponse], cdn: Bool = false, expectedAASA: String? = nil, now: Int? = nil)
     /// An iOS app's .entitlements, compared with the base config serving links.example.com.
     case entitlements(String)
     /// An Android app's AndroidManifest.xml, compared with the base config serving links.example.com.
@@ -32,6 +32,12 @@ enum CannedResponse: Sendable {
         .response(FetchedResponse(status: 200, reason: "OK", headers: [HTTPHeader("Content-Type", type), HTTPHeader("Content-Length", "\(body.utf8.count)")], body: Array(body.utf8)))
     }
 
+    /// `ok(body)` over HTTPS with `LintFixtures.certificate` as the server's certificate.
+    static func certified(_ body: String) -> CannedResponse {
+        .response(FetchedResponse(status: 200, reason: "OK", headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Content-Length", "\(body.utf8.count)")],
+                                  body: Array(body.utf8), peerCertificates: Array(LintFixtures.certificate.utf8)))
+    }
+
     /// The HEAD answer matching `ok(body, type:)`.
     static func head(_ body: String, type: String = "application/json") -> CannedResponse {
         .response(FetchedResponse(status: 200, reason: "OK", headers: [HTTPHeader("Content-Type", type), HTTPHeader("Content-Length", "\(body.utf8.count)")]))
@@ -41,6 +47,22 @@ enum CannedResponse: Sendable {
 /// Fixtures of the linter tests: a base config with its files, a base AASA and assetlinks, a good deployment.
 enum LintFixtures {
     static let appID = "ABCDE12345.com.example.video"
+    /// A self-signed certificate for links.example.com, valid from 2026-12-01T09:12:04Z to `certificateNotAfter`.
+    static let certificate = """
+    -----BEGIN CERTIFICATE-----
+    MIIBrDCCAVGgAwIBAgIUemfrYrt4b3EtkimxvG/vL4u7bqUwCgYIKoZIzj0EAwIw
+    HDEaMBgGA1UEAwwRbGlua3MuZXhhbXBsZS5jb20wHhcNMjYxMjAxMDkxMjA0WhcN
+    MjcwMzAxMDkxMjA0WjAcMRowGAYDVQQDDBFsaW5rcy5leGFtcGxlLmNvbTBZMBMG
+    ByqGSM49AgEGCCqGSM49AwEHA0IABO1EMVuySWcu46VEUsSZChlO9mTtyfmMNi93
+    jQV3sWG183JpXW7amQN2lJr+uJ8FhkaAmtB2oijdDCLWnLnBfiejcTBvMB0GA1Ud
+    DgQWBBT7HyZVUoJd/CNwBaI/oPqQ8V1F1zAfBgNVHSMEGDAWgBT7HyZVUoJd/CNw
+    BaI/oPqQ8V1F1zAPBgNVHRMBAf8EBTADAQH/MBwGA1UdEQQVMBOCEWxpbmtzLmV4
+    YW1wbGUuY29tMAoGCCqGSM49BAMCA0kAMEYCIQCqhPjPkfcoKRUi++eqK0YUH8+H
+    eNWP17Cur9aSa17IgQIhAMnpONpjFOd79kM7nBmYmRUhe/X+U34F10mV1aqZ1+oR
+    -----END CERTIFICATE-----
+"""
+    /// The end of `certificate`'s validity, Unix seconds (2027-03-01T09:12:04Z).
+    static let certificateNotAfter = 1_803_892_324
     static let fingerprints = [
         "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5",
         "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E6",
@@ -67,7 +89,7 @@ enum LintFixtures {
       "server": { "host": "127.0.0.1", "port": 8080 },
       "apps": [ { "name": "Example Video", "teamID": "ABCDE12345", "bundleID": "com.example.video" } ],
       "android": [ { "packageName": "com.example.video", "sha256CertFingerprints": ["\(fingerprints[0])", "\(fingerprints[1])"] } ],
-      "callLinks": { "paths": ["call"], "template": "FOLDER/call.html" },
+      "callLinks": { "paths": ["call"], "template": "FOLDER/call.html", "locales": "FOLDER/locales" },
       "aasa": { "rules": [ { "path": "/call/?*" } ] },
       "static": { "root": "FOLDER/public" }
     }
@@ -133,8 +155,8 @@ enum LintFixtures {
             return summarize(AASALinter.diagnostics(bytes: Array(text.utf8)))
         case .assetlinks(let text):
             return summarize(AssetLinksLinter.diagnostics(bytes: Array(text.utf8)))
-        case .deployment(let overrides, let cdn, let expected):
-            return summarize(deployment(overrides, cdn: cdn, expectedAASA: expected).diagnostics)
+        case .deployment(let overrides, let cdn, let expected, let now):
+            return summarize(deployment(overrides, cdn: cdn, expectedAASA: expected, now: now).diagnostics)
         case .entitlements(let text):
             return summarize(AppFilesLinter.lint(entitlements: Array(text.utf8), source: "test", config: try appConfig()).diagnostics)
         case .androidManifest(let text):
@@ -143,7 +165,7 @@ enum LintFixtures {
     }
 
     /// Runs the deployment check against the good canned deployment with `overrides`.
-    static func deployment(_ overrides: [String: CannedResponse], cdn: Bool = false, expectedAASA: String? = nil) -> DeploymentReport {
+    static func deployment(_ overrides: [String: CannedResponse], cdn: Bool = false, expectedAASA: String? = nil, now: Int? = nil) -> DeploymentReport {
         var canned: [String: CannedResponse] = [
             "GET /.well-known/apple-app-site-association": .ok(aasa),
             "HEAD /.well-known/apple-app-site-association": .head(aasa),
@@ -156,6 +178,7 @@ enum LintFixtures {
         let responses = canned
         var options = DeploymentCheckOptions(origin: FetchOrigin(scheme: "https", host: "links.example.com", port: nil), checkCDN: cdn)
         options.expectedAASA = expectedAASA.map { Array($0.utf8) }
+        options.now = now
         return DeploymentCheck.run(options) { request in
             let key = request.origin.host == "links.example.com" ? "\(request.method) \(request.path)" : "CDN"
             switch responses[key] {

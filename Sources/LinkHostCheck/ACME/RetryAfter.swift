@@ -1,0 +1,81 @@
+/// Reads `Retry-After` (RFC 9110 §10.2.3: seconds, or an HTTP date) and RFC 3339 timestamps (ACME Renewal
+/// Information's windows), as Unix seconds; both come from the CA, so anything odd is nil.
+public enum ACMETime {
+    /// Seconds to wait from `now` (Unix seconds), never negative; nil when absent or unreadable.
+    public static func retryAfter(_ value: String?, now: Int) -> Int? {
+        guard let value = value.map({ String($0.drop { $0 == " " }) }), !value.isEmpty else { return nil }
+        if let seconds = Int(value), seconds >= 0 { return min(seconds, 30 * 86_400) }
+        guard let date = httpDate(value) else { return nil }
+        return max(0, min(date - now, 30 * 86_400))
+    }
+
+    /// `Sun, 06 Nov 1994 08:49:37 GMT` (IMF-fixdate) as Unix seconds.
+    public static func httpDate(_ text: String) -> Int? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let year = Int(parts[3]) else { return nil }
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        guard let month = months.firstIndex(of: String(parts[2])) else { return nil }
+        let clock = parts[4].split(separator: ":").compactMap { Int($0) }
+        guard clock.count == 3 else { return nil }
+        return unixTime(year: year, month: month + 1, day: day, hour: clock[0], minute: clock[1], second: clock[2])
+    }
+
+    /// `2025-01-02T03:04:05Z`, with optional fractional seconds and a `±hh:mm` offset, as Unix seconds.
+    public static func rfc3339(_ text: String) -> Int? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count, bytes[range].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+            return Int(String(decoding: bytes[range], as: UTF8.self))
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19) else { return nil }
+        var index = 19
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
+        }
+        guard index < bytes.count, let base = unixTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second) else { return nil }
+        if bytes[index] == UInt8(ascii: "Z") || bytes[index] == UInt8(ascii: "z") { return index + 1 == bytes.count ? base : nil }
+        guard bytes.count == index + 6, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"),
+              let offsetHours = number((index + 1)..<(index + 3)), bytes[index + 3] == UInt8(ascii: ":"),
+              let offsetMinutes = number((index + 4)..<(index + 6)) else { return nil }
+        let offset = (offsetHours * 60 + offsetMinutes) * 60
+        return bytes[index] == UInt8(ascii: "+") ? base - offset : base + offset
+    }
+
+    /// `2025-01-02T03:04:05Z` for Unix seconds, for logs and /healthz.
+    public static func format(_ time: Int) -> String {
+        let days = time >= 0 ? time / 86_400 : (time - 86_399) / 86_400
+        let seconds = time - days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))T\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))Z"
+    }
+
+    /// Unix seconds of a UTC calendar time; nil when a field is out of range.
+    static func unixTime(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int? {
+        guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else { return nil }
+        // Days from 1970-01-01 of a proleptic Gregorian date (the civil-from-days algorithm, inverted).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return days * 86_400 + hour * 3600 + minute * 60 + second
+    }
+
+    private static func civil(fromDays days: Int) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthPrime = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthPrime + 2) / 5 + 1
+        let month = monthPrime < 10 ? monthPrime + 3 : monthPrime - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

@@ -1,0 +1,51 @@
+import LinkHostCore
+
+/// The HTTPS side of the supervisor: the plain-HTTP listener beside HTTPS (whenever `server.httpPort` is set)
+/// and, with ACME, the certificate manager that fills the HTTPS listener's SNI table.
+public final class AutomaticHTTPS: Sendable {
+    private let listener: Server
+    private let manager: CertificateManager?
+
+    private init(listener: Server, manager: CertificateManager?) {
+        self.listener = listener
+        self.manager = manager
+    }
+
+    /// Starts the HTTP listener at once, serves the stored certificates and starts ordering the missing
+    /// ones; nil when the config has no HTTP listener. Call it before the HTTPS listener starts, so a stored
+    /// certificate is in place for its first handshake.
+    public static func start(snapshot: Snapshot, metrics: Metrics, accessLog: AccessLog?) throws(ServerError) -> AutomaticHTTPS? {
+        let server = snapshot.config.server
+        guard let httpPort = server.httpPort, server.servesHTTPS else { return nil }
+        let challenges = ChallengeResponses()
+        var settings = server
+        settings.port = httpPort
+        let listener = try Server(snapshot: snapshot, tls: nil, settings: settings, metrics: metrics, accessLog: accessLog,
+                                  plainHTTP: PlainHTTPListener(challenges: challenges))
+        let shown = listener.boundHost.contains(":") ? "[\(listener.boundHost)]" : listener.boundHost
+        Lifecycle.info("HTTP listener on http://\(shown):\(listener.boundPort): ACME challenges, association files, health and metrics; 308 to HTTPS for the rest")
+        var manager: CertificateManager?
+        if let acme = server.acme {
+            let made = CertificateManager(settings: acme, targets: CertificateTarget.targets(for: snapshot.config), challenges: challenges, board: metrics.certificates)
+            made.start()
+            manager = made
+        }
+        return AutomaticHTTPS(listener: listener, manager: manager)
+    }
+
+    /// After a reload: the HTTP listener serves the new snapshot, and hosts added to sites get certificates.
+    public func install(_ snapshot: Snapshot) {
+        do {
+            try listener.install(snapshot, tls: nil)
+        } catch {
+            Lifecycle.error("the HTTP listener keeps the old snapshot: \(error)")
+        }
+        manager?.update(CertificateTarget.targets(for: snapshot.config))
+    }
+
+    /// Stops ordering and closes the HTTP listener after its in-flight requests (up to `timeout` seconds).
+    public func shutdown(timeout: Double) {
+        manager?.stop(timeout: 2)
+        listener.shutdown(timeout: timeout)
+    }
+}

@@ -1,0 +1,104 @@
+import LinkHostCheck
+import Synchronization
+
+/// What every certified host's certificate is doing, for `/healthz`'s body and the metrics; written by the
+/// certificate manager, read by requests.
+public final class CertificateStatusBoard: Sendable {
+    /// One host's certificate as last seen.
+    public struct Entry: Sendable, Equatable {
+        /// Start of validity (Unix seconds), nil while there is none.
+        public var notBefore: Int?
+        /// End of validity (Unix seconds), nil while there is none.
+        public var notAfter: Int?
+        /// When renewal is due (Unix seconds).
+        public var renewAt: Int?
+        /// The last failure, cleared by a success.
+        public var lastError: String?
+        /// When the next order is tried after a failure (Unix seconds).
+        public var retryAt: Int?
+    }
+
+    /// The outcomes `linkhost_acme_orders_total` counts.
+    public enum OrderResult: String, Sendable, CaseIterable {
+        /// A certificate was issued and stored.
+        case ok
+        /// The order failed (and will be retried with backoff).
+        case failed
+        /// The CA refused for its rate limit (retried after its `Retry-After`).
+        case rateLimited = "rate_limited"
+    }
+
+    private let entries = Mutex<[(host: String, entry: Entry)]>([])
+    private let orders = Mutex<[OrderResult: Int]>([:])
+    private let active = Atomic<Bool>(false)
+
+    /// Makes an empty board; it shows nothing until `track` is called.
+    public init() {}
+
+    /// True once hosts are tracked: `/healthz` then shows them.
+    public var isActive: Bool { active.load(ordering: .relaxed) }
+
+    /// Tracks exactly `hosts` (in order), keeping what is known of hosts tracked before.
+    public func track(_ hosts: [String]) {
+        entries.withLock { list in
+            list = hosts.map { host in (host, list.first { $0.host == host }?.entry ?? Entry()) }
+        }
+        active.store(!hosts.isEmpty, ordering: .relaxed)
+    }
+
+    /// Changes the entries of `hosts`.
+    public func update(_ hosts: [String], _ change: (inout Entry) -> Void) {
+        entries.withLock { list in
+            for index in list.indices where hosts.contains(list[index].host) { change(&list[index].entry) }
+        }
+    }
+
+    /// Counts one order outcome.
+    public func count(_ result: OrderResult) {
+        orders.withLock { $0[result, default: 0] += 1 }
+    }
+
+    /// The entry of `host`, for tests and logs.
+    public func entry(_ host: String) -> Entry? {
+        entries.withLock { list in list.first { $0.host == host }?.entry }
+    }
+
+    /// `linkhost_certificate_expiry_seconds{host}` (seconds until expiry: negative once expired, absent while
+    /// there is none; `linkhost_certificate_missing{host}` says which) and `linkhost_acme_orders_total{result}`.
+    public func metricsText(now: Int) -> String {
+        guard isActive else { return "" }
+        let list = entries.withLock { $0 }
+        var text = "# HELP linkhost_certificate_expiry_seconds Seconds until each host's certificate expires; negative once expired.\n"
+        text += "# TYPE linkhost_certificate_expiry_seconds gauge\n"
+        for (host, entry) in list {
+            if let notAfter = entry.notAfter { text += "linkhost_certificate_expiry_seconds{host=\"\(host)\"} \(notAfter - now)\n" }
+        }
+        text += "# HELP linkhost_certificate_missing 1 while a host has no certificate to serve.\n# TYPE linkhost_certificate_missing gauge\n"
+        for (host, entry) in list { text += "linkhost_certificate_missing{host=\"\(host)\"} \(entry.notAfter == nil ? 1 : 0)\n" }
+        let counts = orders.withLock { $0 }
+        text += "# HELP linkhost_acme_orders_total ACME certificate orders, by result.\n# TYPE linkhost_acme_orders_total counter\n"
+        for result in OrderResult.allCases { text += "linkhost_acme_orders_total{result=\"\(result.rawValue)\"} \(counts[result] ?? 0)\n" }
+        return text
+    }
+
+    /// One line per host for `/healthz`: `certificate HOST: valid until …`, `expired …`, `missing …`.
+    public func healthLines(now: Int) -> String {
+        let list = entries.withLock { $0 }
+        var text = ""
+        for (host, entry) in list {
+            var line = "certificate \(host): "
+            if let notAfter = entry.notAfter {
+                line += notAfter <= now ? "EXPIRED since \(ACMETime.format(notAfter))" : "valid until \(ACMETime.format(notAfter)) (\((notAfter - now) / 86_400) days)"
+                if let renewAt = entry.renewAt, notAfter > now { line += ", renewal \(renewAt <= now ? "due now" : "from \(ACMETime.format(renewAt))")" }
+            } else {
+                line += "MISSING (being ordered)"
+            }
+            if let error = entry.lastError {
+                line += "; last order failed: \(error)"
+                if let retryAt = entry.retryAt { line += "; next try \(ACMETime.format(retryAt))" }
+            }
+            text += line + "\n"
+        }
+        return text
+    }
+}

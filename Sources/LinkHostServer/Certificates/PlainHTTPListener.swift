@@ -1,0 +1,81 @@
+import CMicroHTTPD
+import LinkHostCore
+
+/// What the plain-HTTP listener beside HTTPS answers itself: ACME challenge answers, and a 308 to HTTPS for
+/// everything that is not an association file, the health probe or the metrics (those are served as on
+/// HTTPS, never redirected: Apple's and Google's fetchers follow no redirects).
+public final class PlainHTTPListener: Sendable {
+    /// The published HTTP-01 answers.
+    public let challenges: ChallengeResponses
+
+    /// Makes the listener's role over `challenges`.
+    public init(challenges: ChallengeResponses) {
+        self.challenges = challenges
+    }
+
+    /// The answer for a request on the HTTP listener, or nil when the normal request path answers it.
+    func intercept(_ connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>, site: Site, snapshot: Snapshot, hostField: UnsafePointer<CChar>?) -> Response? {
+        let pathText = String(decoding: path, as: UTF8.self)
+        if pathText.hasPrefix(ChallengeResponses.pathPrefix) {
+            guard let answer = challenges.answer(forPath: pathText) else {
+                return Response(status: 404, headers: Self.common + [HTTPHeader("Content-Type", "text/plain; charset=utf-8")], body: Array("Not Found\n".utf8), route: .acmeChallenge)
+            }
+            return Response(status: 200, headers: Self.common + [HTTPHeader("Content-Type", "application/octet-stream")], body: Array(answer.utf8), route: .acmeChallenge)
+        }
+        if let resource = snapshot.exactResource(path, on: site), [.aasa, .assetLinks, .health, .metrics].contains(resource.ok.route) { return nil }
+        guard let host = Self.redirectHost(hostField.map { String(cString: $0) }, site: site) else { return snapshot.badRequest }
+        let location = "https://\(host)\(Self.escape(pathText))\(Self.query(connection))"
+        return Response(status: 308, headers: Self.common + [HTTPHeader("Location", location), HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
+                        body: Array("Permanent Redirect to \(location)\n".utf8), route: .httpsRedirect)
+    }
+
+    private static let common = [HTTPHeader("Server", "linkhost"), HTTPHeader("X-Content-Type-Options", "nosniff"), HTTPHeader("Cache-Control", "no-store")]
+
+    /// The request's host without its port when it is a plain host name or address, else the site's first
+    /// host; nil when neither can be trusted into a `Location`.
+    static func redirectHost(_ field: String?, site: Site) -> String? {
+        if let field {
+            let host = String(decoding: HostName.host(ofAuthority: Array(field.utf8)), as: UTF8.self).lowercased()
+            let plain = !host.isEmpty && host.utf8.count <= 253 && host.utf8.allSatisfy { byte in
+                HostByte.isLetterOrDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            }
+            let bracketed = host.hasPrefix("[") && host.hasSuffix("]") && host.dropFirst().dropLast().utf8.allSatisfy { byte in
+                HostByte.isLetterOrDigit(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: ".")
+            }
+            if plain || bracketed { return host }
+        }
+        return site.config.hosts.first { !$0.hasPrefix("*.") }
+    }
+
+    /// The path with anything a URL may not hold percent-encoded (it is the raw request path, so mostly as is).
+    static func escape(_ text: String) -> String {
+        var output = ""
+        for byte in text.utf8 {
+            if byte > 0x20, byte < 0x7F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "<"), byte != UInt8(ascii: ">"), byte != UInt8(ascii: "\\") {
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                output += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return output
+    }
+
+    /// `?name=value&…` rebuilt from the arguments libmicrohttpd parsed (it keeps them raw, but turns `+` into a space).
+    private static func query(_ connection: OpaquePointer) -> String {
+        final class Collector { var items: [String] = [] }
+        let collector = Collector()
+        let context = Unmanaged.passUnretained(collector).toOpaque()
+        _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, { context, _, key, value in
+            guard let context, let key else { return .YES }
+            let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
+            let name = PlainHTTPListener.escape(String(cString: key)).replacing("%20", with: "+")
+            collector.items.append(value.map { name + "=" + PlainHTTPListener.escape(String(cString: $0)).replacing("%20", with: "+") } ?? name)
+            return .YES
+        }, context)
+        return withExtendedLifetime(collector) { collector.items.isEmpty ? "" : "?" + collector.items.joined(separator: "&") }
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+}

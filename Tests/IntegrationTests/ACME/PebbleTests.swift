@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Automatic HTTPS against a real ACME CA: Pebble validates HTTP-01 against linkhost's HTTP listener (its
+/// mock DNS resolves every test name to 127.0.0.1), and curl and openssl check what HTTPS then serves.
+@Suite("ACME against Pebble", .serialized)
+struct PebbleTests {
+    /// The state folder of a CA's directory, as linkhost names it.
+    static func stateFolder(_ state: String, directory: String) -> String {
+        state + "/" + directory.replacingOccurrences(of: "https://", with: "").replacingOccurrences(of: ":", with: "-").replacingOccurrences(of: "/", with: "-")
+    }
+
+    @Test("Pebble validates every site host over HTTP-01; each is served by SNI with a chain its root verifies; a restart reuses the certificates")
+    func issuesServesAndReuses() async throws {
+        let folder = try ACMEFolder()
+        let ports = try freePorts(2)
+        let (httpsPort, httpPort) = (ports[0], ports[1])
+        // Pebble refuses 40% of good nonces: every request must survive badNonce with the CA's new nonce.
+        let pebble = try await PebbleCA(folder: folder, httpPort: httpPort, nonceReject: 40)
+        let config = acmeConfig(directory: pebble.directory, caFile: pebble.caFile, state: folder.path + "/state", httpsPort: httpsPort, httpPort: httpPort,
+                                defaultHosts: ["a.test"], sites: [["b.test", "www.b.test"]])
+        var server = try ACMEServer(folder: folder, config: config, httpsPort: httpsPort, httpPort: httpPort)
+        try await server.waitFor("HTTP listener on http://127.0.0.1:\(httpPort)", timeout: 10)
+        try await server.waitFor("serving the new certificate for a.test")
+        try await server.waitFor("serving the new certificate for b.test, www.b.test")
+        #expect(pebble.pebble.log.contains("Attempting to validate w/ HTTP: http://b.test:\(httpPort)/.well-known/acme-challenge/"), "Pebble did not validate over HTTP")
+        #expect(server.stderr.contains("badNonce"), "Pebble refused no nonce, so the retry went untested")
+
+        let root = try folder.write(try pebble.root(), to: "pebble-root.pem")
+        for (host, bundle) in [("a.test", "com.example.default"), ("b.test", "com.example.site0"), ("www.b.test", "com.example.site0")] {
+            let answer = try curlHTTPS(host, port: httpsPort, path: "/.well-known/apple-app-site-association", caFile: root)
+            #expect(answer.status == 0 && answer.output.hasSuffix("\n200"), "HTTPS to \(host) with Pebble's root: \(answer)")
+            #expect(answer.output.contains("ABCDE12345.\(bundle)"), "\(host) served another site's AASA: \(answer.output)")
+        }
+        let siteCertificate = try servedCertificate(port: httpsPort, name: "www.b.test")
+        #expect(siteCertificate.contains("DNS:b.test") && siteCertificate.contains("DNS:www.b.test"), "\(siteCertificate)")
+        #expect(siteCertificate.contains("Issuer: CN = Pebble Intermediate CA"), "\(siteCertificate)")
+        for name in [nil, "unknown.test"] as [String?] {
+            let fallback = try servedCertificate(port: httpsPort, name: name)
+            #expect(fallback.contains("DNS:a.test") && !fallback.contains("DNS:b.test"), "\(name ?? "no SNI") did not get the default site's certificate: \(fallback)")
+        }
+
+        // The HTTP listener: association files as they are, everything else 308 to HTTPS.
+        let plainAASA = try runTool("/usr/bin/curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: b.test", "http://127.0.0.1:\(httpPort)/.well-known/apple-app-site-association"])
+        #expect(plainAASA.output == "200", "AASA over HTTP: \(plainAASA)")
+        let redirect = try runTool("/usr/bin/curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", "-H", "Host: b.test", "http://127.0.0.1:\(httpPort)/call/abc?type=video"])
+        #expect(redirect.output == "308 https://b.test/call/abc?type=video", "call page over HTTP: \(redirect)")
+
+        let health = try curlHTTPS("a.test", port: httpsPort, path: "/healthz", caFile: root)
+        #expect(health.output.hasPrefix("ok\n") && health.output.contains("certificate www.b.test: valid until") && health.output.hasSuffix("\n200"), "\(health.output)")
+        let metrics = try curlHTTPS("a.test", port: httpsPort, path: "/metrics", caFile: root).output
+        #expect(metrics.contains("linkhost_acme_orders_total{result=\"ok\"} 2"), "\(metrics)")
+        #expect(metrics.contains("linkhost_certificate_expiry_seconds{host=\"www.b.test\"} "), "\(metrics)")
+        #expect(FileManager.default.fileExists(atPath: Self.stateFolder(folder.path + "/state", directory: pebble.directory) + "/b.test.pem"))
+
+        // Restart without the CA: the stored certificates serve at once, and no order is made.
+        let serial = siteCertificate.split(separator: "\n").first { $0.hasPrefix("serial=") }
+        try await server.stop()
+        pebble.stop()
+        server = try ACMEServer(folder: folder, config: config, httpsPort: httpsPort, httpPort: httpPort)
+        try await server.waitFor("serving the stored certificate for b.test, www.b.test", timeout: 10)
+        try await server.waitFor("serving \(folder.path)/linkhost.json (generation 1)", timeout: 10)
+        let again = try servedCertificate(port: httpsPort, name: "b.test")
+        #expect(serial != nil && again.split(separator: "\n").first { $0.hasPrefix("serial=") } == serial, "the restart served another certificate")
+        let answer = try curlHTTPS("b.test", port: httpsPort, path: "/.well-known/apple-app-site-association", caFile: root)
+        #expect(answer.output.hasSuffix("\n200"), "\(answer)")
+        #expect(!server.stderr.contains("ordering a certificate"), "\(server.stderr)")
+        // The image's HEALTHCHECK: beside HTTPS it probes the HTTP listener.
+        let probe = try runTool(try LinkHostCLI.binaryPath(), ["healthcheck", "--config", folder.path + "/linkhost.json"])
+        #expect(probe.status == 0 && probe.output.contains("http://127.0.0.1:\(httpPort)/healthz answered 200"), "\(probe)")
+        let restartedMetrics = try curlHTTPS("a.test", port: httpsPort, path: "/metrics", caFile: root).output
+        #expect(restartedMetrics.contains("linkhost_acme_orders_total{result=\"ok\"} 0"), "\(restartedMetrics)")
+        try await server.stop()
+    }
+
+    @Test("a stored certificate with under a third of its life left, and an expired one, are renewed from Pebble and swapped in while a connection stays open")
+    func renewsWithoutDroppingConnections() async throws {
+        let folder = try ACMEFolder()
+        let ports = try freePorts(2)
+        let (httpsPort, httpPort) = (ports[0], ports[1])
+        let pebble = try await PebbleCA(folder: folder, httpPort: httpPort)
+        let state = folder.path + "/state"
+        let store = Self.stateFolder(state, directory: pebble.directory)
+        let now = Int(Date().timeIntervalSince1970)
+        // One hour of life, ten minutes left: due. And one that expired an hour ago.
+        try folder.makeCertificate("a.test", certificate: "old-a.pem", key: "old-a.key", notBefore: now - 3000, notAfter: now + 600)
+        try folder.makeCertificate("c.test", certificate: "old-c.pem", key: "old-c.key", notBefore: now - 7200, notAfter: now - 3600)
+        try folder.write(folder.read("old-a.key") + folder.read("old-a.pem"), to: String(store.dropFirst(folder.path.count + 1)) + "/a.test.pem")
+        try folder.write(folder.read("old-c.key") + folder.read("old-c.pem"), to: String(store.dropFirst(folder.path.count + 1)) + "/c.test.pem")
+        let config = acmeConfig(directory: pebble.directory, caFile: pebble.caFile, state: state, httpsPort: httpsPort, httpPort: httpPort,
+                                defaultHosts: ["a.test"], sites: [["c.test"]])
+        let server = try ACMEServer(folder: folder, config: config, httpsPort: httpsPort, httpPort: httpPort)
+        try await server.waitFor("serving the stored certificate for a.test", timeout: 10)
+        try await server.waitFor("EXPIRED at", timeout: 10)
+        let connection = try OpenTLSConnection(port: httpsPort, name: "a.test")
+        let first = try await connection.get("/healthz", host: "a.test")
+        #expect(first == "HTTP/1.1 200 OK", "\(first)")
+        let before = try servedCertificate(port: httpsPort, name: "a.test")
+        #expect(!before.contains("Pebble"), "the stored certificate was not served first: \(before)")
+
+        try await server.waitFor("ordering a certificate for a.test (renewal)")
+        try await server.waitFor("serving the new certificate for a.test")
+        try await server.waitFor("serving the new certificate for c.test")
+        // The connection opened on the old certificate still answers; new handshakes get Pebble's.
+        let second = try await connection.get("/healthz", host: "a.test")
+        #expect(second == "HTTP/1.1 200 OK", "\(second)")
+        let root = try folder.write(try pebble.root(), to: "pebble-root.pem")
+        for host in ["a.test", "c.test"] {
+            let answer = try curlHTTPS(host, port: httpsPort, path: "/.well-known/apple-app-site-association", caFile: root)
+            #expect(answer.output.hasSuffix("\n200"), "\(host) after renewal: \(answer)")
+        }
+        try await server.stop()
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real shared cache in front of a linkhost, on loopback: Debian's nginx (`proxy_cache`) or Varnish.
+///
+/// Each has its own folder for configuration, cache and logs; the process is stopped with SIGTERM when
+/// the value goes away (nginx runs without a master process, Varnish's worker ends with its manager).
+final class CacheProxy {
+    /// Which cache, for messages.
+    let name: String
+    let port: Int
+    let folder: String
+    private let child: ChildProcess
+
+    private init(name: String, port: Int, folder: String, child: ChildProcess) {
+        self.name = name
+        self.port = port
+        self.folder = folder
+        self.child = child
+    }
+
+    deinit {
+        child.send(SIGTERM)
+        for _ in 0..<100 where child.isRunning { usleep(30_000) }
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// nginx with `proxy_cache` and `proxy_cache_revalidate`; `ignoringVary` adds `proxy_ignore_headers Vary`,
+    /// which is what CloudFront's and Cloudflare's defaults amount to: one copy per URL for everyone.
+    static func nginx(backend: Int, ignoringVary: Bool) async throws -> CacheProxy {
+        let binary = try executable("nginx", "package nginx")
+        let folder = try makeFolder("nginx")
+        let port = try RawHTTPClientPortPicker.freePort()
+        let config = """
+        master_process off;
+        daemon off;
+        pid \(folder)/nginx.pid;
+        error_log \(folder)/error.log warn;
+        events { worker_connections 256; }
+        http {
+            access_log \(folder)/access.log;
+            client_body_temp_path \(folder)/body;
+            proxy_temp_path \(folder)/proxy;
+            fastcgi_temp_path \(folder)/fastcgi;
+            uwsgi_temp_path \(folder)/uwsgi;
+            scgi_temp_path \(folder)/scgi;
+            proxy_cache_path \(folder)/cache keys_zone=pages:1m max_size=16m;
+            server {
+                listen 127.0.0.1:\(port);
+                location / {
+                    proxy_pass http://127.0.0.1:\(backend);
+                    proxy_http_version 1.1;
+                    proxy_set_header Host $http_host;
+                    proxy_cache pages;
+                    proxy_cache_revalidate on;
+                    \(ignoringVary ? "proxy_ignore_headers Vary;" : "")
+                    add_header X-Cache-Status $upstream_cache_status always;
+                }
+            }
+        }
+        """
+        try config.write(toFile: folder + "/nginx.conf", atomically: true, encoding: .utf8)
+        let child = try ChildProcess(executable: binary, arguments: ["-p", folder, "-e", folder + "/error.log", "-c", folder + "/nginx.conf"],
+                                     environment: LinkHostCLI.baseEnvironment, directory: folder)
+        let proxy = CacheProxy(name: ignoringVary ? "nginx (ignoring Vary)" : "nginx", port: port, folder: folder, child: child)
+        try await proxy.waitUntilListening()
+        return proxy
+    }
+
+    /// Varnish with its built-in VCL (it honours Vary) and a `keep` period, so an expired object is
+    /// revalidated with `If-None-Match` instead of fetched anew.
+    static func varnish(backend: Int) async throws -> CacheProxy {
+        let binary = try executable("varnishd", "package varnish")
+        let folder = try makeFolder("varnish")
+        let port = try RawHTTPClientPortPicker.freePort()
+        let child = try ChildProcess(
+            executable: binary,
+            arguments: ["-F", "-n", folder, "-a", "127.0.0.1:\(port)", "-b", "127.0.0.1:\(backend)", "-s", "malloc,32m", "-T", "none", "-j", "none",
+                        "-p", "default_keep=60", "-p", "default_grace=0"],
+            environment: LinkHostCLI.baseEnvironment, directory: folder)
+        let proxy = CacheProxy(name: "Varnish", port: port, folder: folder, child: child)
+        try await proxy.waitUntilListening()
+        return proxy
+    }
+
+    /// A new connection to the cache.
+    func connect() throws -> RawHTTPClient { try RawHTTPClient(host: "127.0.0.1", port: port, timeout: .seconds(10)) }
+
+    /// One request on a new connection.
+    func request(_ path: String, headers: [(String, String)] = []) throws -> HTTPResponse {
+        try connect().request("GET", path, headers: headers)
+    }
+
+    /// The cache's URL for a path.
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    private func waitUntilListening() async throws {
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline {
+            if !child.isRunning {
+                throw HarnessError("\(name) exited at start:\n\(child.stderr.text)\(child.stdout.text)\((try? String(contentsOfFile: folder + "/error.log", encoding: .utf8)) ?? "")")
+            }
+            if (try? connect()) != nil { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw HarnessError("\(name) did not listen on 127.0.0.1:\(port) within 15 s:\n\(child.stderr.text)")
+    }
+
+    private static func executable(_ name: String, _ package: String) throws -> String {
+        let candidates = ["/usr/sbin/\(name)", "/usr/bin/\(name)", "/usr/local/sbin/\(name)"]
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw HarnessError("\(name) is not installed (Debian \(package)); run make test-deps")
+        }
+        return found
+    }
+
+    private static func makeFolder(_ name: String) throws -> String {
+        let folder = NSTemporaryDirectory() + "linkhost-\(name)-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // nginx's cache manager and Varnish's worker may run as another user when the tests run as root.
+        chmod(folder, 0o777)
+        return folder
+    }
+}
+
+/// Real-world User-Agent strings, from the test corpus of Debian's `uap-core` (the ua-parser project).
+enum RealUserAgents {
+    static let corpus = "/usr/share/uap-core/tests/test_ua.yaml"
+
+    /// The first `count` distinct browser User-Agents (`Mozilla/5.0 …`, printable ASCII) of the corpus.
+    static func load(_ count: Int) throws -> [String] {
+        guard let text = try? String(contentsOfFile: corpus, encoding: .utf8) else {
+            throw HarnessError("\(corpus) is missing (Debian package uap-core); run make test-deps")
+        }
+        var seen: Set<String> = []
+        var agents: [String] = []
+        for line in text.split(separator: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("- user_agent_string: '"), trimmed.hasSuffix("'") else { continue }
+            let agent = String(trimmed.dropFirst("- user_agent_string: '".count).dropLast()).replacing("''", with: "'")
+            guard agent.hasPrefix("Mozilla/5.0 ("), agent.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }), seen.insert(agent).inserted else { continue }
+            agents.append(agent)
+            if agents.count == count { return agents }
+        }
+        throw HarnessError("\(corpus) has only \(agents.count) distinct browser User-Agents")
+    }
+}
