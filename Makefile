@@ -4,7 +4,7 @@ CONFIG ?= config/linkhost.json
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 
-.PHONY: deps test-deps build release run test diagnostics-doc check-html screenshots fuzz sanitize soak slowloris flood bench bench-profile clean
+.PHONY: deps test-deps build release run test diagnostics-doc check-apple check-html screenshots fuzz sanitize soak slowloris flood bench bench-profile clean
 
 # Installs the C libraries' headers when pkg-config cannot find them (fresh Debian/Ubuntu machines):
 # libmicrohttpd (the server) and libqrencode (QR codes on call pages).
@@ -54,6 +54,10 @@ test: test-deps
 	$(SWIFT) build
 	$(SWIFT) test
 
+# Typechecks CallLinks for iOS 15 and macOS 12 against the standard library's Apple availability (no SDK needed).
+check-apple:
+	scripts/check-apple-availability.sh
+
 # Rewrites docs/diagnostics.md from the codes in Sources/LinkHostCore/Lint/LintCode.swift.
 diagnostics-doc: deps
 	LINKHOST_RECORD_DIAGNOSTICS=1 $(SWIFT) test --filter "LintCodeTests"
@@ -66,7 +70,7 @@ check-html: build
 screenshots: build
 	scripts/screenshot.sh
 
-# libFuzzer over the config loader, router, template and AASA matcher (FUZZ_SECONDS each, default 600).
+# libFuzzer over the config loader, router, template, AASA matcher, app-file readers and Android rules (FUZZ_SECONDS each, default 600).
 FUZZ_SECONDS ?= 600
 fuzz:
 	scripts/fuzz.sh $(FUZZ_SECONDS)

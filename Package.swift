@@ -13,9 +13,13 @@ import PackageDescription
 //          └─ LinkHostQR ── CQREncode                QR codes (libqrencode) as SVG
 let package = Package(
     name: "linkhost",
+    // Only CallLinks is meant for Apple platforms (an iOS app adds the CallLinks product); the server is Linux.
+    platforms: [.iOS(.v15), .macOS(.v12)],
     products: [
         .executable(name: "linkhost", targets: ["linkhost"]),
         .library(name: "LinkHostCore", targets: ["LinkHostCore"]),
+        // `import CallLinks` in an app: the parser the server matches call links with (no C, no other target).
+        .library(name: "CallLinks", targets: ["CallLinks"]),
     ],
     targets: [
         // Leaves: no dependency on any other Swift target.
@@ -43,7 +47,7 @@ let package = Package(
         .executableTarget(name: "linkhost", dependencies: ["LinkHostServer", "LinkHostCheck", "LinkHostCore"]),
 
         // The entry points the libFuzzer harnesses call, outside the release library.
-        .target(name: "LinkHostFuzzTargets", dependencies: ["CallLinks", "LinkHostCore"], path: "Fuzz/Targets"),
+        .target(name: "LinkHostFuzzTargets", dependencies: ["CallLinks", "LinkHostCore", "LinkHostJSON"], path: "Fuzz/Targets"),
 
         // Test-only socket helpers, so that raw-socket tests need no unsafe pointer code in Swift.
         .target(name: "CTestSupport", path: "Tests/CTestSupport"),
@@ -60,7 +64,7 @@ let package = Package(
         .testTarget(name: "LinkHostCheckTests", dependencies: ["LinkHostCheck", "LinkHostCore", "LinkHostTestSupport"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["linkhost", "LinkHostCore", "CTestSupport", "CCheckSupport"],
+            dependencies: ["linkhost", "LinkHostCore", "CallLinks", "CTestSupport", "CCheckSupport"],
             // The hostile-request table and the fake ACME CA are read at run time through #filePath, not bundled.
             exclude: ["HostileExpectations.tsv", "ACME/fake_ca.py"]
         ),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses (Swift with -sanitize=fuzzer,address) and runs each for a set time.
-# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET ...]     (default 60 s; targets: config router template matcher)
+# Usage: scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET ...]     (default 60 s; targets: config router template matcher appfiles android)
 # Crashes are written to Fuzz/crashes/<target>/; copy each into Fuzz/regressions/<target>/ once fixed,
 # where `swift test` replays it.
 set -euo pipefail
@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(config router template matcher)
+[ ${#targets[@]} -gt 0 ] || targets=(config router template matcher appfiles android)
 scratch=.fuzz/build
 mkdir -p .fuzz
 # The harnesses link the very modules the server is built from: the LinkHostFuzzTargets target and the

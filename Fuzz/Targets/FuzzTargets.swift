@@ -5,6 +5,7 @@ import Foundation
 #endif
 import CallLinks
 import LinkHostCore
+import LinkHostJSON
 
 /// The entry points the libFuzzer harnesses drive, shared with the tests that replay their corpora
 /// and crash inputs, so a regression test runs exactly the code the fuzzer ran.
@@ -14,7 +15,7 @@ public enum FuzzTargets {
         if let config = try? ConfigLoader.parse(bytes) {
             for site in config.sites {
                 _ = AASAGenerator.bytes(for: site)
-                _ = AssetLinksGenerator.bytes(for: site.android)
+                _ = AssetLinksGenerator.bytes(for: site)
             }
         }
     }
@@ -47,6 +48,44 @@ public enum FuzzTargets {
     public static func matcher(_ bytes: [UInt8]) {
         _ = MatchLineProtocol.respond(toInput: String(decoding: bytes, as: UTF8.self))
     }
+
+    /// The app-file readers on arbitrary bytes: XML, then an .entitlements plist and an AndroidManifest.xml
+    /// compared with a fixed config. A file either reads or is refused with LH701, never another code.
+    public static func appFiles(_ bytes: [UInt8]) {
+        _ = try? XMLReader.parse(bytes)
+        guard let config = appConfig else { return }
+        if case .failure(let problem) = EntitlementsFile.read(bytes) { precondition(problem.code == .lh701, "an unreadable entitlements file got \(problem.code)") }
+        if case .failure(let problem) = AndroidManifestFile.read(bytes) { precondition(problem.code == .lh701, "an unreadable manifest got \(problem.code)") }
+        _ = AppFilesLinter.lint(entitlements: bytes, source: "fuzz", config: config)
+        _ = AppFilesLinter.lint(androidManifest: bytes, source: "fuzz", config: config)
+    }
+
+    /// Android's dynamic rules on arbitrary input: the first line is a URL, the rest an assetlinks.json.
+    /// The matcher drops an app's rules only when the linter calls them malformed (an LH406 error).
+    public static func android(_ bytes: [UInt8]) {
+        let parts = bytes.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false)
+        let url = String(decoding: parts[0], as: UTF8.self)
+        let rest = parts.count > 1 ? Array(parts[1]) : []
+        guard let document = try? JSONParser.parse(rest) else { return }
+        let matcher = AndroidLinkMatcher(document: document)
+        let malformed = AssetLinksLinter.diagnostics(bytes: rest).contains { $0.code == .lh406 && $0.severity == .error }
+        var dropped = false
+        for package in matcher.packageNames {
+            let result = matcher.match(url: url, packageName: package, domain: "")
+            if result.decision == .manifestOnly, result.reason.contains("malformed") { dropped = true }
+        }
+        precondition(!dropped || malformed, "the matcher dropped dynamic rules the linter finds well-formed")
+    }
+
+    /// The config the app files are compared with: two sites, every kind of host and template.
+    private static let appConfig: Config? = try? ConfigLoader.parse(Array("""
+        {"apps":[{"name":"Fuzz","teamID":"ABCDE12345","bundleID":"com.example.fuzz"}],
+         "android":[{"packageName":"com.example.fuzz","sha256CertFingerprints":["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"]}],
+         "aasa":{"webcredentials":true},
+         "sites":[{"hosts":["links.example.com","*.example.org"],
+                   "callLinks":{"links":["/call/{callId}?type={callType}","/join/{callType}:{callId}","/join?call_id={callId}&call_type={callType}"]}},
+                  {"hosts":["meet.example.net"],"callLinks":{"paths":["m"]}}]}
+        """.utf8))
 
     /// A snapshot of two sites built once from a fixed config and a small static folder in a temporary directory.
     private static let fixtureSnapshot: Snapshot? = {

@@ -83,7 +83,7 @@ enum CheckCommand: Command {
             )
             if let site = config?.site(forHost: origin.authority) {
                 options.expectedAASA = site.apps.isEmpty ? nil : AASAGenerator.bytes(for: site)
-                options.expectedAssetLinks = site.android.isEmpty ? nil : AssetLinksGenerator.bytes(for: site.android)
+                options.expectedAssetLinks = site.android.isEmpty ? nil : AssetLinksGenerator.bytes(for: site)
             }
             return DeploymentCheck.run(options, fetch: client.fetcher)
         }

@@ -2,34 +2,46 @@ import CallLinks
 import LinkHostCore
 import LinkHostJSON
 
-/// `linkhost match`: what iOS does with a URL, per app, and the rule that decides it.
+/// `linkhost match`: what iOS (and Android 15+) does with a URL, per app, and the rule that decides it.
 enum MatchCommand: Command {
     static let name = "match"
-    static let summary = "Say whether a URL opens the app, and which AASA rule decides it."
+    static let summary = "Say whether a URL opens the app, and which AASA or Android rule decides it."
     static let help = """
-    USAGE: linkhost match URL [--app APPID] [--config PATH | --aasa FILE] [--domain HOST]
+    USAGE: linkhost match URL [--platform ios|android|both] [--app APPID] [--package NAME]
+                              [--config PATH | --aasa FILE --assetlinks FILE] [--domain HOST]
            linkhost match --jsonl
 
     Decides, with iOS's universal-link rules, what tapping URL does: open the app
     (match), stay in the browser because an exclusion matched (exclude), or stay in
     the browser because no rule matched (no_match). Prints, per app, the decision and
     the rule that made it: where it sits in the AASA, its JSON, and why it matched.
+    With --platform android it decides with Google's Android 15+ Dynamic App Links
+    rules (dynamic_app_link_components of assetlinks.json), and with both it shows
+    the two decisions one after the other and whether they agree.
 
-    The AASA is the one linkhost generates from the config for the site that serves
-    the URL's host (as the server chooses it), unless --aasa names a file (e.g. one
-    saved from a live server). With a config, the last line says what linkhost itself
-    answers for the URL: which call page, by which link template, or none.
+    The files are the ones linkhost generates from the config for the site that serves
+    the URL's host (as the server chooses it), unless --aasa or --assetlinks names a
+    file (e.g. one saved from a live server). With a config, the last line says what
+    linkhost itself answers for the URL: which call page, by which link template, or
+    none.
 
     OPTIONS:
-      --app APPID     Only this app (TEAMID.bundle.id); default: every app the AASA lists.
-      --config PATH   Config to generate the AASA from (default: $LINKHOST_CONFIG or
-                      config/linkhost.json).
-      --aasa FILE     An apple-app-site-association file to read instead of a config.
-      --domain HOST   The domain the AASA is served for (default: the URL's host); a URL
-                      on another host never opens the app.
-      --jsonl         Answer the shared conformance line protocol: one JSON case per line
-                      on standard input, one JSON answer per line on standard output.
-      -h, --help      Show this help.
+      --platform P      ios (default), android, or both.
+      --app APPID       Only this iOS app (TEAMID.bundle.id); default: every app the AASA lists.
+      --package NAME    Only this Android app; default: every app the assetlinks.json lists.
+      --config PATH     Config to generate the files from (default: $LINKHOST_CONFIG or
+                        config/linkhost.json).
+      --aasa FILE       An apple-app-site-association file to read instead of a config.
+      --assetlinks FILE An assetlinks.json file to read instead of a config.
+      --domain HOST     The domain the files are served for (default: the URL's host); a URL
+                        on another host never opens the app.
+      --jsonl           Answer the shared conformance line protocol: one JSON case per line
+                        on standard input, one JSON answer per line on standard output.
+      -h, --help        Show this help.
+
+    ANDROID: dynamic rules only narrow what the app's AndroidManifest.xml claims; the
+    decision assumes the manifest claims the URL (check it with validate
+    --android-manifest). Devices before Android 15 ignore dynamic rules.
 
     JSONL:
       in   {"id":0,"aasa":{...},"domain":"example.com","appId":"ABCDE12345.com.example.app","url":"https://example.com/x"}
@@ -37,12 +49,12 @@ enum MatchCommand: Command {
       A line that cannot be decided is answered {"id":0,"error":"..."}; "explain":true
       in a case adds an "explanation".
 
-    EXIT CODES: 0 the URL opens the app (with several apps: at least one of them),
-    1 exclude or no_match, 2 usage, config or file error.
+    EXIT CODES: 0 the URL opens the app (with several apps: at least one of them; with
+    both: on both platforms), 1 it does not, 2 usage, config or file error.
     """
 
     static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {
-        let arguments = try Arguments(words, command: name, options: ["--app", "--config", "--aasa", "--domain"], flags: ["--jsonl"])
+        let arguments = try Arguments(words, command: name, options: ["--app", "--package", "--config", "--aasa", "--assetlinks", "--domain", "--platform"], flags: ["--jsonl"])
         if arguments.has("--help") { StandardStreams.output(help + "\n"); return 0 }
         if arguments.has("--jsonl") {
             guard arguments.positional.isEmpty, arguments.values.isEmpty else {
@@ -54,8 +66,12 @@ enum MatchCommand: Command {
         guard arguments.positional.count == 1, let url = arguments.positional.first else {
             throw UsageError(message: arguments.positional.isEmpty ? "give the URL to decide" : "give one URL, not \(arguments.positional.count)", command: name)
         }
-        if arguments["--config"] != nil && arguments["--aasa"] != nil {
-            throw UsageError(message: "give --config or --aasa, not both", command: name)
+        let platform = arguments["--platform"] ?? "ios"
+        guard ["ios", "android", "both"].contains(platform) else {
+            throw UsageError(message: "--platform takes ios, android or both, not '\(platform)'", command: name)
+        }
+        if arguments["--config"] != nil && (arguments["--aasa"] != nil || arguments["--assetlinks"] != nil) {
+            throw UsageError(message: "give --config or the files (--aasa, --assetlinks), not both", command: name)
         }
         let split: SplitURL
         do {
@@ -63,24 +79,43 @@ enum MatchCommand: Command {
         } catch {
             throw UsageError(message: error.message, command: name)
         }
-        guard let (document, source, site) = loadDocument(arguments, host: split.host + (split.port.map { ":\($0)" } ?? ""), environment: environment) else { return 2 }
-        let apps = arguments["--app"].map { [$0] } ?? listedApps(document)
-        guard !apps.isEmpty else {
-            StandardStreams.error("linkhost match: \(source) lists no app in applinks.details, so no URL opens an app\n")
-            return 1
+        let authority = split.host + (split.port.map { ":\($0)" } ?? "")
+        let domain = arguments["--domain"] ?? authority
+        var text = "\(url)\n"
+        var opens: [Bool] = []
+        var site: SiteConfig?
+        if platform != "android" {
+            guard let (document, source, loaded) = loadDocument(arguments, host: authority, environment: environment) else { return 2 }
+            let apps = arguments["--app"].map { [$0] } ?? listedApps(document)
+            guard !apps.isEmpty else {
+                StandardStreams.error("linkhost match: \(source) lists no app in applinks.details, so no URL opens an app\n")
+                return 1
+            }
+            let matcher = AASAMatcher(document: document)
+            text += "  on \(domain), by the AASA \(source)\n"
+            let results = apps.map { matcher.match(url: url, appID: $0, domain: domain) }
+            text += results.map(describe).joined()
+            opens.append(results.contains { $0.decision == .match })
+            site = loaded
         }
-        let domain = arguments["--domain"] ?? (split.host + (split.port.map { ":\($0)" } ?? ""))
-        let matcher = AASAMatcher(document: document)
-        var text = "\(url)\n  on \(domain), by the AASA \(source)\n"
-        var anyMatch = false
-        for app in apps {
-            let result = matcher.match(url: url, appID: app, domain: domain)
-            anyMatch = anyMatch || result.decision == .match
-            text += describe(result)
+        if platform != "ios" {
+            guard let (document, source, loaded) = MatchAndroid.loadDocument(arguments, host: authority, environment: environment) else { return 2 }
+            let matcher = AndroidLinkMatcher(document: document)
+            let packages = arguments["--package"].map { [$0] } ?? matcher.packageNames
+            guard !packages.isEmpty else {
+                StandardStreams.error("linkhost match: \(source) grants App Links to no Android app, so no URL opens one\n")
+                return 1
+            }
+            text += "  on \(domain), by the assetlinks.json \(source)\n"
+            let results = packages.map { matcher.match(url: url, packageName: $0, domain: domain) }
+            text += results.map(MatchAndroid.describe).joined()
+            opens.append(results.contains(where: \.opensApp))
+            site = site ?? loaded
         }
+        if platform == "both" { text += "  platforms: \(MatchAndroid.agreement(iOS: opens[0], android: opens[1]))\n" }
         if let site { text += "  linkhost: \(servedAs(split, on: site))\n" }
         StandardStreams.output(text)
-        return anyMatch ? 0 : 1
+        return opens.allSatisfy { $0 } ? 0 : 1
     }
 
     /// The decision for one app in three parts: the verdict, the deciding rule, and the matcher's explanation.
@@ -128,7 +163,19 @@ enum MatchCommand: Command {
     /// The AASA to decide with, a name for it, and the site it was generated for: from the config (the site
     /// serving `host`), or read from `--aasa`; nil after printing why not.
     private static func loadDocument(_ arguments: Arguments, host: String, environment: [String: String]) -> (JSONValue, String, SiteConfig?)? {
-        if let file = arguments["--aasa"] {
+        loadDocument(file: arguments["--aasa"], arguments, host: host, environment: environment) { site in
+            site.apps.isEmpty ? nil : AASAGenerator.document(for: site)
+        } missing: { "configures no iOS app in \"apps\"\($0), so it generates no AASA" }
+    }
+
+    /// A document to decide with, a name for it, and the site it was generated for: read from `file`, or
+    /// generated from the config for the site serving `host` (`generate` gives nil when that site has no
+    /// app of the kind, and `missing` says so after the config path); nil after printing why not.
+    static func loadDocument(
+        file: String?, _ arguments: Arguments, host: String, environment: [String: String],
+        generate: (SiteConfig) -> JSONValue?, missing: (String) -> String
+    ) -> (JSONValue, String, SiteConfig?)? {
+        if let file {
             switch DocumentFile.json(at: file) {
             case .success(let document): return (document, file, nil)
             case .failure(let failure):
@@ -140,16 +187,21 @@ enum MatchCommand: Command {
         do {
             let config = try ConfigLoader.load(path: path, environment: environment)
             let site = config.site(forHost: host)
-            let name = site.hosts.isEmpty ? (config.sites.count > 1 ? " for the default site" : "") : " for the site \(site.label) (\(site.path))"
-            guard !site.apps.isEmpty else {
-                StandardStreams.error("linkhost match: \(path) configures no iOS app in \"apps\"\(name), so it generates no AASA\n")
+            let name = siteName(site, in: config)
+            guard let document = generate(site) else {
+                StandardStreams.error("linkhost match: \(path) \(missing(name))\n")
                 return nil
             }
-            return (AASAGenerator.document(for: site), "generated from \(path)\(name)", site)
+            return (document, "generated from \(path)\(name)", site)
         } catch {
             StandardStreams.error("\(error)\n")
             return nil
         }
+    }
+
+    /// " for the site links.example.com (sites[0])", or " for the default site" when there are several.
+    static func siteName(_ site: SiteConfig, in config: Config) -> String {
+        site.hosts.isEmpty ? (config.sites.count > 1 ? " for the default site" : "") : " for the site \(site.label) (\(site.path))"
     }
 
     /// Every app the document lists, in order, each once.

@@ -7,6 +7,8 @@ enum ValidateCommand: Command {
     static let help = """
     USAGE: linkhost validate [--config PATH | --aasa FILE | --assetlinks FILE]
                              [--format human|json]
+           linkhost validate --entitlements FILE [--android-manifest FILE] [--config PATH]
+           linkhost validate --android-manifest FILE [--config PATH]
 
     Loads the config, the static files and everything generated from them, exactly as
     serve would, and lints beyond what loading needs. Every problem has a stable code
@@ -19,13 +21,27 @@ enum ValidateCommand: Command {
         and without ?type=) must open every app, while /, the association files and the
         files of the static folder must not;
       - Android: package names, fingerprints, and a single fingerprint (the Play
-        app-signing key is the one usually forgotten).
-    With --aasa or --assetlinks, lints that file instead, e.g. one saved from a server.
+        app-signing key is the one usually forgotten);
+      - both platforms: AASA rules whose meaning Android 15+'s dynamic rules cannot keep
+        (and what Android does instead), and URLs that open the app on one platform
+        and not on the other.
+    With --aasa or --assetlinks, lints that file instead, e.g. one saved from a server
+    (for assetlinks.json also its dynamic rules, as Google documents them).
+
+    With --entitlements or --android-manifest, reads the app's own files and compares
+    them with the config: hosts the server serves that the app does not claim (no
+    applinks: entry; no App Links intent filter with autoVerify for a link template),
+    and claims the server does not serve. Give the merged manifest the build writes
+    (app/build/intermediates/merged_manifests/...), whose resources are resolved; the
+    fragments linkhost print writes are read too.
 
     OPTIONS:
       --config PATH       Config file (default: $LINKHOST_CONFIG or config/linkhost.json).
       --aasa FILE         An apple-app-site-association file to lint.
       --assetlinks FILE   An assetlinks.json file to lint.
+      --entitlements FILE The iOS app's .entitlements property list, to compare with the config.
+      --android-manifest FILE
+                          The Android app's AndroidManifest.xml, to compare with the config.
       --format FORMAT     human (default) or json: an array of
                           {"code", "severity", "path", "message"}.
       -h, --help          Show this help.
@@ -34,36 +50,58 @@ enum ValidateCommand: Command {
     """
 
     static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {
-        let arguments = try Arguments(words, command: name, options: ["--config", "--aasa", "--assetlinks", "--format"], flags: [])
+        let arguments = try Arguments(words, command: name, options: ["--config", "--aasa", "--assetlinks", "--entitlements", "--android-manifest", "--format"], flags: [])
         if arguments.has("--help") { StandardStreams.output(help + "\n"); return 0 }
         if let extra = arguments.positional.first { throw UsageError(message: "unexpected argument '\(extra)'", command: name) }
         let format = try outputFormat(arguments, command: name)
+        let appFiles = ["--entitlements", "--android-manifest"].filter { arguments[$0] != nil }
         let sources = ["--config", "--aasa", "--assetlinks"].filter { arguments[$0] != nil }
-        if sources.count > 1 { throw UsageError(message: "give one of --config, --aasa and --assetlinks", command: name) }
+        if !appFiles.isEmpty, arguments["--aasa"] != nil || arguments["--assetlinks"] != nil {
+            throw UsageError(message: "--entitlements and --android-manifest are compared with a config; give --config, not --aasa or --assetlinks", command: name)
+        }
+        if appFiles.isEmpty, sources.count > 1 { throw UsageError(message: "give one of --config, --aasa and --assetlinks", command: name) }
 
-        let report: LintReport
+        var reports: [LintReport] = []
         var summary = ""
-        if let file = arguments["--aasa"] ?? arguments["--assetlinks"] {
+        if !appFiles.isEmpty {
+            let path = configPath(arguments, environment: environment)
+            guard let config = loadedConfig(path, environment: environment) else { return 2 }
+            for option in appFiles {
+                guard let file = arguments[option] else { continue }
+                switch DocumentFile.bytes(at: file) {
+                case .success(let bytes):
+                    reports.append(option == "--entitlements"
+                        ? AppFilesLinter.lint(entitlements: bytes, source: file, config: config)
+                        : AppFilesLinter.lint(androidManifest: bytes, source: file, config: config))
+                case .failure(let failure):
+                    reports.append(LintReport(source: file, diagnostics: [LintDiagnostic(.lh701, .error, path: "", failure.message)]))
+                }
+            }
+            summary = "agrees with \(path)"
+        } else if let file = arguments["--aasa"] ?? arguments["--assetlinks"] {
             let lint = arguments["--aasa"] != nil ? AASALinter.lint(bytes:source:) : AssetLinksLinter.lint(bytes:source:)
             switch DocumentFile.bytes(at: file) {
             case .success(let bytes):
-                report = lint(bytes, file)
+                reports.append(lint(bytes, file))
                 summary = "\(bytes.count) bytes"
             case .failure(let failure):
-                report = LintReport(source: file, diagnostics: [LintDiagnostic(failure.code, .error, path: "", failure.message)])
+                reports.append(LintReport(source: file, diagnostics: [LintDiagnostic(failure.code, .error, path: "", failure.message)]))
             }
         } else {
             let outcome = ConfigLinter.lint(path: configPath(arguments, environment: environment), environment: environment)
-            report = outcome.report
+            reports.append(outcome.report)
             summary = outcome.snapshot.map(ConfigLinter.summary(of:)) ?? ""
         }
+        let hasErrors = reports.contains(where: \.hasErrors)
         if format == "json" {
-            StandardStreams.output(report.jsonText)
-        } else if report.hasErrors {
-            StandardStreams.error(report.humanText(validSummary: summary))
+            let all = LintReport(source: "", diagnostics: reports.flatMap { report in
+                reports.count == 1 ? report.diagnostics : report.diagnostics.map { $0.relocated(to: report.source + ($0.path.isEmpty ? "" : ": " + $0.path)) }
+            })
+            StandardStreams.output(all.jsonText)
         } else {
-            StandardStreams.output(report.humanText(validSummary: summary))
+            let text = reports.map { $0.humanText(validSummary: summary) }.joined()
+            if hasErrors { StandardStreams.error(text) } else { StandardStreams.output(text) }
         }
-        return report.hasErrors ? 2 : 0
+        return hasErrors ? 2 : 0
     }
 }

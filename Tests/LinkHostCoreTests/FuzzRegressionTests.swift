@@ -12,6 +12,8 @@ struct FuzzRegressionTests {
         case "config": FuzzTargets.config(bytes)
         case "router": FuzzTargets.router(bytes)
         case "template": FuzzTargets.template(bytes)
+        case "appfiles": FuzzTargets.appFiles(bytes)
+        case "android": FuzzTargets.android(bytes)
         default: FuzzTargets.matcher(bytes)
         }
     }
@@ -25,7 +27,7 @@ struct FuzzRegressionTests {
         }
     }
 
-    @Test("every saved input runs to the end", arguments: ["config", "router", "template", "matcher"])
+    @Test("every saved input runs to the end", arguments: ["config", "router", "template", "matcher", "appfiles", "android"])
     func replay(target: String) throws {
         let files = try Self.inputs(target)
         #expect(!files.isEmpty, "no inputs for \(target)")

@@ -15,11 +15,29 @@ struct GenerationTests {
         #expect(generated == (try golden("aasa-\(format).json")))
     }
 
-    @Test("assetlinks matches its golden file, fingerprints uppercased")
-    func assetLinksGolden() throws {
-        let generated = String(decoding: AssetLinksGenerator.bytes(for: try config("assetlinks.config.json").defaultSite.android), as: UTF8.self)
-        #expect(generated == (try golden("assetlinks.json")))
+    @Test("assetlinks matches its golden file, fingerprints uppercased", arguments: ["assetlinks", "assetlinks-static", "assetlinks-rules"])
+    func assetLinksGolden(name: String) throws {
+        let generated = String(decoding: AssetLinksGenerator.bytes(for: try config("\(name).config.json").defaultSite), as: UTF8.self)
+        #expect(generated == (try golden("\(name).json")))
         #expect(!generated.contains("6d:e9"))
+    }
+
+    @Test("with dynamicRules off the bytes are those of the statements alone, as before dynamic rules existed")
+    func assetLinksWithoutDynamicRules() throws {
+        let generated = String(decoding: AssetLinksGenerator.bytes(for: try config("assetlinks-static.config.json").defaultSite), as: UTF8.self)
+        #expect(!generated.contains("relation_extensions"))
+        // The same apps with the switch on differ only by each statement's relation_extensions.
+        let dynamic = try JSONParser.parse(AssetLinksGenerator.bytes(for: try config("assetlinks.config.json").defaultSite))
+        let stripped = JSONValue.array((dynamic.arrayValue ?? []).map { statement in
+            .object(JSONObject((statement.objectValue?.members ?? []).filter { $0.key != "relation_extensions" }))
+        })
+        #expect(JSONWriter.string(stripped, style: .pretty) == generated)
+    }
+
+    @Test("each site of a config gets its own dynamic rules", arguments: [("links.example.com", "links"), ("meet.example.org", "meet")])
+    func assetLinksPerSite(host: String, name: String) throws {
+        let site = try config("assetlinks-sites.config.json").site(forHost: host)
+        #expect(String(decoding: AssetLinksGenerator.bytes(for: site), as: UTF8.self) == (try golden("assetlinks-sites-\(name).json")))
     }
 
     @Test("the same config always gives the same bytes")

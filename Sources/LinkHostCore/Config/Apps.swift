@@ -23,6 +23,9 @@ public struct AndroidApp: Sendable, Equatable {
     public var packageName: String
     /// SHA-256 fingerprints of the signing certificates, uppercase hex pairs joined by ":".
     public var sha256CertFingerprints: [String]
+    /// Whether the app's statement carries the site's rules as Android 15+ dynamic rules
+    /// (`dynamic_app_link_components`); off leaves the app's manifest alone to decide.
+    public var dynamicRules: Bool = true
 }
 
 /// Reads the `apps` and `android` sections (of the top level or of one site).
@@ -76,16 +79,17 @@ enum AppsReader {
         var apps: [AndroidApp] = []
         var seen: [String: String] = [:]
         for (value, path) in elements {
-            guard let object = reader.object(value, at: path, allowed: ["packageName", "sha256CertFingerprints"]) else { continue }
+            guard let object = reader.object(value, at: path, allowed: ["packageName", "sha256CertFingerprints", "dynamicRules"]) else { continue }
             let packageName = reader.string(object, "packageName", at: path, required: true, expected: "an Android package name", code: .lh401, rule: Identifiers.packageName)
             let fingerprints = readFingerprints(object, at: path, reader: &reader)
+            let dynamicRules = reader.boolean(object, "dynamicRules", at: path) ?? true
             guard let packageName else { continue }
             if let first = seen[packageName] {
                 reader.error(.lh404, path, "package \"\(packageName)\" is already listed at \(first); put all its fingerprints in one entry")
                 continue
             }
             seen[packageName] = path
-            apps.append(AndroidApp(packageName: packageName, sha256CertFingerprints: fingerprints))
+            apps.append(AndroidApp(packageName: packageName, sha256CertFingerprints: fingerprints, dynamicRules: dynamicRules))
         }
         return apps
     }

@@ -112,7 +112,7 @@ enum CallLinkSettingsReader {
                 reader.error(.lh115, elementPath, "\(ConfigReader.show(element)) \(error)")
                 continue
             }
-            if let earlier = templates.firstIndex(where: { answersFirst($0, over: template) }) {
+            if let earlier = templates.firstIndex(where: { $0.answersFirst(over: template) }) {
                 let shown = ConfigReader.join(ConfigReader.parent(of: path), sources[earlier])
                 let what = templates[earlier] == template ? "is listed twice (at \(shown))" : "never decides: \(shown) before it matches every link it matches"
                 reader.error(.lh115, elementPath, "\(ConfigReader.show(element)) \(what)")
@@ -153,13 +153,5 @@ enum CallLinkSettingsReader {
             sources += ["paths[\(offset)]", "paths[\(offset)]"]
         }
         return (templates, sources)
-    }
-
-    /// True when `earlier` matches every link `later` matches, so `later` can never decide: the same path
-    /// shape, and no query item `earlier` requires that `later` does not require too.
-    static func answersFirst(_ earlier: CallLinkTemplate, over later: CallLinkTemplate) -> Bool {
-        guard earlier.segments == later.segments else { return false }
-        let required = { (template: CallLinkTemplate) in Set(template.queryItems.filter { $0.binding == .callID }.map(\.name)) }
-        return required(earlier).isSubset(of: required(later))
     }
 }

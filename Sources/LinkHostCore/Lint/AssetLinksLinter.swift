@@ -89,7 +89,7 @@ public enum AssetLinksLinter {
         for entry in fingerprintsByPackage where entry.fingerprints.count == 1 {
             add(.lh403, .warning, entry.path, singleFingerprintMessage(entry.package))
         }
-        return found
+        return found + DynamicRulesLint.diagnostics(document: document)
     }
 
     /// LH403 for a site's Android apps: one fingerprint is usually the upload key alone.

@@ -52,6 +52,10 @@ public enum ConfigLinter {
             found += AASALinter.diagnostics(document: generated, render: render).filter { $0.code != .lh208 }
             found += ServedConsistency.diagnostics(site: site, in: snapshot, document: generated) { render($0.documentPath) }
         }
+        for site in snapshot.sites {
+            let render: (DocumentPath) -> String = { configPath(for: $0, site: site.config) }
+            found += PlatformConsistency.diagnostics(site: site, document: AASAGenerator.document(for: site.config)) { render($0.documentPath) }
+        }
         // Sites that inherit a setting share its findings; the report keeps each once.
         return Outcome(report: LintReport(source: source, diagnostics: found), snapshot: snapshot)
     }

@@ -2,7 +2,7 @@
 ///
 /// Codes never change meaning once released: CI configurations filter on them. The hundreds group them:
 /// 1xx file format, 2xx rules, 3xx consistency with what is served, 4xx Android, 5xx live deployment,
-/// 6xx the call page's locale files.
+/// 6xx the call page's locale files, 7xx the app's own files (entitlements, Android manifest).
 /// `docs/diagnostics.md` is generated from `meaning` and `fix` (a test keeps the two in step).
 public enum LintCode: String, Sendable, CaseIterable, Comparable {
     /// File format: JSON, identifiers, types, keys, size, defaults, legacy/modern mixing, files the config names.
@@ -23,6 +23,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case lh301 = "LH301", lh302 = "LH302", lh303 = "LH303", lh304 = "LH304", lh305 = "LH305"
     /// Android: package names, fingerprints, statements.
     case lh401 = "LH401", lh402 = "LH402", lh403 = "LH403", lh404 = "LH404", lh405 = "LH405"
+    /// Android 15+ dynamic rules: malformed in a file, meaning lost in translation, platforms disagreeing.
+    case lh406 = "LH406", lh407 = "LH407", lh408 = "LH408"
     /// Live deployment: reachability, TLS, redirects, status, type, copies, HEAD, Apple's CDN.
     case lh501 = "LH501", lh502 = "LH502", lh503 = "LH503", lh504 = "LH504", lh505 = "LH505"
     /// Live deployment, continued.
@@ -31,6 +33,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case lh511 = "LH511", lh512 = "LH512"
     /// The call page's locale files: tags, unknown keys, missing and malformed strings.
     case lh601 = "LH601", lh602 = "LH602", lh603 = "LH603", lh604 = "LH604", lh605 = "LH605"
+    /// The app's files: unreadable, hosts or templates not claimed, claims the server does not serve, developer mode.
+    case lh701 = "LH701", lh702 = "LH702", lh703 = "LH703", lh704 = "LH704", lh705 = "LH705", lh706 = "LH706"
 
     /// Orders codes by number, for tables.
     public static func < (lhs: LintCode, rhs: LintCode) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -40,12 +44,14 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         switch self {
         case .lh104, .lh106, .lh111, .lh112: return "error (config) / warning (AASA file)"
         case .lh105, .lh209: return "error, or warning when iOS still reads the value"
-        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh403, .lh508, .lh510, .lh511, .lh512, .lh602, .lh603: return "warning"
+        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh403, .lh407, .lh408, .lh508, .lh510, .lh511, .lh512, .lh602, .lh603, .lh703, .lh705, .lh706: return "warning"
         case .lh118: return "error, or warning for a host no public CA can reach"
         case .lh119: return "error, or warning when the folder is readable by others"
         case .lh503, .lh504, .lh505: return "error (warning for the legacy root /apple-app-site-association)"
         case .lh404: return "error (config) / warning (assetlinks file)"
         case .lh405: return "error, or warning when no statement grants App Links"
+        case .lh406: return "error, or warning for what Google does not document"
+        case .lh701: return "error, or warning for a value that cannot be resolved"
         default: return "error"
         }
     }
@@ -92,6 +98,9 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh403: return "Only one certificate fingerprint is listed for an Android app."
         case .lh404: return "An Android package or fingerprint is listed more than once."
         case .lh405: return "An assetlinks.json statement is malformed or grants no App Links."
+        case .lh406: return "An app's Android 15+ dynamic rules (`dynamic_app_link_components`) are malformed or empty, so Android drops them all, or use what Google does not document."
+        case .lh407: return "An AASA rule means something Android's dynamic rules cannot say; the message says what Android 15+ does instead."
+        case .lh408: return "A URL opens the app on one platform and not on the other: iOS by the AASA, Android 15+ by the dynamic rules."
         case .lh501: return "The server could not be reached, or did not answer HTTP."
         case .lh502: return "The server's TLS certificate is not trusted for the host."
         case .lh503: return "An association file URL redirects; Apple's and Google's fetchers follow no redirects."
@@ -109,6 +118,12 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh603: return "A locale file lacks a string the page template uses; the page shows the default locale's string there."
         case .lh604: return "The page template uses a string (`{{t.name}}`) that the default locale does not define, so there is nothing to show."
         case .lh605: return "A locale string or `direction` is malformed: not text, empty, or with a placeholder other than {appName}, {callId}, {callType}."
+        case .lh701: return "An app file given to `validate` (`--entitlements`, `--android-manifest`) cannot be read, is not well-formed XML, or not of its format; or a value in it cannot be resolved."
+        case .lh702: return "A host the config serves iOS apps on has no `applinks:` entry in the entitlements (or no `webcredentials:`/`appclips:` entry where the AASA lists them)."
+        case .lh703: return "The entitlements claim a domain that no site of the config serves iOS apps on."
+        case .lh704: return "A host or link template the config serves is not claimed by an App Links intent filter of the manifest (VIEW, DEFAULT, BROWSABLE, https, autoVerify)."
+        case .lh705: return "An App Links intent filter of the manifest claims a host, or a path, on which the config serves no call link."
+        case .lh706: return "The entitlements use an alternate mode (`?mode=developer`, `?mode=managed`), which must go before release."
         }
     }
 
@@ -154,6 +169,9 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh403: return "Add the Play app-signing key's fingerprint (Play Console > App integrity) beside the upload key's, if Play signs the app."
         case .lh404: return "List each package once, with all its fingerprints in one entry, each once."
         case .lh405: return "Give each statement \"relation\": [\"delegate_permission/common.handle_all_urls\"] and a target with namespace, package_name and sha256_cert_fingerprints."
+        case .lh406: return "Give a non-empty array of rules with only \"/\", \"?\" (name → pattern), \"#\" and \"exclude\", each value non-empty, and one dynamic_app_link_components per app."
+        case .lh407: return "Rewrite the rule in what both platforms say alike (case-sensitive, * only at the end, query items instead of a whole query), or accept the difference the message names."
+        case .lh408: return "Change the rule the message names (see LH407), or check with linkhost match URL --platform both."
         case .lh501: return "Check DNS, the firewall, that the server listens on the port, and its TLS setup."
         case .lh502: return "Serve the full certificate chain from a public CA, naming the host; fetchers accept no self-signed certificate."
         case .lh503: return "Serve the file directly at this URL with status 200."
@@ -171,6 +189,12 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh603: return "Translate the string the message names into the locale."
         case .lh604: return "Add the string to the default locale's file, or fix the name in the template."
         case .lh605: return "Give every string as non-empty JSON text, using only {appName}, {callId} and {callType}; \"direction\" is \"ltr\" or \"rtl\"."
+        case .lh701: return "Give the app's .entitlements plist or its merged AndroidManifest.xml (build/intermediates/merged_manifests/…), with build settings and resources resolved."
+        case .lh702: return "Add the entry the message names (linkhost print entitlements writes them all) to the app's .entitlements file."
+        case .lh703: return "Remove the entry, or add the host to a site of the config (with iOS apps)."
+        case .lh704: return "Add an intent filter for it (linkhost print android-manifest writes them), with android:autoVerify=\"true\"."
+        case .lh705: return "Remove the claim, or serve call links there: add the host to a site, or a link template under the path."
+        case .lh706: return "Remove ?mode=… from the entitlements of release builds (use a build configuration for development)."
         }
     }
 
@@ -181,7 +205,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
             "",
             "Codes that `linkhost validate` and `linkhost check` report (`--format json` gives them as",
             "`{\"code\", \"severity\", \"path\", \"message\"}`). A code keeps its meaning once released.",
-            "1xx file format, 2xx rules, 3xx consistency with what is served, 4xx Android, 5xx live deployment.",
+            "1xx file format, 2xx rules, 3xx consistency with what is served, 4xx Android, 5xx live deployment,",
+            "6xx the call page's locale files, 7xx the app's own files (`validate --entitlements`, `validate --android-manifest`).",
             "This file is generated from `Sources/LinkHostCore/Lint/LintCode.swift`; a test checks they agree.",
             "",
             "| Code | Severity | Meaning | Fix |",

@@ -107,7 +107,7 @@ enum ServedConsistency {
 
     /// The links a template stands for, with a sample call ID: filled with the default type, and without
     /// the optional `{callType}` query items, since a link may leave them out.
-    private static func samples(of template: CallLinkTemplate, defaultType: String) -> [String] {
+    static func samples(of template: CallLinkTemplate, defaultType: String) -> [String] {
         let filled = template.fill(callID: sampleCallID, callType: defaultType)
         let optional = template.queryItems.filter { $0.binding == .callType }.map { "\($0.name)=\(defaultType)" }
         guard !optional.isEmpty, let question = filled.firstIndex(of: "?") else { return [filled] }
@@ -122,7 +122,7 @@ enum ServedConsistency {
     }
 
     /// The site's public origin, or a stand-in: the host is not what decides here, the path is.
-    private static func origin(of site: SiteConfig) -> String {
+    static func origin(of site: SiteConfig) -> String {
         let base = site.callLinks.baseURL ?? site.hosts.first { !$0.hasPrefix("*.") }.map { "https://\($0)" }
         guard let base, let split = try? SplitURL(base) else { return "https://example.com" }
         return "\(split.scheme)://\(split.host)" + (split.port.map { ":\($0)" } ?? "")

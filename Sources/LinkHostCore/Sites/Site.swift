@@ -34,7 +34,7 @@ public final class Site: Sendable {
         if aasa.count > AASAGenerator.maximumSize {
             throw ConfigError(source: "aasa", diagnostics: [ConfigDiagnostic(.lh110, path: sections.aasa, message: "the generated file is \(aasa.count) bytes, more than Apple's limit of \(AASAGenerator.maximumSize) bytes; merge rules or use wildcards")])
         }
-        let assetLinks = config.android.isEmpty ? [] : AssetLinksGenerator.bytes(for: config.android)
+        let assetLinks = config.android.isEmpty ? [] : AssetLinksGenerator.bytes(for: config)
         let template = try Self.template(config, build: &build)
         callPage = CallPage(site: config, template: template, locales: try Self.locales(config, template: template, build: &build))
         let tree = try Self.staticTree(config, build: &build)

@@ -16,6 +16,10 @@ enum LintInput: Sendable {
     case assetlinks(String)
     /// A deployment: the good canned deployment with some responses replaced, by `METHOD path` (or `CDN`).
     case deployment([String: CannedResponse], cdn: Bool = false, expectedAASA: String? = nil, now: Int? = nil)
+    /// An iOS app's .entitlements, compared with the base config serving links.example.com.
+    case entitlements(String)
+    /// An Android app's AndroidManifest.xml, compared with the base config serving links.example.com.
+    case androidManifest(String)
 }
 
 /// A canned answer for the fake fetcher: a response, or a transport failure.
@@ -74,6 +78,11 @@ enum LintFixtures {
                  "sha256_cert_fingerprints": ["\(fingerprints[0])", "\(fingerprints[1])"]}}]
     """
 
+    /// The clean assetlinks.json with `components` as its app's dynamic rules.
+    static func assetlinks(dynamicRules components: String) -> String {
+        assetlinks.replacing("}}]", with: "}, \"relation_extensions\": {\"delegate_permission/common.handle_all_urls\": {\"dynamic_app_link_components\": \(components)}}}]")
+    }
+
     /// The base config; `FOLDER` is replaced by the fixture folder holding the template and `public/`.
     static let config = """
     {
@@ -85,6 +94,42 @@ enum LintFixtures {
       "static": { "root": "FOLDER/public" }
     }
     """
+
+    /// A clean .entitlements for the base config on links.example.com, as Xcode writes it.
+    static let entitlements = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+    <plist version="1.0">
+    <dict>
+    \t<key>com.apple.developer.associated-domains</key>
+    \t<array>
+    \t\t<string>applinks:links.example.com</string>
+    \t</array>
+    </dict>
+    </plist>
+    """
+
+    /// A clean AndroidManifest.xml for the base config on links.example.com.
+    static let androidManifest = """
+    <?xml version="1.0" encoding="utf-8"?>
+    <manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.video">
+      <application android:label="Example Video">
+        <activity android:name=".CallActivity" android:exported="true">
+          <intent-filter android:autoVerify="true">
+            <action android:name="android.intent.action.VIEW" />
+            <category android:name="android.intent.category.DEFAULT" />
+            <category android:name="android.intent.category.BROWSABLE" />
+            <data android:scheme="https" android:host="links.example.com" android:pathPrefix="/call/" />
+          </intent-filter>
+        </activity>
+      </application>
+    </manifest>
+    """
+
+    /// The base config with the host the app files are compared on.
+    static func appConfig() throws -> Config {
+        try Fixtures.config(config.replacing("FOLDER", with: "/nonexistent").replacing(#""template": "#, with: #""baseURL": "https://links.example.com", "template": "#))
+    }
 
     /// The files of the base config's folder.
     static let files = [
@@ -112,6 +157,10 @@ enum LintFixtures {
             return summarize(AssetLinksLinter.diagnostics(bytes: Array(text.utf8)))
         case .deployment(let overrides, let cdn, let expected, let now):
             return summarize(deployment(overrides, cdn: cdn, expectedAASA: expected, now: now).diagnostics)
+        case .entitlements(let text):
+            return summarize(AppFilesLinter.lint(entitlements: Array(text.utf8), source: "test", config: try appConfig()).diagnostics)
+        case .androidManifest(let text):
+            return summarize(AppFilesLinter.lint(androidManifest: Array(text.utf8), source: "test", config: try appConfig()).diagnostics)
         }
     }
 

@@ -1,0 +1,17 @@
+// The one file of CallLinks that uses Foundation, for the `URL` an app is handed; the rest of the target
+// is plain Swift so the server, Linux and every Apple platform compile the same matching code.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#elseif canImport(Foundation)
+import Foundation
+#endif
+
+#if canImport(FoundationEssentials) || canImport(Foundation)
+extension CallLinkParser {
+    /// The call `url` names (from `onOpenURL` or `NSUserActivity.webpageURL`), or nil when it is not a
+    /// call link; the URL is read as written, still percent-encoded, like the server reads the request.
+    public func parse(_ url: URL) -> CallLink? {
+        parse(url.absoluteString)
+    }
+}
+#endif

@@ -1,0 +1,88 @@
+/// Turns a link an app receives into the call it names, with the very code the server matches links with.
+///
+/// ```swift
+/// let parser = try CallLinkParser(templates: ["/call/{callId}?type={callType}", "/join/{callType}:{callId}"],
+///                                 defaultType: "default", hosts: ["links.example.com"])
+/// parser.parse("https://links.example.com/call/abc?type=video")   // CallLink(callID: "abc", callType: "video")
+/// ```
+///
+/// `linkhost print swift-parser` prints the line that builds it from the server's config, so the app and
+/// the server read the same templates. A link is a call link when it is `https`, on one of the hosts (port
+/// 443 or none), and its path and query fit a template exactly as the server's routing decides; the
+/// fragment is ignored, as browsers never send it.
+public struct CallLinkParser: Sendable, Hashable {
+    /// The templates in order, with the default call type.
+    public let matcher: CallLinkMatcher
+    /// The hosts links are accepted on, lowercased; `*.example.com` covers every subdomain.
+    public let hosts: [String]
+
+    /// The templates in order; the first is canonical.
+    public var templates: [CallLinkTemplate] { matcher.templates }
+    /// The call type of links that carry none.
+    public var defaultType: String { matcher.defaultType }
+
+    /// Parses and checks the templates, the default type and the hosts the way the server's config does.
+    public init(templates: [String], defaultType: String = "default", hosts: [String]) throws(CallLinkParserError) {
+        guard !templates.isEmpty else { throw .noTemplates }
+        var parsed: [CallLinkTemplate] = []
+        for text in templates {
+            let template: CallLinkTemplate
+            do {
+                template = try CallLinkTemplate(text)
+            } catch {
+                throw .template(text, error)
+            }
+            if let earlier = parsed.first(where: { $0.answersFirst(over: template) }) {
+                throw .neverDecides(text, earlier: earlier.text)
+            }
+            parsed.append(template)
+        }
+        guard CallToken.isValid(defaultType) else { throw .defaultType(defaultType) }
+        guard !hosts.isEmpty else { throw .noHosts }
+        var lowered: [String] = []
+        for host in hosts {
+            if let problem = CallLinkHost.problem(host) { throw .host(host, problem: problem) }
+            lowered.append(host.lowercased())
+        }
+        matcher = CallLinkMatcher(templates: parsed, defaultType: defaultType)
+        self.hosts = lowered
+    }
+
+    /// The call `url` names, or nil when it is not a call link of these hosts and templates.
+    public func parse(_ url: String) -> CallLink? {
+        guard let parts = CallLinkURL(url), parts.scheme == "https", parts.port == nil || parts.port == 443,
+              hosts.contains(where: { CallLinkHost.covers($0, host: parts.host) })
+        else { return nil }
+        let query = parts.query.map(QueryItems.firstValues) ?? [:]
+        return matcher.match(path: parts.path.utf8, query: { query[$0] })?.link
+    }
+}
+
+/// Why a `CallLinkParser` cannot be made; the description reads like the config's error for the same mistake.
+public enum CallLinkParserError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The template list is empty.
+    case noTemplates
+    /// A template is malformed (the same error the config reports as LH115).
+    case template(String, CallLinkTemplateError)
+    /// A template is listed after one that matches every link it matches.
+    case neverDecides(String, earlier: String)
+    /// The default type is not a call token.
+    case defaultType(String)
+    /// The host list is empty.
+    case noHosts
+    /// A host cannot be a site's host.
+    case host(String, problem: String)
+
+    /// The problem in one sentence.
+    public var description: String {
+        switch self {
+        case .noTemplates: return "no link template; give at least one, such as \"/call/{callId}?type={callType}\""
+        case .template(let text, let error): return "\"\(text)\" \(error)"
+        case .neverDecides(let text, let earlier):
+            return text == earlier ? "\"\(text)\" is listed twice" : "\"\(text)\" never decides: \"\(earlier)\" before it matches every link it matches"
+        case .defaultType(let type): return "defaultType \"\(type)\" \(CallToken.expectation)"
+        case .noHosts: return "no host; give the hosts links are served on, such as \"links.example.com\""
+        case .host(let host, let problem): return "host \"\(host)\" \(problem)"
+        }
+    }
+}

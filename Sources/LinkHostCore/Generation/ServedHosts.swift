@@ -1,0 +1,48 @@
+/// The hosts a config serves links on, site by site: what the app's entitlements, manifest and
+/// `CallLinkParser` must name.
+///
+/// A site serves its `hosts`. The default site serves the host of its `callLinks.baseURL`; in a config with
+/// no other site and no base URL it answers every host and names none (`namesNoHost`).
+public struct ServedHosts: Sendable {
+    /// One site and the hosts it serves.
+    public struct Entry: Sendable {
+        /// The site.
+        public let site: SiteConfig
+        /// Its hosts, lowercased; `*.example.com` for every subdomain.
+        public let hosts: [String]
+    }
+
+    /// The sites that name hosts, in config order.
+    public let entries: [Entry]
+    /// True when the config is one site answering every host without naming one.
+    public let namesNoHost: Bool
+
+    /// Every site's hosts.
+    public init(config: Config) {
+        var entries: [Entry] = []
+        for (index, site) in config.sites.enumerated() {
+            var hosts = site.hosts
+            if index == 0, let base = site.callLinks.baseURL, let split = try? SplitURL(base) { hosts = [split.host] }
+            if !hosts.isEmpty { entries.append(Entry(site: site, hosts: hosts)) }
+        }
+        self.entries = entries
+        namesNoHost = config.sites.count == 1 && entries.isEmpty
+    }
+
+    /// The site that serves `host` (as the server chooses it) with its hosts, or `host` itself for a default
+    /// site that names none.
+    public init(config: Config, host: String) {
+        let site = config.site(forHost: host)
+        let all = ServedHosts(config: config)
+        let hosts = all.entries.first { $0.site == site }?.hosts ?? [host.lowercased()]
+        entries = [Entry(site: site, hosts: hosts)]
+        namesNoHost = false
+    }
+
+    /// Every host of every entry, each once.
+    public var hosts: [String] {
+        var seen: [String] = []
+        for host in entries.flatMap(\.hosts) where !seen.contains(host) { seen.append(host) }
+        return seen
+    }
+}

@@ -1,0 +1,140 @@
+import CallLinks
+
+/// Compares an app's own files with the config: the hosts (and link templates) the server serves that the
+/// app would not claim, and the claims the server does not serve (LH702–LH705).
+public enum AppFilesLinter {
+    /// Lints an `.entitlements` file (or fragment) against `config`.
+    public static func lint(entitlements bytes: [UInt8], source: String, config: Config) -> LintReport {
+        switch EntitlementsFile.read(bytes) {
+        case .failure(let problem): return LintReport(source: source, diagnostics: [problem])
+        case .success(let file): return LintReport(source: source, diagnostics: file.problems + diagnostics(file, config: config))
+        }
+    }
+
+    /// Lints an `AndroidManifest.xml` (or fragment) against `config`.
+    public static func lint(androidManifest bytes: [UInt8], source: String, config: Config) -> LintReport {
+        switch AndroidManifestFile.read(bytes) {
+        case .failure(let problem): return LintReport(source: source, diagnostics: [problem])
+        case .success(let file): return LintReport(source: source, diagnostics: file.problems + diagnostics(file, config: config))
+        }
+    }
+
+    /// Whether `entries` claim `host`: the same name, or a wildcard covering an exact host.
+    private static func claimed(_ host: String, by entries: [EntitlementsFile.Domain]) -> Bool {
+        entries.contains { $0.host == host || (!host.hasPrefix("*.") && CallLinkHost.covers($0.host, host: host)) }
+    }
+
+    static func diagnostics(_ file: EntitlementsFile, config: Config) -> [LintDiagnostic] {
+        let served = ServedHosts(config: config)
+        var found: [LintDiagnostic] = []
+        let applinks = file.domains.filter { $0.service == "applinks" }
+        if served.namesNoHost, !config.defaultSite.apps.isEmpty, applinks.isEmpty {
+            found.append(LintDiagnostic(.lh702, .error, path: "apps", "the config serves iOS apps, but the entitlements have no applinks: entry, so iOS opens no link in the app"))
+        }
+        for entry in served.entries where !entry.site.apps.isEmpty {
+            let where_ = entry.site.hosts.isEmpty ? ConfigReader.join(entry.site.sections.callLinks, "baseURL") : ConfigReader.join(entry.site.path, "hosts")
+            for host in entry.hosts {
+                var services = ["applinks"]
+                if !entry.site.aasa.webcredentials.isEmpty { services.append("webcredentials") }
+                for service in services where !claimed(host, by: file.domains.filter { $0.service == service }) {
+                    let consequence = service == "applinks" ? "so iOS never opens the app from its links" : "so iOS offers no shared web credentials for it"
+                    found.append(LintDiagnostic(.lh702, .error, path: where_, "\(host) serves iOS apps, but the entitlements have no \(service):\(host), \(consequence)"))
+                }
+            }
+        }
+        guard !served.namesNoHost else { return found }
+        for (index, domain) in file.domains.enumerated() where domain.service != "activitycontinuation" {
+            let servedHere = served.entries.contains { entry in
+                !entry.site.apps.isEmpty && entry.hosts.contains { $0 == domain.host || CallLinkHost.covers($0, host: domain.host) }
+            }
+            if !servedHere {
+                found.append(LintDiagnostic(.lh703, .warning, path: "\(EntitlementsGenerator.key)[\(index)]", "\"\(domain.text)\" names a domain no site of the config serves iOS apps on (\(served.hosts.joined(separator: ", "))); iOS fetches its AASA from another server, or finds none"))
+            }
+        }
+        return found
+    }
+
+    static func diagnostics(_ file: AndroidManifestFile, config: Config) -> [LintDiagnostic] {
+        let served = ServedHosts(config: config)
+        let web = file.filters.filter(\.handlesWebLinks)
+        var found: [LintDiagnostic] = []
+        var entries = served.entries.filter { !$0.site.android.isEmpty }.map { (site: $0.site, hosts: $0.hosts) }
+        if served.namesNoHost, !config.defaultSite.android.isEmpty {
+            // A config answering every host: check its templates on every host the manifest claims.
+            let hosts = EntitlementsGenerator.unique(web.flatMap(\.hosts).filter { !$0.hasPrefix("*") })
+            if hosts.isEmpty {
+                found.append(LintDiagnostic(.lh704, .error, path: "android", "no intent filter of the manifest claims an https host with VIEW, DEFAULT and BROWSABLE, so Android opens no link in the app"))
+            }
+            entries = [(config.defaultSite, hosts)]
+        }
+        for (site, hosts) in entries {
+            for host in hosts {
+                // One finding per host and cause, naming its templates.
+                var causes: [(cause: String, templates: [Int], url: String)] = []
+                for (index, template) in site.callLinks.links.templates.enumerated() {
+                    guard let (url, cause) = unclaimed(template, host: deviceHost(host), site: site, web: web) else { continue }
+                    if let existing = causes.firstIndex(where: { $0.cause == cause }) {
+                        causes[existing].templates.append(index)
+                    } else {
+                        causes.append((cause, [index], url))
+                    }
+                }
+                for entry in causes {
+                    let templates = entry.templates.map { "\"\(site.callLinks.links.templates[$0].text)\"" }.joined(separator: ", ")
+                    let path = entry.templates.count == 1 ? site.linkSource(entry.templates[0]) : ConfigReader.join(site.sections.callLinks, site.callLinks.linkSources[0].hasPrefix("paths") ? "paths" : "links")
+                    let subject = entry.templates.count == 1 ? "the link template \(templates) (e.g. \(entry.url)) is" : "the link templates \(templates) (e.g. \(entry.url)) are"
+                    found.append(LintDiagnostic(.lh704, .error, path: path, "on \(host), \(subject) \(entry.cause)"))
+                }
+            }
+        }
+        return found + reverse(web, served: served, entries: entries)
+    }
+
+    /// A host a device could have for a site host: itself, or `x.example.com` for `*.example.com`.
+    private static func deviceHost(_ host: String) -> String {
+        host.hasPrefix("*.") ? "x" + host.dropFirst(1) : host
+    }
+
+    /// A link of `template` the manifest does not open in the app on `host`, and why; nil when it opens all.
+    private static func unclaimed(_ template: CallLinkTemplate, host: String, site: SiteConfig, web: [AndroidManifestFile.IntentFilter]) -> (url: String, cause: String)? {
+        for sample in ServedConsistency.samples(of: template, defaultType: site.callLinks.defaultType) {
+            let path = String(sample[..<(sample.firstIndex(of: "?") ?? sample.endIndex)])
+            let claiming = web.filter { $0.claims(host: host, path: path) }
+            let url = "https://\(host)\(sample)"
+            if claiming.isEmpty {
+                return (url, "claimed by no App Links intent filter of the manifest, so Android opens such links in the browser")
+            }
+            if !claiming.contains(where: { $0.autoVerify && $0.exported }) {
+                let filter = claiming[0]
+                let why = filter.exported ? "without android:autoVerify=\"true\"" : "of an activity with android:exported=\"false\""
+                return (url, "claimed only by the intent filter of \(filter.activity) (line \(filter.line)) \(why), so Android does not open such links in the app as verified App Links")
+            }
+        }
+        return nil
+    }
+
+    /// Verified claims the config serves nothing for: hosts of no site with Android apps, paths of no template.
+    private static func reverse(_ web: [AndroidManifestFile.IntentFilter], served: ServedHosts, entries: [(site: SiteConfig, hosts: [String])]) -> [LintDiagnostic] {
+        var found: [LintDiagnostic] = []
+        for filter in web where filter.autoVerify {
+            let location = "\(filter.activity) <intent-filter> (line \(filter.line))"
+            for host in filter.hosts where !served.namesNoHost {
+                let covered = entries.contains { $0.hosts.contains { $0 == host || CallLinkHost.covers($0, host: host) } }
+                if !covered {
+                    found.append(LintDiagnostic(.lh705, .warning, path: location, "claims the host \(host), which no site of the config serves Android apps on, so Android cannot verify it with linkhost's assetlinks.json"))
+                }
+            }
+            let servesAHost = filter.hosts.contains { host in entries.contains { $0.hosts.contains { $0 == host || CallLinkHost.covers($0, host: host) } } }
+            for pattern in filter.paths where servesAHost || served.namesNoHost {
+                let used = entries.contains { entry in
+                    entry.hosts.contains { host in filter.hosts.contains { AndroidManifestFile.IntentFilter.covers($0, deviceHost(host)) } }
+                        && PlatformConsistency.templatePaths(entry.site).contains(where: pattern.matches)
+                }
+                if !used {
+                    found.append(LintDiagnostic(.lh705, .warning, path: location, "android:\(pattern.attribute)=\"\(pattern.value)\" claims paths on which the config serves no call link"))
+                }
+            }
+        }
+        return found
+    }
+}

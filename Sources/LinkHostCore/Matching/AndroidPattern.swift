@@ -1,0 +1,118 @@
+/// A pattern of Android's Dynamic App Links rules (`dynamic_app_link_components`), matched as Google
+/// documents it in "Configure website associations and dynamic rules": `?` is any one character, `?*`
+/// one or more, and `*` "zero or more characters up until the character after the wildcard in the
+/// pattern is found in the matching string".
+///
+/// That `*` is lazy and never backtracks: `/a/*/b` matches `/a/x/b` but not `/a/x/y/b`, which Apple's `*`
+/// matches. A `*` at the end takes the rest. Google says nothing about a `*` followed by another wildcard;
+/// linkhost reads `**` as `*` and `*?` as `?*` (what iOS means by them) and never writes either.
+///
+/// Text is compared in UTF-16 code units, as Android's `String.charAt` compares it, and case-sensitively,
+/// as Android's `PatternMatcher` does; Google documents neither.
+public struct AndroidPattern: Sendable, Equatable {
+    /// One step of the pattern.
+    enum Token: Sendable, Equatable {
+        /// This code unit.
+        case literal(UInt16)
+        /// Any one code unit (`?`).
+        case any
+        /// Zero or more code units, lazily (`*`).
+        case star
+    }
+
+    /// The pattern as written.
+    public let source: String
+    let tokens: [Token]
+
+    /// Reads a pattern; runs of `*` and `?` are brought to the documented `?…?*` form first.
+    public init(_ source: String) {
+        self.source = source
+        tokens = Self.normalized(Self.tokens(of: source))
+    }
+
+    /// Whether the whole of `text` matches.
+    public func matches(_ text: String) -> Bool {
+        let units = Array(text.utf16)
+        var token = 0
+        var position = 0
+        while token < tokens.count {
+            switch tokens[token] {
+            case .literal(let unit):
+                guard position < units.count, units[position] == unit else { return false }
+                position += 1
+            case .any:
+                guard position < units.count else { return false }
+                position += 1
+            case .star:
+                guard token + 1 < tokens.count else { return true }
+                // After normalization a star is followed by a literal: skip to its first occurrence, no backtracking.
+                guard case .literal(let next) = tokens[token + 1],
+                      let found = units[position...].firstIndex(of: next) else { return false }
+                position = found
+            }
+            token += 1
+        }
+        return position == units.count
+    }
+
+    /// True when some `*` is followed by more pattern, where Android's lazy `*` can fail on text Apple's matches.
+    public var hasInnerStar: Bool {
+        tokens.dropLast().contains(.star)
+    }
+
+    /// True when the pattern matches the empty string: it is all `*`.
+    public var matchesEmpty: Bool {
+        tokens.allSatisfy { $0 == .star }
+    }
+
+    /// The pattern with every run of wildcards written `?…?*` (or `?…?`), the form Android documents.
+    public var normalizedSource: String {
+        var units: [UInt16] = []
+        for token in tokens {
+            switch token {
+            case .literal(let unit): units.append(unit)
+            case .any: units.append(UInt16(UInt8(ascii: "?")))
+            case .star: units.append(UInt16(UInt8(ascii: "*")))
+            }
+        }
+        return String(decoding: units, as: UTF16.self)
+    }
+
+    /// True when the source has a run of wildcards that is not in the documented form (`**`, `*?`).
+    public var hasUndocumentedRun: Bool {
+        Self.tokens(of: source) != tokens
+    }
+
+    private static func tokens(of source: String) -> [Token] {
+        source.utf16.map { unit in
+            switch unit {
+            case UInt16(UInt8(ascii: "*")): return .star
+            case UInt16(UInt8(ascii: "?")): return .any
+            default: return .literal(unit)
+            }
+        }
+    }
+
+    /// A run of `?` and `*` means "at least as many characters as it has `?`", and at most that many when
+    /// it has no `*`: written `?`×n then one `*`.
+    private static func normalized(_ tokens: [Token]) -> [Token] {
+        var result: [Token] = []
+        var index = 0
+        while index < tokens.count {
+            if case .literal = tokens[index] {
+                result.append(tokens[index])
+                index += 1
+                continue
+            }
+            var anyCount = 0
+            var hasStar = false
+            while index < tokens.count, tokens[index] == .star || tokens[index] == .any {
+                if tokens[index] == .star { hasStar = true } else { anyCount += 1 }
+                index += 1
+            }
+            result += Array(repeating: .any, count: anyCount)
+            if hasStar { result.append(.star) }
+        }
+        return result
+    }
+}

@@ -1,0 +1,102 @@
+import CallLinks
+import Foundation
+import Testing
+
+/// The app's `CallLinkParser` and the server decide the same URLs alike: the same table goes over a real
+/// socket to the real binary and through the parser.
+@Suite("CallLinkParser and the server", .timeLimit(.minutes(1)))
+struct CallLinkParserServerTests {
+    static let templates = [
+        "/call/{callId}?type={callType}", "/join/{callType}:{callId}", "/join/{callId}",
+        "/video/demos/join/{callId}", "/join?call_id={callId}&call_type={callType}",
+    ]
+
+    /// Links an app may be handed, call links and near misses alike.
+    static let urls = [
+        "https://links.example.com/call/abc123?type=video",
+        "https://links.example.com/call/abc123",
+        "https://links.example.com/call/abc123/",
+        "https://links.example.com/call/abc123?type=",
+        "https://links.example.com/call/abc123?type=audio&type=video",
+        "https://links.example.com/call/abc123?utm_source=mail&type=audio#join",
+        "https://links.example.com/call/abc123?type=vid%65o",
+        "https://links.example.com/call/abc%31",
+        "https://links.example.com/call/",
+        "https://links.example.com/call",
+        "https://links.example.com/call/a/b",
+        "https://links.example.com/call/" + String(repeating: "a", count: 64),
+        "https://links.example.com/call/" + String(repeating: "a", count: 65),
+        "https://links.example.com/join/livestream:abc",
+        "https://links.example.com/join/:abc",
+        "https://links.example.com/join/abc",
+        "https://links.example.com/join/abc/",
+        "https://links.example.com/join/abc/def",
+        "https://links.example.com/video/demos/join/abc_1-2",
+        "https://links.example.com/video/demos/join/a%2Fb",
+        "https://links.example.com/video/demos/abc",
+        "https://links.example.com/join?call_id=abc&call_type=video",
+        "https://links.example.com/join?call_type=video&call_id=abc",
+        "https://links.example.com/join/?call_id=abc",
+        "https://links.example.com/join?call_id=",
+        "https://links.example.com/join?call_id",
+        "https://links.example.com/join",
+        "https://links.example.com/join?call_id=abc&call_type=no+way",
+        "https://links.example.com/joinx?call_id=abc",
+        "https://links.example.com/CALL/abc",
+        "https://links.example.com/",
+        "https://links.example.com/style.css",
+    ]
+
+    /// A config serving the five shapes with a page that prints the call it is for.
+    static func site() throws -> SiteFixture {
+        let site = try SiteFixture()
+        try site.write("<!doctype html><title>t</title><p>{{callId}}|{{callType}}</p>\n", to: "parsed.html")
+        try site.writeConfigText("""
+        {
+          "server": { "host": "127.0.0.1", "port": 0 },
+          "apps": [ { "name": "Parser Test", "teamID": "ABCDE12345", "bundleID": "com.example.parser" } ],
+          "callLinks": { "links": \(Self.templates.map { "\"\($0)\"" }.joined(separator: ", ").wrappedInBrackets), "template": "parsed.html", "pageCacheSize": 0 },
+          "static": { "root": "public" }
+        }
+        """)
+        return site
+    }
+
+    @Test("every URL of the table: the server's page and the parser's call are the same, or both say no call")
+    func sameDecisions() async throws {
+        let server = try await LinkHostProcess.start(try Self.site())
+        let parser = try CallLinkParser(templates: Self.templates, defaultType: "default", hosts: ["links.example.com"])
+        var calls = 0
+        for url in Self.urls {
+            let target = try #require(url.range(of: "links.example.com").map { String(url[$0.upperBound...]) })
+            // Browsers never send the fragment.
+            let request = String(target[..<(target.firstIndex(of: "#") ?? target.endIndex)])
+            let response = try server.request("GET", request.isEmpty ? "/" : request, headers: [("Host", "links.example.com")])
+            var served: CallLink?
+            if response.status == 200, let range = response.text.range(of: "<p>"), let end = response.text.range(of: "</p>", range: range.upperBound..<response.text.endIndex) {
+                let parts = response.text[range.upperBound..<end.lowerBound].split(separator: "|", omittingEmptySubsequences: false)
+                served = CallLink(callID: String(parts[0]), callType: String(parts[1]))
+            }
+            #expect(parser.parse(url) == served, "\(url): server \(response.status) \(served.map { "\($0)" } ?? "no call"), parser \(parser.parse(url).map { "\($0)" } ?? "no call")")
+            if served != nil { calls += 1 }
+        }
+        #expect(calls >= 12, "the table holds call links, not only near misses")
+        #expect(calls < Self.urls.count - 10, "the table holds near misses too")
+    }
+
+    @Test("linkhost print swift-parser prints the line that builds this very parser")
+    func printedLine() async throws {
+        let site = try Self.site()
+        var text = try String(contentsOfFile: site.configPath, encoding: .utf8)
+        text = text.replacingOccurrences(of: #""template": "parsed.html""#, with: #""baseURL": "https://links.example.com", "template": "parsed.html""#)
+        try site.writeConfigText(text)
+        let run = try await LinkHostCLI.run(["print", "swift-parser", "--config", site.configPath], directory: site.directory)
+        #expect(run.exitCode == 0, "\(run)")
+        let expected = "let parser = try CallLinkParser(templates: [" + Self.templates.map { "\"\($0)\"" }.joined(separator: ", ") + "], defaultType: \"default\", hosts: [\"links.example.com\"])\n"
+        #expect(run.stdout == expected)
+    }
+}
+
+private extension String {
+    var wrappedInBrackets: String { "[" + self + "]" }
+}
