@@ -4,13 +4,13 @@ import PackageDescription
 // The targets, top to bottom; every arrow points down (docs/architecture.md):
 //
 //   linkhost (command line)
-//     ├─ LinkHostServer ── CMicroHTTPD, CSystem      the one libmicrohttpd adapter, supervisor, logs,
-//     │    │                                         automatic HTTPS (Certificates/)
-//     ├─ LinkHostCheck ── CHTTPClient, CCrypto       the HTTP client of `check` and of ACME, the ACME protocol
-//     └─ LinkHostCore                                config, sites, generation, matching, lint, routing, page
-//          ├─ CallLinks                              link templates → (callId, callType); no dependencies
-//          ├─ LinkHostJSON                           order-keeping JSON
-//          └─ LinkHostQR ── CQREncode                QR codes (libqrencode) as SVG
+//     ├─ LinkHostServer ── CMicroHTTPD, CSystem, CCrypto   the one libmicrohttpd adapter, lifecycle, logs,
+//     │    │                                               metrics, automatic HTTPS (Certificates/)
+//     ├─ LinkHostCheck ── CHTTPClient, CCrypto             the outgoing HTTP client (`check`, ACME), the ACME protocol
+//     └─ LinkHostCore                                      config, sites, generation, matching, lint, routing, page
+//          ├─ CallLinks                                    link templates → (callId, callType); no dependencies
+//          ├─ LinkHostJSON                                 order-keeping JSON
+//          └─ LinkHostQR ── CQREncode                      QR codes (libqrencode) as SVG
 let package = Package(
     name: "linkhost",
     // Only CallLinks is meant for Apple platforms (an iOS app adds the CallLinks product); the server is Linux.

@@ -1,4 +1,5 @@
 import LinkHostCore
+import LinkHostServer
 
 /// The `linkhost` command line: picks a command, prints help, turns usage errors into exit code 2.
 enum CommandLineTool {

@@ -1,5 +1,6 @@
 import CallLinks
 import LinkHostCore
+import LinkHostServer
 import LinkHostJSON
 
 /// `linkhost match`: what iOS (and Android 15+) does with a URL, per app, and the rule that decides it.

@@ -1,4 +1,5 @@
 import LinkHostCore
+import LinkHostServer
 
 /// `linkhost print`: a generated file exactly as served, or what the app needs from the same config.
 enum PrintCommand: Command {

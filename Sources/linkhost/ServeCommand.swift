@@ -20,10 +20,13 @@ enum ServeCommand: Command {
       -h, --help      Show this help.
 
     SIGNALS:
-      SIGHUP          Reload the config, template and public/; a bad set keeps the old one serving.
-      SIGTERM, SIGINT Stop accepting, let in-flight requests finish, exit 0.
+      SIGHUP          Reload the config, templates, locales and static files of every site; a bad
+                      set keeps the old one serving, a change that needs a restart is refused.
+      SIGTERM, SIGINT Stop accepting, let in-flight requests finish (server.shutdownTimeout), exit 0.
+                      A second one during the drain stops at once: exit 143 (SIGTERM) or 130 (SIGINT).
 
-    EXIT CODES: 0 stopped cleanly, 1 runtime failure (e.g. port in use), 2 usage or config error.
+    EXIT CODES: 0 stopped cleanly, 1 runtime failure (e.g. port in use), 2 usage or config error,
+    128 + N stopped at once by a second signal N.
     """
 
     static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {

@@ -1,4 +1,5 @@
 import LinkHostCore
+import LinkHostServer
 
 /// `linkhost validate`: lints a config (or a saved AASA or assetlinks.json) without serving it.
 enum ValidateCommand: Command {

@@ -3,6 +3,8 @@ import Glibc
 #endif
 
 /// Unbuffered writes to stdout and stderr: a line is out the moment it is written, even into a pipe.
+///
+/// Here rather than in the core, which writes nothing: the server logs its lifecycle with it, the CLI its output.
 public enum StandardStreams {
     /// Writes text to standard output.
     public static func output(_ text: String) { write(1, text) }
