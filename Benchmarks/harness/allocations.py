@@ -15,6 +15,9 @@ from harness.settings import ALLOC_REQUESTS, PORTS, VALGRIND
 from harness.symbols import demangle, frame_name
 
 ALLOCATOR = re.compile(r"malloc|calloc|realloc|swift_slowAlloc|swift_allocObject|memalign|strdup")
+# linkhost's Swift modules as they appear in mangled symbols (`$s` + length + name), specializations of
+# generic code for their types included; the executable's own module is `linkhost`.
+OWN_MODULE = re.compile(r"\$s.*?(?:14LinkHostServer|12LinkHostCore|13LinkHostCheck|12LinkHostJSON|10LinkHostQR|9CallLinks|8linkhost)")
 
 
 def measure_allocations(testbed):
@@ -58,7 +61,12 @@ def dhat_run(testbed, route, count):
 
 
 def own_frame(frame):
-    return "$s8LinkHost" in frame or "$s8linkhost" in frame or "cmhd_" in frame
+    return bool(OWN_MODULE.search(frame)) or "cmhd_" in frame
+
+
+def library_frame(frame):
+    """A frame of libmicrohttpd itself (its functions, or its unnamed code)."""
+    return "libmicrohttpd" in frame and not own_frame(frame)
 
 
 def by_stack(document):
@@ -78,7 +86,7 @@ def difference(small, large, requests):
     """Per request: what the larger run allocated beyond the smaller, in all, in linkhost's code, and by call site."""
     a, b = by_stack(small), by_stack(large)
     sites = {}
-    total_blocks = total_bytes = own_blocks = background_blocks = 0
+    total_blocks = total_bytes = own_blocks = background_blocks = library_blocks = 0
     for key in set(a) | set(b):
         blocks = b.get(key, [0, 0])[0] - a.get(key, [0, 0])[0]
         size = b.get(key, [0, 0])[1] - a.get(key, [0, 0])[1]
@@ -93,6 +101,9 @@ def difference(small, large, requests):
         on_request_path = any("libmicrohttpd" in frame for frame in key)
         if own and on_request_path:
             own_blocks += blocks
+            # libmicrohttpd's own copies made inside a call from linkhost (a header's name and value, the response).
+            if library_frame(next((frame for frame in key if not ALLOCATOR.search(frame)), "")):
+                library_blocks += blocks
         elif own:
             background_blocks += blocks
         site = own or next((frame for frame in key if not ALLOCATOR.search(frame)), key[-1])
@@ -109,6 +120,7 @@ def difference(small, large, requests):
         "bytes_per_request": total_bytes / requests,
         "own_blocks_per_request": own_blocks / requests,
         "background_blocks_per_request": background_blocks / requests,
+        "library_blocks_per_request": library_blocks / requests,
         "sites": [{"site": demangle(site), "per_request": entry["blocks"] / requests, "bytes_per_request": entry["bytes"] / requests,
                    "own": entry["own"], "via": sorted(demangle(v) for v in entry["via"] if v)[:2]} for site, entry in ranked[:12]],
     }

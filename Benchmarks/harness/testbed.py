@@ -33,7 +33,9 @@ class Testbed:
         server.update({"host": "127.0.0.1", "port": PORTS["linkhost"]})
         # Every benchmark connection comes from 127.0.0.1, as behind a proxy: the per-IP limit would refuse them.
         server["perIPConnectionLimit"] = 0
-        config.setdefault("callLinks", {})["template"] = os.path.join(REPO, config["callLinks"].get("template", "public/call.html"))
+        call_links = config.setdefault("callLinks", {})
+        call_links["template"] = os.path.join(REPO, call_links.get("template", "public/call.html"))
+        call_links["locales"] = os.path.join(REPO, call_links.get("locales", "public/locales"))
         static = config.setdefault("static", {})
         static["root"] = os.path.join(REPO, static.get("root", "public"))
         self.config = self.enable_observability(config)
