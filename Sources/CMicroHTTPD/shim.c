@@ -117,15 +117,22 @@ int cmhd_client_discipline_level(void) {
     return cmhd_library_version() >= 0x01000000 ? CMHD_CLIENT_DISCIPLINE : CMHD_NO_DISCIPLINE_LEVEL;
 }
 
-// ---- header deadlines ---------------------------------------------------------------------------
+// ---- per-connection state: the client's address and the header deadline ----------------------
 
-struct cmhd_watched {
-    struct cmhd_watched *previous, *next;
+// One per connection, made when libmicrohttpd announces it (MHD_OPTION_NOTIFY_CONNECTION) and kept as its
+// socket context: the client's address as the access log writes it, formatted once rather than per request,
+// and the connection's place in the deadline tracker's list when there is one.
+struct cmhd_connection_state {
+    struct cmhd_connection_state *previous, *next;
     int fd;
     unsigned int timeout_ms;
     // Monotonic milliseconds by which the head is due; 0 while a request is being answered,
     // CMHD_CLOSING once the tracker has given up on it. Written by libmicrohttpd's threads and the tracker.
     _Atomic uint64_t due;
+    // Set when the connection is on a tracker's list (the daemon has header deadlines).
+    int watched;
+    size_t address_length;
+    char address[CMHD_ADDRESS_CAPACITY];
 };
 
 #define CMHD_CLOSING UINT64_MAX
@@ -137,7 +144,7 @@ struct cmhd_deadlines {
     int stopping;
     int tls;
     unsigned int timeout_ms;
-    struct cmhd_watched *head;
+    struct cmhd_connection_state *head;
 };
 
 static uint64_t cmhd_now_ms(void) {
@@ -146,16 +153,16 @@ static uint64_t cmhd_now_ms(void) {
     return (uint64_t)now.tv_sec * 1000u + (uint64_t)now.tv_nsec / 1000000u;
 }
 
-static struct cmhd_watched *cmhd_watched_of(struct MHD_Connection *connection) {
+static struct cmhd_connection_state *cmhd_state_of(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    return info ? (struct cmhd_watched *)info->socket_context : NULL;
+    return info ? (struct cmhd_connection_state *)info->socket_context : NULL;
 }
 
 static const char cmhd_408[] = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
 
 static void cmhd_close_overdue(struct cmhd_deadlines *deadlines, uint64_t now) {
     pthread_mutex_lock(&deadlines->lock);
-    for (struct cmhd_watched *entry = deadlines->head; entry; entry = entry->next) {
+    for (struct cmhd_connection_state *entry = deadlines->head; entry; entry = entry->next) {
         uint64_t due = atomic_load(&entry->due);
         if (due == 0 || due == CMHD_CLOSING || due > now) continue;
         // Only a connection still waiting for its head: a head that arrived meanwhile cleared `due`.
@@ -223,7 +230,7 @@ void cmhd_deadlines_destroy(struct cmhd_deadlines *deadlines) {
     pthread_mutex_unlock(&deadlines->lock);
     pthread_join(deadlines->thread, NULL);
     // Normally empty: MHD_stop_daemon announced every connection's end before this.
-    for (struct cmhd_watched *entry = deadlines->head, *next; entry; entry = next) {
+    for (struct cmhd_connection_state *entry = deadlines->head, *next; entry; entry = next) {
         next = entry->next;
         free(entry);
     }
@@ -233,8 +240,8 @@ void cmhd_deadlines_destroy(struct cmhd_deadlines *deadlines) {
 }
 
 int cmhd_deadline_head_arrived(struct MHD_Connection *connection) {
-    struct cmhd_watched *entry = cmhd_watched_of(connection);
-    if (entry == NULL) return 0;
+    struct cmhd_connection_state *entry = cmhd_state_of(connection);
+    if (entry == NULL || !entry->watched) return 0;
     uint64_t due = atomic_load(&entry->due);
     while (due != CMHD_CLOSING) {
         if (atomic_compare_exchange_weak(&entry->due, &due, 0)) return 0;
@@ -243,8 +250,8 @@ int cmhd_deadline_head_arrived(struct MHD_Connection *connection) {
 }
 
 void cmhd_deadline_restart(struct MHD_Connection *connection) {
-    struct cmhd_watched *entry = cmhd_watched_of(connection);
-    if (entry == NULL) return;
+    struct cmhd_connection_state *entry = cmhd_state_of(connection);
+    if (entry == NULL || !entry->watched) return;
     uint64_t current = atomic_load(&entry->due);
     // A connection the tracker is closing stays closing.
     if (current != CMHD_CLOSING) {
@@ -252,30 +259,73 @@ void cmhd_deadline_restart(struct MHD_Connection *connection) {
     }
 }
 
-// MHD_OPTION_NOTIFY_CONNECTION: a connection starts (its head is due from now) or ends.
+// Writes the decimal digits of `value` (0–255) at `out`; returns how many.
+static size_t cmhd_octet(unsigned value, char *out) {
+    size_t length = 0;
+    if (value >= 100) out[length++] = (char)('0' + value / 100);
+    if (value >= 10) out[length++] = (char)('0' + value / 10 % 10);
+    out[length++] = (char)('0' + value % 10);
+    return length;
+}
+
+// Dotted quad without inet_ntop, whose IPv4 path goes through sprintf; `out` has room for 16 bytes.
+static size_t cmhd_format_ipv4(const unsigned char *octets, char *out) {
+    size_t length = 0;
+    for (int index = 0; index < 4; index++) {
+        if (index > 0) out[length++] = '.';
+        length += cmhd_octet(octets[index], out + length);
+    }
+    out[length] = 0;
+    return length;
+}
+
+// The address text of a connection, as the access log shows it: IPv4 clients on the dual-stack "::" socket
+// arrive as ::ffff:a.b.c.d and are written a.b.c.d; "-" when libmicrohttpd knows no address.
+static size_t cmhd_format_address(struct MHD_Connection *connection, char *out, size_t capacity) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *address = info ? info->client_addr : NULL;
+    if (address != NULL && address->sa_family == AF_INET6) {
+        const struct in6_addr *v6 = &((const struct sockaddr_in6 *)address)->sin6_addr;
+        if (IN6_IS_ADDR_V4MAPPED(v6)) return cmhd_format_ipv4(&v6->s6_addr[12], out);
+        if (inet_ntop(AF_INET6, v6, out, (socklen_t)capacity) != NULL) return strlen(out);
+    } else if (address != NULL && address->sa_family == AF_INET) {
+        return cmhd_format_ipv4((const unsigned char *)&((const struct sockaddr_in *)address)->sin_addr, out);
+    }
+    out[0] = '-';
+    out[1] = 0;
+    return 1;
+}
+
+// MHD_OPTION_NOTIFY_CONNECTION: a connection starts (its address is noted, its head is due from now) or ends.
 static void cmhd_notify_connection(void *context, struct MHD_Connection *connection, void **socket_context,
                                    enum MHD_ConnectionNotificationCode code) {
     struct cmhd_deadlines *deadlines = context;
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        struct cmhd_connection_state *entry = calloc(1, sizeof *entry);
+        // Without memory the connection is simply not watched and logged as "-"; the idle timeout still bounds it.
+        if (entry == NULL) return;
+        entry->address_length = cmhd_format_address(connection, entry->address, sizeof entry->address);
         const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
-        struct cmhd_watched *entry = calloc(1, sizeof *entry);
-        // Without memory the connection is simply not watched; the idle timeout still bounds it.
-        if (entry == NULL || info == NULL) { free(entry); return; }
-        entry->fd = info->connect_fd;
-        entry->timeout_ms = deadlines->timeout_ms;
-        atomic_store(&entry->due, cmhd_now_ms() + deadlines->timeout_ms);
-        pthread_mutex_lock(&deadlines->lock);
-        entry->next = deadlines->head;
-        if (deadlines->head) deadlines->head->previous = entry;
-        deadlines->head = entry;
-        pthread_mutex_unlock(&deadlines->lock);
+        if (deadlines != NULL && info != NULL) {
+            entry->fd = info->connect_fd;
+            entry->timeout_ms = deadlines->timeout_ms;
+            entry->watched = 1;
+            atomic_store(&entry->due, cmhd_now_ms() + deadlines->timeout_ms);
+            pthread_mutex_lock(&deadlines->lock);
+            entry->next = deadlines->head;
+            if (deadlines->head) deadlines->head->previous = entry;
+            deadlines->head = entry;
+            pthread_mutex_unlock(&deadlines->lock);
+        }
         *socket_context = entry;
     } else if (code == MHD_CONNECTION_NOTIFY_CLOSED && *socket_context != NULL) {
-        struct cmhd_watched *entry = *socket_context;
-        pthread_mutex_lock(&deadlines->lock);
-        if (entry->previous) entry->previous->next = entry->next; else deadlines->head = entry->next;
-        if (entry->next) entry->next->previous = entry->previous;
-        pthread_mutex_unlock(&deadlines->lock);
+        struct cmhd_connection_state *entry = *socket_context;
+        if (entry->watched && deadlines != NULL) {
+            pthread_mutex_lock(&deadlines->lock);
+            if (entry->previous) entry->previous->next = entry->next; else deadlines->head = entry->next;
+            if (entry->next) entry->next->previous = entry->previous;
+            pthread_mutex_unlock(&deadlines->lock);
+        }
         free(entry);
         *socket_context = NULL;
     }
@@ -296,9 +346,8 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
         // Passed only to a library that knows it: 0.9.75 refuses to start on an unknown option.
         extra[count++] = (struct MHD_OptionItem){ CMHD_OPTION_CLIENT_DISCIPLINE_LVL, level, NULL };
     }
-    if (deadlines != NULL) {
-        extra[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)cmhd_notify_connection, deadlines };
-    }
+    // Always: every connection's address is formatted once, when it starts; `deadlines` may be NULL.
+    extra[count++] = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)cmhd_notify_connection, deadlines };
     extra[count] = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, handler_context,
                             MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
@@ -309,24 +358,14 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
                             MHD_OPTION_END);
 }
 
-void cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t length) {
-    const union MHD_ConnectionInfo *info =
-        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (length == 0) return;
-    snprintf(buffer, length, "-");
-    if (!info || !info->client_addr) return;
-    const struct sockaddr *address = info->client_addr;
-    if (address->sa_family == AF_INET6) {
-        const struct in6_addr *v6 = &((const struct sockaddr_in6 *)address)->sin6_addr;
-        // On the dual-stack "::" socket IPv4 clients arrive as ::ffff:a.b.c.d; log them as a.b.c.d.
-        if (IN6_IS_ADDR_V4MAPPED(v6)) {
-            inet_ntop(AF_INET, &v6->s6_addr[12], buffer, (socklen_t)length);
-        } else {
-            inet_ntop(AF_INET6, v6, buffer, (socklen_t)length);
-        }
-    } else if (address->sa_family == AF_INET) {
-        inet_ntop(AF_INET, &((const struct sockaddr_in *)address)->sin_addr, buffer, (socklen_t)length);
+const char *cmhd_client_address(struct MHD_Connection *connection, size_t *length) {
+    const struct cmhd_connection_state *entry = cmhd_state_of(connection);
+    if (entry == NULL) {
+        *length = 1;
+        return "-";
     }
+    *length = entry->address_length;
+    return entry->address;
 }
 
 int cmhd_current_connections(struct MHD_Daemon *daemon) {
@@ -398,4 +437,21 @@ int cmhd_request_is_ambiguous(struct MHD_Connection *connection, const char *ver
     return counts.malformed || (needs_host && counts.host == 0) || counts.host > 1 || counts.content_length > 1
         || counts.transfer_encoding > 1 || (counts.transfer_encoding > 0 && counts.content_length > 0)
         || counts.unsupported_coding;
+}
+
+struct MHD_Response *cmhd_response_take(void *bytes, size_t length) {
+    struct MHD_Response *response = MHD_create_response_from_buffer(length, bytes, MHD_RESPMEM_MUST_FREE);
+    if (response == NULL) free(bytes);
+    return response;
+}
+
+size_t cmhd_add_headers(struct MHD_Response *response, const char *fields, size_t count) {
+    size_t added = 0;
+    const char *name = fields;
+    for (size_t index = 0; index < count; index++) {
+        const char *value = name + strlen(name) + 1;
+        if (MHD_add_response_header(response, name, value) == MHD_YES) added++;
+        name = value + strlen(value) + 1;
+    }
+    return added;
 }

@@ -33,8 +33,13 @@ public struct CallLinkMatcher: Sendable, Hashable {
     /// The template a call's one canonical URL is built from: the first, unless the call has a type other
     /// than the default that the first cannot carry; then the first template that carries types.
     public func canonicalTemplate(for link: CallLink) -> CallLinkTemplate {
-        guard link.callType != defaultType, let first = templates.first, !first.bindsCallType else { return templates[0] }
-        return templates.first(where: \.bindsCallType) ?? first
+        templates[canonicalIndex(for: link)]
+    }
+
+    /// The position in `templates` of `canonicalTemplate(for:)`.
+    public func canonicalIndex(for link: CallLink) -> Int {
+        guard link.callType != defaultType, let first = templates.first, !first.bindsCallType else { return 0 }
+        return templates.firstIndex(where: \.bindsCallType) ?? 0
     }
 
     /// The canonical path and query of a call, e.g. `/call/abc?type=video`.

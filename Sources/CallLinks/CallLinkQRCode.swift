@@ -7,10 +7,13 @@ extension CallLinkMatcher {
 
     /// The call whose QR-code image `path` and `query` name: the path without the suffix must be a call
     /// link with the same query. Match pages first: a template may itself end in a `qr.svg` segment.
+    @inlinable
     public func matchQRCode<Path: BidirectionalCollection<UInt8>>(path: Path, query: (String) -> String?) -> (link: CallLink, template: Int)? {
         let suffix = Self.qrCodeSuffix.utf8
-        guard path.count > suffix.count, path.reversed().starts(with: suffix.reversed()) else { return nil }
+        // Compared forwards from where the suffix would start: reversing both sides allocated on every request.
+        guard path.count > suffix.count else { return nil }
         let linkPath = path.dropLast(suffix.count)
+        guard path[linkPath.endIndex...].elementsEqual(suffix) else { return nil }
         // The page's one trailing slash is not a second name for its image: `/call/abc//qr.svg` is no link.
         guard linkPath.last != UInt8(ascii: "/") else { return nil }
         return match(path: linkPath, query: query)

@@ -16,7 +16,7 @@ final class NativeSnapshot: @unchecked Sendable {
     /// Rendered call pages of this snapshot, a cache per site (each bounded by its `pageCacheSize`).
     let pages: [PageCache]
     /// Each site's call-page header sets in C form, by site index, then by `CallPage.headerSets` position.
-    let callPageHeaders: [[CHeaders]]
+    let pageHeaders: [[PageHeaders]]
     /// The query item names any link template reads, NUL-terminated, with their Swift form.
     let queryItemNames: [(name: String, cString: [CChar])]
     /// Each site's counters, by site index.
@@ -28,7 +28,7 @@ final class NativeSnapshot: @unchecked Sendable {
         router = Router(snapshot: snapshot)
         self.tls = tls
         responses = snapshot.preparedResponses.map { Self.makeNative($0) }
-        callPageHeaders = snapshot.sites.map { $0.callPageHeaders.map(CHeaders.init) }
+        pageHeaders = snapshot.sites.map { $0.callPageHeaders.map(PageHeaders.init) }
         queryItemNames = snapshot.queryItemNames.map { ($0, Array($0.utf8CString)) }
         counters = metrics.counters(forSites: snapshot.sites.map(\.config.label))
         pages = snapshot.sites.map { PageCache(capacity: $0.config.callLinks.pageCacheSize) }
@@ -39,36 +39,50 @@ final class NativeSnapshot: @unchecked Sendable {
         for response in responses { if let response { MHD_destroy_response(response) } }
     }
 
-    /// A native response for `response`, adding `cHeaders` when they begin the response's own headers
-    /// (a rendered page's: the same fields for every page, then its own ETag).
-    static func makeNative(_ response: Response, cHeaders: CHeaders? = nil) -> OpaquePointer? {
+    /// The raw value of query item `name` (one of `queryItemNames`) in the request, as a `String`.
+    func queryValue(_ connection: OpaquePointer, _ name: String) -> String? {
+        guard let item = queryItemNames.first(where: { $0.name == name }) else { return nil }
+        let value = item.cString.withUnsafeBufferPointer { MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, $0.baseAddress) }
+        return value.map { String(cString: $0) }
+    }
+
+    /// A native response for `response`, its header Strings converted here: for what is prepared at load,
+    /// and the rare responses made per request (metrics, QR codes).
+    static func makeNative(_ response: Response) -> OpaquePointer? {
         let native = response.representationLength.map { cmhd_response_headers_only(UInt64($0)) }
             ?? response.body.withUnsafeBytes { cmhd_response_copy($0.baseAddress, $0.count) }
         guard let native else { return nil }
-        var rest = response.headers[...]
-        if let cHeaders, response.headers.starts(with: cHeaders.source) {
-            for (name, value) in cHeaders.fields {
-                name.withUnsafeBufferPointer { name in
-                    value.withUnsafeBufferPointer { value in _ = MHD_add_response_header(native, name.baseAddress, value.baseAddress) }
-                }
-            }
-            rest = rest.dropFirst(cHeaders.source.count)
-        }
-        for header in rest {
+        for header in response.headers {
             MHD_add_response_header(native, header.name, header.value)
         }
         return native
     }
 }
 
-/// Header fields already in C form, for responses rendered per request with the same headers
-/// (call pages): converting each String to a C string per request cost two allocations a field.
-struct CHeaders: Sendable {
-    let source: [HTTPHeader]
-    let fields: [(name: [CChar], value: [CChar])]
+/// The header fields of one call-page header set in C form, for the 200 and for its 304, each without
+/// the page's own ETag: made once per snapshot, handed to libmicrohttpd in one call per response.
+struct PageHeaders: Sendable {
+    let ok: HeaderBlock
+    let notModified: HeaderBlock
 
     init(_ headers: [HTTPHeader]) {
-        source = headers
-        fields = headers.map { (Array($0.name.utf8CString), Array($0.value.utf8CString)) }
+        ok = HeaderBlock(headers)
+        notModified = HeaderBlock(CallPage.notModifiedHeaders(headers))
+    }
+}
+
+/// Header fields laid out as `name NUL value NUL …`, as `cmhd_add_headers` reads them.
+struct HeaderBlock: Sendable {
+    let fields: [CChar]
+    let count: Int
+
+    init(_ headers: [HTTPHeader]) {
+        fields = headers.flatMap { Array($0.name.utf8CString) + Array($0.value.utf8CString) }
+        count = headers.count
+    }
+
+    /// Adds every field to `response`, in order.
+    func add(to response: OpaquePointer) {
+        _ = fields.withUnsafeBufferPointer { cmhd_add_headers(response, $0.baseAddress, count) }
     }
 }

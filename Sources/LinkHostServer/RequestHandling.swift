@@ -14,39 +14,62 @@ extension Server {
         let path = Self.bytes(url)
         let methodBytes = Self.bytes(method)
         let userAgent = Self.header(connection, "User-Agent")
-        let hostField = cmhd_request_header(connection, "Host")
+        let hostField = Self.requestHeader(connection, "Host")
         let site = native.snapshot.site(forAuthority: hostField.map(Self.bytes))
+        let request = RequestBytes(connection: connection, method: methodBytes, path: path, userAgent: userAgent, started: started)
         // The plain-HTTP listener beside HTTPS answers challenges and redirects itself (Certificates/).
         if let plainHTTP, let response = plainHTTP.intercept(connection, path: path, site: site, snapshot: native.snapshot, hostField: hostField) {
             let result = queue(response, on: connection, native: native)
-            finish(response.route, status: response.status, bytes: response.body.count, site: site, connection: connection,
-                   method: methodBytes, path: path, userAgent: userAgent, started: started, native: native)
+            finish(request, route: response.route, status: response.status, bytes: response.body.count, site: site, native: native)
             return result
         }
-        // The hot path: an unconditional GET or HEAD of a file computed at load is answered from the
-        // request's bytes, without making a String, from the very table `Router.decide` reads.
-        if Self.isGetOrHead(methodBytes), cmhd_request_header(connection, "If-None-Match") == nil,
-           let resource = native.snapshot.exactResource(path, on: site), resource.ok.route != .metrics,
-           resource.ok.route != .health || !metrics.certificates.isActive {
-            let result = queue(resource.ok, on: connection, native: native)
-            finish(resource.ok.route, status: resource.ok.status, bytes: resource.ok.body.count, site: site, connection: connection,
-                   method: methodBytes, path: path, userAgent: userAgent, started: started, native: native)
-            return result
+        if Self.isGetOrHead(methodBytes) {
+            let ifNoneMatch = Self.requestHeader(connection, "If-None-Match")
+            // The hot path: an unconditional GET or HEAD of a file computed at load is answered from the
+            // request's bytes, without making a String, from the very table `Router.decide` reads.
+            if let resource = native.snapshot.exactResource(path, on: site) {
+                if ifNoneMatch == nil, resource.ok.route != .metrics, resource.ok.route != .health || !metrics.certificates.isActive {
+                    let result = queue(resource.ok, on: connection, native: native)
+                    finish(request, route: resource.ok.route, status: resource.ok.status, bytes: resource.ok.body.count, site: site, native: native)
+                    return result
+                }
+            } else if Self.isPlainOriginForm(path) {
+                // Not a file: a call page, its QR code or the 404, decided by `Router.pageTarget` as `decide`
+                // does, on the same bytes. Absolute-form targets and escapes go the long way below.
+                let target = native.router.pageTarget(
+                    path: path, on: site, query: { native.queryValue(connection, $0) },
+                    language: { Self.queryString(connection, "lang") },
+                    acceptLanguage: { Self.requestHeader(connection, "Accept-Language").map { String(cString: $0) } })
+                guard let target else {
+                    let response = site.notFound
+                    let result = queue(response, on: connection, native: native)
+                    finish(request, route: response.route, status: response.status, bytes: response.body.count, site: site, native: native)
+                    return result
+                }
+                let host = Router.usesRequestHost(site) ? (hostField.map(Self.bytes) ?? UnsafeBufferPointer(start: nil, count: 0)) : nil
+                return answerPage(target, site: site, host: host, hostText: nil, ifNoneMatch: ifNoneMatch, request: request, native: native)
+            }
         }
+        return answerRouted(request, hostField: hostField, native: native)
+    }
+
+    /// The long way for everything the byte paths above leave: other methods, conditional requests for
+    /// files, absolute-form targets, escaped paths, health with certificates, metrics.
+    private func answerRouted(_ bytes: RequestBytes, hostField: UnsafePointer<CChar>?, native: NativeSnapshot) -> MHD_Result {
+        let connection = bytes.connection
         var query: [String: String] = [:]
         for item in native.queryItemNames {
-            let value = item.cString.withUnsafeBufferPointer { MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, $0.baseAddress) }
-            if let value { query[item.name] = String(cString: value) }
+            if let value = native.queryValue(connection, item.name) { query[item.name] = value }
         }
         let request = Request(
-            method: String(cString: method),
-            path: String(cString: url),
+            method: String(decoding: bytes.method, as: UTF8.self),
+            path: String(decoding: bytes.path, as: UTF8.self),
             query: query,
-            ifNoneMatch: cmhd_request_header(connection, "If-None-Match").map { String(cString: $0) },
-            userAgent: userAgent.isEmpty ? nil : String(decoding: userAgent, as: UTF8.self),
+            ifNoneMatch: Self.requestHeader(connection, "If-None-Match").map { String(cString: $0) },
+            userAgent: bytes.userAgent.isEmpty ? nil : String(decoding: bytes.userAgent, as: UTF8.self),
             host: hostField.map { String(cString: $0) },
-            acceptLanguage: cmhd_request_header(connection, "Accept-Language").map { String(cString: $0) },
-            language: MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, "lang").map { String(cString: $0) })
+            acceptLanguage: Self.requestHeader(connection, "Accept-Language").map { String(cString: $0) },
+            language: Self.queryString(connection, "lang"))
         let decision = native.router.decide(request)
         switch decision.answer {
         case .prepared(var response):
@@ -58,32 +81,14 @@ extension Server {
                 response.preparedID = nil
             }
             let result = queue(response, on: connection, native: native)
-            finish(response.route, status: response.status, bytes: response.body.count, site: decision.site, connection: connection,
-                   method: methodBytes, path: path, userAgent: userAgent, started: started, native: native)
+            finish(bytes, route: response.route, status: response.status, bytes: response.body.count, site: decision.site, native: native)
             return result
         case .callPage(let page):
-            let cache = native.pages[decision.site.index]
-            let key = page.key
-            let route: Route = page.headerSet == nil ? .callQRCode : .callPage
-            if let cached = cache.queue(key, ifNoneMatch: request.ifNoneMatch, on: connection) {
-                finish(route, status: cached.status, bytes: cached.bytes, site: decision.site, connection: connection,
-                       method: methodBytes, path: path, userAgent: userAgent, started: started, native: native)
-                return cached.result
+            let host = Array((page.host ?? "").utf8)
+            return host.withUnsafeBufferPointer { host in
+                answerPage(PageTarget(link: page.link, kind: page.kind), site: decision.site, host: page.host == nil ? nil : host,
+                           hostText: page.host, ifNoneMatch: Self.requestHeader(connection, "If-None-Match"), request: bytes, native: native)
             }
-            guard let resource = page.render() else {
-                let response = decision.site.notFound
-                let result = queue(response, on: connection, native: native)
-                finish(response.route, status: response.status, bytes: response.body.count, site: decision.site, connection: connection,
-                       method: methodBytes, path: path, userAgent: userAgent, started: started, native: native)
-                return result
-            }
-            let headers = page.headerSet.map { native.callPageHeaders[decision.site.index][$0] }
-            let answered = cache.store(key, resource, headers: headers, ifNoneMatch: request.ifNoneMatch, on: connection)
-            let response = answered == nil ? resource.response(for: request) : resource.ok
-            let result = answered?.result ?? queue(response, on: connection, native: native, headers: headers)
-            finish(route, status: answered?.status ?? response.status, bytes: answered?.bytes ?? response.body.count, site: decision.site,
-                   connection: connection, method: methodBytes, path: path, userAgent: userAgent, started: started, native: native)
-            return result
         }
     }
 
@@ -93,37 +98,34 @@ extension Server {
         let response = native.snapshot.badRequest
         let result = queue(response, on: connection, native: native)
         // An ambiguous Host names no site for certain: the refusal is the default site's.
-        finish(.badRequest, status: 400, bytes: response.body.count, site: native.snapshot.sites[0], connection: connection,
-               method: Self.bytes(method), path: Self.bytes(url), userAgent: Self.header(connection, "User-Agent"),
-               started: LogTime.monotonicNanoseconds(), native: native)
+        let request = RequestBytes(connection: connection, method: Self.bytes(method), path: Self.bytes(url), userAgent: Self.header(connection, "User-Agent"),
+                                   started: LogTime.monotonicNanoseconds())
+        finish(request, route: .badRequest, status: 400, bytes: response.body.count, site: native.snapshot.sites[0], native: native)
         return result
     }
 
     /// Counts and logs an answered request.
-    private func finish(_ route: Route, status: Int, bytes: Int, site: Site, connection: OpaquePointer, method methodBytes: UnsafeBufferPointer<UInt8>,
-                        path: UnsafeBufferPointer<UInt8>, userAgent: UnsafeBufferPointer<UInt8>, started: UInt64, native: NativeSnapshot) {
-        metrics.record(native.counters[site.index], route: route, status: status, userAgent: Span(_unsafeElements: userAgent))
+    func finish(_ request: RequestBytes, route: Route, status: Int, bytes: Int, site: Site, native: NativeSnapshot) {
+        metrics.record(native.counters[site.index], route: route, status: status, userAgent: Span(_unsafeElements: request.userAgent))
         guard let accessLog else { return }
+        let connection = request.connection
         let referer = Self.header(connection, "Referer")
-        let isHead = methodBytes.count == 4 && methodBytes[0] == UInt8(ascii: "H")
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { address in
-            cmhd_client_address(connection, address.baseAddress, address.count)
-            accessLog.record(
-                remote: Span(_unsafeElements: Self.bytes(UnsafePointer(address.baseAddress!))),
-                method: Span(_unsafeElements: methodBytes), path: Span(_unsafeElements: path),
-                status: status, bytes: isHead ? 0 : bytes,
-                durationMicroseconds: Int((LogTime.monotonicNanoseconds() &- started) / 1000),
-                userAgent: Span(_unsafeElements: userAgent), referer: Span(_unsafeElements: referer))
-        }
+        let isHead = request.method.count == 4 && request.method[0] == UInt8(ascii: "H")
+        var length = 0
+        let address = UnsafeRawPointer(cmhd_client_address(connection, &length)).map { $0.assumingMemoryBound(to: UInt8.self) }
+        accessLog.record(LogFields(
+            remote: UnsafeBufferPointer(start: address, count: length), method: request.method, path: request.path,
+            status: status, bytes: isHead ? 0 : bytes,
+            durationMicroseconds: Int((LogTime.monotonicNanoseconds() &- request.started) / 1000),
+            userAgent: request.userAgent, referer: referer))
     }
 
-    /// Queues a response: its native copy when it was computed at load, else a native response made now
-    /// (with `headers` already in C form when they are the response's).
-    private func queue(_ response: Response, on connection: OpaquePointer, native: NativeSnapshot, headers: CHeaders? = nil) -> MHD_Result {
+    /// Queues a response: its native copy when it was computed at load, else a native response made now.
+    func queue(_ response: Response, on connection: OpaquePointer, native: NativeSnapshot) -> MHD_Result {
         if let id = response.preparedID, let prepared = native.responses[id] {
             return MHD_queue_response(connection, UInt32(response.status), prepared)
         }
-        guard let built = NativeSnapshot.makeNative(response, cHeaders: headers) else { return .NO }
+        guard let built = NativeSnapshot.makeNative(response) else { return .NO }
         defer { MHD_destroy_response(built) }
         return MHD_queue_response(connection, UInt32(response.status), built)
     }
@@ -138,17 +140,44 @@ extension Server {
     }
 
     /// The bytes of a NUL-terminated C string, without copying.
-    private static func bytes(_ text: UnsafePointer<CChar>) -> UnsafeBufferPointer<UInt8> {
+    static func bytes(_ text: UnsafePointer<CChar>) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
     }
 
+    /// A request header, or nil. The name is a literal's own storage: a `String` parameter would be copied
+    /// into a fresh C string (two allocations for the short names here) on every call.
+    static func requestHeader(_ connection: OpaquePointer, _ name: StaticString) -> UnsafePointer<CChar>? {
+        cmhd_request_header(connection, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self))
+    }
+
     /// A request header's bytes, empty when it is absent.
-    private static func header(_ connection: OpaquePointer, _ name: String) -> UnsafeBufferPointer<UInt8> {
-        cmhd_request_header(connection, name).map(bytes) ?? UnsafeBufferPointer(start: nil, count: 0)
+    static func header(_ connection: OpaquePointer, _ name: StaticString) -> UnsafeBufferPointer<UInt8> {
+        requestHeader(connection, name).map(bytes) ?? UnsafeBufferPointer(start: nil, count: 0)
+    }
+
+    /// A query item of the request by a literal name, as a `String`.
+    static func queryString(_ connection: OpaquePointer, _ name: StaticString) -> String? {
+        MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self))
+            .map { String(cString: $0) }
     }
 
     private static func isGetOrHead(_ method: UnsafeBufferPointer<UInt8>) -> Bool {
         (method.count == 3 && method[0] == UInt8(ascii: "G") && method[1] == UInt8(ascii: "E") && method[2] == UInt8(ascii: "T"))
             || (method.count == 4 && method[0] == UInt8(ascii: "H") && method[1] == UInt8(ascii: "E") && method[2] == UInt8(ascii: "A") && method[3] == UInt8(ascii: "D"))
     }
+
+    /// A path `Router.decide` reads as it is: origin form (it starts with "/"), with no escape to decode.
+    private static func isPlainOriginForm(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
+        path.first == UInt8(ascii: "/") && !path.contains(UInt8(ascii: "%"))
+    }
+}
+
+/// What the log and metrics need of a request, as bytes libmicrohttpd holds until the request completes.
+struct RequestBytes {
+    let connection: OpaquePointer
+    let method: UnsafeBufferPointer<UInt8>
+    let path: UnsafeBufferPointer<UInt8>
+    let userAgent: UnsafeBufferPointer<UInt8>
+    /// Monotonic nanoseconds when the request's head was whole.
+    let started: UInt64
 }

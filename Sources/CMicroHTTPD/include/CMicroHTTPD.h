@@ -36,7 +36,8 @@ int cmhd_client_discipline_level(void);
 /// Header deadlines of one daemon's connections (closing slowloris): a request head must be whole within
 /// `timeout_ms` of the connection opening or the previous response ending. libmicrohttpd (0.9.75 and
 /// 1.0.1 alike) has only an idle timeout, which every trickled byte resets, so linkhost keeps the
-/// deadlines itself: connections are noted as they start (MHD_OPTION_NOTIFY_CONNECTION), a thread
+/// deadlines itself: connections are noted as they start (MHD_OPTION_NOTIFY_CONNECTION, which every
+/// daemon gets, with or without a tracker, to format the client's address once), a thread
 /// of this tracker looks for overdue ones every quarter of the timeout (at most 250 ms), and
 /// answers them 408 (plain HTTP) and shuts their socket down, which makes libmicrohttpd close them.
 struct cmhd_deadlines;
@@ -102,9 +103,13 @@ static inline const char *cmhd_request_header(struct MHD_Connection *connection,
     return MHD_lookup_connection_value(connection, MHD_HEADER_KIND, name);
 }
 
-/// Writes the client's address as text into `buffer`; "-" when unknown.
-/// MHD answers with a union of info kinds, which Swift cannot read safely.
-void cmhd_client_address(struct MHD_Connection *connection, char *buffer, size_t length);
+/// Room for a client address as text: the longest IPv6 form and its NUL.
+#define CMHD_ADDRESS_CAPACITY 46
+
+/// The client's address as the access log writes it (IPv4-mapped IPv6 as a.b.c.d; "-" when unknown), and its
+/// length in `*length`. Formatted once when the connection started and kept with it, not per request; the
+/// text lives as long as the connection. MHD answers with a union of info kinds, which Swift cannot read safely.
+const char *cmhd_client_address(struct MHD_Connection *connection, size_t *length);
 
 /// Returns the number of connections the daemon holds now, or -1.
 /// Another union-typed answer of MHD_get_daemon_info.
@@ -119,10 +124,13 @@ static inline struct MHD_Response *cmhd_response_copy(const void *bytes, size_t 
 /// carry only the Content-Length of the 200 it stands for, and MHD writes the length of the body it holds.
 struct MHD_Response *cmhd_response_headers_only(uint64_t size);
 
-/// Makes a response that takes ownership of a malloc'd buffer and frees it when done.
-/// Saves one copy per rendered page.
-static inline struct MHD_Response *cmhd_response_take(void *bytes, size_t length) {
-    return MHD_create_response_from_buffer(length, bytes, MHD_RESPMEM_MUST_FREE);
-}
+/// Makes a response that takes ownership of a malloc'd buffer and frees it when done (the buffer is freed
+/// here, too, when no response can be made): a rendered page goes to libmicrohttpd without a copy.
+struct MHD_Response *cmhd_response_take(void *bytes, size_t length);
+
+/// Adds `count` header fields laid out as `name NUL value NUL` one after the other in `fields` (a block
+/// made once per snapshot), in order; returns how many libmicrohttpd took. One call instead of a Swift
+/// closure and two C-string conversions per field.
+size_t cmhd_add_headers(struct MHD_Response *response, const char *fields, size_t count);
 
 #endif

@@ -5,19 +5,36 @@ import CallLinks
 /// The page is the same bytes for every device: what differs between Android, iPhone and computer is
 /// decided in the browser by `/call.js`, so any cache in front may store one copy per link and language.
 /// Rendering only fills the per-call values (ID, type, URLs) into a byte buffer.
+@usableFromInline
 package struct CallPage: Sendable {
     /// The template baked for each locale, in the order of `locales`: the default first.
     let templates: [PageTemplate]
+    /// `templates`, flattened for rendering.
+    let programs: [PageProgram]
     /// The site's locales, the default first.
     package let locales: [PageLocale]
     /// Picks a locale per request.
-    package let chooser: LanguageChooser
+    @usableFromInline package let chooser: LanguageChooser
     let settings: CallLinkSettings
     /// `openInAppURL`, or the default built from the app's URL scheme; nil when the page cannot open the app.
     let openInAppTemplate: ParsedURLTemplate?
     /// `webJoinURL`, split at load.
     let webJoinTemplate: ParsedURLTemplate?
     let androidApp: AndroidApp?
+    /// The canonical path of a call and of its QR code for each link template, and what `{path}` stands for.
+    let canonicalLinks: [CanonicalLink]
+    /// `baseURL`, the origin of every absolute URL when it is set.
+    let baseURLText: URLText?
+    /// The Google Play URL up to the percent-encoded canonical URL, with the Android app's package name.
+    let playStorePrefix: URLText
+    /// The intent URL's fixed part between the open-in-app URL's scheme and the Play URL.
+    let intentPackagePart: URLText
+    /// `/` and the preview image's name: the image URL after the origin.
+    let previewImagePath: URLText?
+    /// The per-request fields the templates use (`usedFields` without the ones baked at load).
+    let renderedFields: PageFieldSet
+    /// Bytes reserved for a page's values: enough for the shipped page's without growing.
+    let valueCapacity = 2048
     /// The fields left for each request, so a render computes only those.
     let usedFields: Set<PageTemplate.Field>
     /// The headers of a rendered page by `headerSet(for:)`, without the page's own `ETag`.
@@ -73,6 +90,13 @@ package struct CallPage: Sendable {
             }
         }
         usedFields = templates.reduce(into: Set()) { $0.formUnion($1.usedFields) }
+        programs = templates.map(PageProgram.init)
+        canonicalLinks = callLinks.links.templates.map(CanonicalLink.init)
+        baseURLText = callLinks.baseURL.map(URLText.init)
+        playStorePrefix = URLText("https://play.google.com/store/apps/details?id=\(androidApp?.packageName ?? "")&referrer=")
+        intentPackagePart = URLText(";package=\(androidApp?.packageName ?? "");S.browser_fallback_url=")
+        previewImagePath = callLinks.previewImage.map { URLText("/" + $0) }
+        renderedFields = PageFieldSet(usedFields)
         chooser = LanguageChooser(tags: locales.map(\.tag.text), defaultIndex: 0)
         headerSets = locales.indices.flatMap { index in
             [true, false].map { negotiated in
@@ -98,53 +122,43 @@ package struct CallPage: Sendable {
     /// The origin for absolute URLs: the configured base URL, else the request's Host when it is a plain host name.
     func origin(host: String?) -> String? {
         if let base = settings.baseURL { return base }
-        guard let host, !host.isEmpty, host.utf8.count <= 255,
-              host.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x3A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") })
-        else { return nil }
+        guard let host, Self.isOriginHost(host) else { return nil }
         return "https://\(host)"
     }
 
-    /// The call's canonical URL (absolute when there is an origin) and the `{path}` of the URL templates:
-    /// every link shape of a call points to one URL, built from the site's canonical template.
-    func canonical(_ link: CallLink, origin: String?) -> (url: String, path: String) {
-        let template = settings.links.canonicalTemplate(for: link)
-        return ((origin ?? "") + template.fill(callID: link.callID, callType: link.callType), template.literalPrefix.joined(separator: "/"))
+    /// A Host value that can stand in an absolute URL: a plain host name (or bracketed IPv6 literal).
+    static func isOriginHost(_ host: String) -> Bool {
+        !host.isEmpty && host.utf8.count <= 255
+            && host.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x3A) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") })
+    }
+
+    /// The call's canonical URL (absolute when there is an origin): every link shape of a call points to
+    /// one URL, built from the site's canonical template.
+    func canonicalURL(_ link: CallLink, origin: String?) -> String {
+        (origin ?? "") + settings.links.canonicalPath(for: link)
     }
 
     /// Renders the page for one call in one language, with its ETag and the matching 304.
     func render(_ link: CallLink, language: LanguageChoice, host: String?) -> Resource {
-        let origin = origin(host: host)
-        let (canonicalURL, path) = canonical(link, origin: origin)
-        let links = AppLinks(call: link, path: path, canonicalURL: canonicalURL, openInApp: openInAppTemplate, android: androidApp)
-        let webJoin = webJoinTemplate?.fill(callID: link.callID, callType: link.callType, path: path) ?? ""
-        let imageURL = settings.previewImage.flatMap { image in origin.map { "\($0)/\(image)" } } ?? ""
-        // The image encodes an absolute URL; without an origin there is none to encode.
-        let qrCodeURL = origin == nil ? "" : settings.links.canonicalQRCodePath(for: link)
-        let qrCode = usedFields.contains(.qrCode) && origin != nil ? QRCodeMarkup.svg(for: canonicalURL) : ""
+        let plan = plan(link, language: language, host: host)
         var body: [UInt8] = []
-        body.reserveCapacity(8192)
-        templates[language.index].render(into: &body) { field in
-            switch field {
-            case .callId: return link.callID
-            case .callType: return link.callType
-            case .canonicalURL: return canonicalURL
-            case .openInAppURL: return links.openInApp
-            case .intentURL: return links.intent
-            case .playStoreURL: return links.playStore
-            case .webJoinURL: return webJoin
-            case .imageURL: return imageURL
-            case .qrCodeURL: return qrCodeURL
-            case .qrCode: return qrCode
-            case .appName, .appStoreID, .appStoreURL, .lang, .dir, .languages: return ""
-            }
-        }
-        let headers = headerSets[headerSet(for: language)]
-        return Self.resource(body: body, headers: headers, route: .callPage)
+        body.reserveCapacity(plan.length)
+        plan.write(into: &body)
+        return Self.resource(body: body, headers: headerSets[headerSet(for: language)], route: .callPage)
+    }
+
+    /// The page for one call in one language, its values computed and its length known, ready to be
+    /// written wherever its bytes should go (the server: the very buffer libmicrohttpd sends).
+    package func plan(_ link: CallLink, language: LanguageChoice, host: String?) -> PagePlan {
+        var values = PageValues(capacity: valueCapacity)
+        fill(&values, link: link, host: host)
+        let program = programs[language.index]
+        return PagePlan(program: program, values: values, length: program.length(values))
     }
 
     /// The QR-code image of a call's canonical URL; nil when the site has no origin to put in it.
     func renderQRCode(_ link: CallLink, host: String?) -> Resource? {
-        guard let origin = origin(host: host), let svg = QRCodeMarkup.image(for: canonical(link, origin: origin).url) else { return nil }
+        guard let origin = origin(host: host), let svg = QRCodeMarkup.image(for: canonicalURL(link, origin: origin)) else { return nil }
         let headers = PreparedResponses.commonHeaders + [
             HTTPHeader("Content-Type", "image/svg+xml"),
             HTTPHeader("Cache-Control", "public, max-age=\(Self.qrCodeMaxAge)"),
@@ -155,13 +169,19 @@ package struct CallPage: Sendable {
         return Self.resource(body: Array(svg.utf8), headers: headers, route: .callQRCode)
     }
 
+    /// The fields of a rendered page's headers its 304 repeats (before the ETag): the validators and
+    /// caching fields (RFC 9110 §15.4.5).
+    package static func notModifiedHeaders(_ headers: [HTTPHeader]) -> [HTTPHeader] {
+        let kept: Set<String> = ["server", "cache-control", "vary", "content-language", "x-content-type-options"]
+        return headers.filter { kept.contains($0.name.lowercased()) }
+    }
+
     /// A rendered body as a 200 with a strong ETag (after `headers`) and the 304 that repeats the
     /// validators and caching fields (RFC 9110 §15.4.5).
     static func resource(body: [UInt8], headers: [HTTPHeader], route: Route) -> Resource {
         let etag = EntityTag.strong(for: body)
         let ok = Response(status: 200, headers: headers + [HTTPHeader("ETag", etag)], body: body, route: route)
-        let kept: Set<String> = ["server", "cache-control", "vary", "content-language", "x-content-type-options"]
-        var notModified = Response(status: 304, headers: headers.filter { kept.contains($0.name.lowercased()) } + [HTTPHeader("ETag", etag)], route: route)
+        var notModified = Response(status: 304, headers: notModifiedHeaders(headers) + [HTTPHeader("ETag", etag)], route: route)
         notModified.representationLength = body.count
         return Resource(ok: ok, notModified: notModified, etag: etag)
     }

@@ -50,20 +50,27 @@ public enum HTMLEscaping {
     }
 
     /// Percent-encodes everything but unreserved characters, for a URL nested inside another URL.
+    /// Used at load: a page's URLs are encoded then, in every form it writes them (`URLText`).
     public static func percentEncode(_ value: String) -> String {
-        var output = ""
+        var output: [UInt8] = []
         for byte in value.utf8 {
-            let isUnreserved = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "~")
-            if isUnreserved {
-                output.unicodeScalars.append(Unicode.Scalar(byte))
+            if isUnreserved(byte) {
+                output.append(byte)
             } else {
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                output.unicodeScalars.append("%")
-                output.unicodeScalars.append(hex[Int(byte >> 4)])
-                output.unicodeScalars.append(hex[Int(byte & 0x0F)])
+                output.append(UInt8(ascii: "%"))
+                output.append(upperHex[Int(byte >> 4)])
+                output.append(upperHex[Int(byte & 0x0F)])
             }
         }
-        return output
+        return String(decoding: output, as: UTF8.self)
     }
+
+    /// RFC 3986's unreserved characters: letters, digits, `-`, `_`, `.`, `~`.
+    @inline(__always)
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "~")
+    }
+
+    private static let upperHex = Array("0123456789ABCDEF".utf8)
 }

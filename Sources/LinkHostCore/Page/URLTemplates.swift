@@ -1,3 +1,5 @@
+import CallLinks
+
 /// URL templates of call links: `{callId}`, `{callType}` and `{path}` filled per request.
 ///
 /// Call IDs and types are validated to `[A-Za-z0-9_-]`, so filling them needs no percent-encoding;
@@ -60,51 +62,145 @@ public enum URLTemplates {
     }
 }
 
+/// A piece of URL text in each form a page writes it: as it is, escaped for HTML, percent-encoded (a URL
+/// inside another URL's query) and encoded twice (inside a URL that is itself inside another), all made
+/// at load. Call IDs and types are the same in every form, so a page's URLs need no escaping per request.
+struct URLText: Sendable {
+    let raw: [UInt8]
+    let escaped: [UInt8]
+    let encoded: [UInt8]
+    let encodedTwice: [UInt8]
+
+    init(_ text: String) {
+        raw = Array(text.utf8)
+        escaped = Array(HTMLEscaping.escape(text).utf8)
+        let once = HTMLEscaping.percentEncode(text)
+        encoded = Array(once.utf8)
+        encodedTwice = Array(HTMLEscaping.percentEncode(once).utf8)
+    }
+
+    /// The bytes of one form.
+    func bytes(_ form: URLForm) -> [UInt8] {
+        switch form {
+        case .raw: return raw
+        case .escaped: return escaped
+        case .encoded: return encoded
+        case .encodedTwice: return encodedTwice
+        }
+    }
+}
+
+/// How a URL is written: see `URLText`. A percent-encoded form needs no HTML escaping: it is all
+/// unreserved characters and `%`.
+enum URLForm: Sendable {
+    case raw, escaped, encoded, encodedTwice
+}
+
 /// A URL template split once at load into literal text and call values, so filling it per request is
 /// a few appends instead of a scan for braces.
 struct ParsedURLTemplate: Sendable {
-    private enum Part: Sendable {
-        case literal(String)
+    enum Part: Sendable {
+        /// `literals[index]`.
+        case literal(Int)
         case callID, callType, path
     }
 
-    private let parts: [Part]
-    private let literalLength: Int
+    let parts: [Part]
+    let literals: [URLText]
 
     /// Splits a template (already checked by `URLTemplates`); unknown braces stay literal.
     init(_ template: String) {
-        var parts: [Part] = []
+        var pieces: [Piece] = []
         var rest = Substring(template)
         while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
-            if open > rest.startIndex { parts.append(.literal(String(rest[..<open]))) }
+            pieces.append(.text(String(rest[..<open])))
             switch rest[open...close] {
-            case "{callId}": parts.append(.callID)
-            case "{callType}": parts.append(.callType)
-            case "{path}": parts.append(.path)
-            default: parts.append(.literal(String(rest[open...close])))
+            case "{callId}": pieces.append(.part(.callID))
+            case "{callType}": pieces.append(.part(.callType))
+            case "{path}": pieces.append(.part(.path))
+            default: pieces.append(.text(String(rest[open...close])))
             }
             rest = rest[rest.index(after: close)...]
         }
-        if !rest.isEmpty { parts.append(.literal(String(rest))) }
+        pieces.append(.text(String(rest)))
+        self.init(pieces)
+    }
+
+    /// Text or a call value, for building a template; adjacent texts are joined.
+    enum Piece {
+        case text(String)
+        case part(Part)
+    }
+
+    /// A template from pieces (a call link template's canonical path).
+    init(_ pieces: [Piece]) {
+        var parts: [Part] = []
+        var literals: [URLText] = []
+        var pending = ""
+        func flush() {
+            guard !pending.isEmpty else { return }
+            parts.append(.literal(literals.count))
+            literals.append(URLText(pending))
+            pending = ""
+        }
+        for piece in pieces {
+            switch piece {
+            case .text(let text): pending += text
+            case .part(let part):
+                flush()
+                parts.append(part)
+            }
+        }
+        flush()
         self.parts = parts
-        literalLength = parts.reduce(0) { total, part in
-            if case .literal(let text) = part { return total + text.utf8.count }
-            return total
+        self.literals = literals
+    }
+
+    /// Appends the template filled for one call in `form`; `path` is what `{path}` stands for.
+    func append(_ form: URLForm, callID: String, callType: String, path: URLText?, to output: inout [UInt8]) {
+        for part in parts {
+            switch part {
+            case .literal(let index): output.append(contentsOf: literals[index].bytes(form))
+            case .callID: output.append(contentsOf: callID.utf8)
+            case .callType: output.append(contentsOf: callType.utf8)
+            case .path: if let path { output.append(contentsOf: path.bytes(form)) }
+            }
         }
     }
 
     /// The template filled for one call.
     func fill(callID: String, callType: String, path: String) -> String {
-        var result = ""
-        result.reserveCapacity(literalLength + callID.utf8.count + callType.utf8.count + path.utf8.count)
-        for part in parts {
-            switch part {
-            case .literal(let text): result += text
-            case .callID: result += callID
-            case .callType: result += callType
-            case .path: result += path
+        var bytes: [UInt8] = []
+        append(.raw, callID: callID, callType: callType, path: URLText(path), to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// A call link template's canonical URL parts, made once at load: the path and query of a call
+/// (`/call/{callId}?type={callType}`), the same with `/qr.svg` before the query for its QR code, and the
+/// literal segments before the call (what `{path}` stands for in the page's URL templates).
+struct CanonicalLink: Sendable {
+    let path: ParsedURLTemplate
+    let qrCode: ParsedURLTemplate
+    let prefix: URLText
+
+    init(_ template: CallLinkTemplate) {
+        // As `CallLinkTemplate.fill` writes it.
+        var pathPieces: [ParsedURLTemplate.Piece] = []
+        for segment in template.segments {
+            pathPieces.append(.text("/"))
+            switch segment {
+            case .literal(let text): pathPieces.append(.text(text))
+            case .callID: pathPieces.append(.part(.callID))
+            case .typedCallID: pathPieces += [.part(.callType), .text(":"), .part(.callID)]
             }
         }
-        return result
+        var queryPieces: [ParsedURLTemplate.Piece] = []
+        for (index, item) in template.queryItems.enumerated() {
+            queryPieces += [.text((index == 0 ? "?" : "&") + item.name + "="), .part(item.binding == .callID ? .callID : .callType)]
+        }
+        path = ParsedURLTemplate(pathPieces + queryPieces)
+        qrCode = ParsedURLTemplate(pathPieces + [.text(CallLinkMatcher.qrCodeSuffix)] + queryPieces)
+        prefix = URLText(template.literalPrefix.joined(separator: "/"))
     }
 }

@@ -46,24 +46,32 @@ public struct Router: Sendable {
         if let resource = snapshot.exactResource(request.path.utf8, on: site) ?? decodedResource(request.path, on: site) {
             return .prepared(request.isRead ? resource.response(for: request) : snapshot.methodNotAllowed)
         }
-        let links = site.config.callLinks.links
-        let query = { (name: String) in request.query[name] }
-        let kind: PageKind
-        let link: CallLink
-        if let page = links.match(path: request.path.utf8, query: query) {
-            link = page.link
-            kind = .page(site.callPage.chooser.choose(override: request.language, acceptLanguage: request.acceptLanguage))
-        } else if let image = links.matchQRCode(path: request.path.utf8, query: query) {
-            link = image.link
-            kind = .qrCode
-        } else {
-            return .prepared(site.notFound)
-        }
+        guard let target = pageTarget(path: request.path.utf8, on: site, query: { request.query[$0] },
+                                      language: { request.language }, acceptLanguage: { request.acceptLanguage })
+        else { return .prepared(site.notFound) }
         guard request.isRead else { return .prepared(snapshot.methodNotAllowed) }
-        // The canonical URL comes from the Host only when the site has no base URL; only then is it part of the key.
-        let host = site.config.callLinks.baseURL == nil ? request.host : nil
-        return .callPage(PageRequest(site: site, link: link, kind: kind, host: host))
+        return .callPage(PageRequest(site: site, target: target, host: Self.usesRequestHost(site) ? request.host : nil))
     }
+
+    /// The call page or QR code a path that is no file asks for on `site`, or nil for none (a 404): the
+    /// decision `decide` makes, on the request's bytes, so the server reaches it without making a `Request`.
+    /// `query` gives the raw value of a query item; `language` and `acceptLanguage` are read only for pages.
+    @inlinable
+    package func pageTarget<Path: BidirectionalCollection<UInt8>>(path: Path, on site: Site, query: (String) -> String?,
+                                                                   language: () -> String?, acceptLanguage: () -> String?) -> PageTarget? {
+        let links = site.config.callLinks.links
+        if let page = links.match(path: path, query: query) {
+            return PageTarget(link: page.link, kind: .page(site.callPage.chooser.choose(override: language(), acceptLanguage: acceptLanguage())))
+        }
+        if let image = links.matchQRCode(path: path, query: query) {
+            return PageTarget(link: image.link, kind: .qrCode)
+        }
+        return nil
+    }
+
+    /// True when a site's absolute URLs come from the request's Host (it has no base URL): the Host is then
+    /// an input of its pages, and part of their cache key.
+    package static func usesRequestHost(_ site: Site) -> Bool { site.config.callLinks.baseURL == nil }
 
     /// Static file names may need percent-encoding in a URL; decode strictly, only when there is an escape.
     private func decodedResource(_ path: String, on site: Site) -> Resource? {
@@ -73,11 +81,28 @@ public struct Router: Sendable {
 }
 
 /// What a call link's request asks for: its page in a language, or its QR-code image.
+@usableFromInline
 package enum PageKind: Hashable, Sendable {
     /// The HTML page, in the chosen locale.
     case page(LanguageChoice)
     /// The SVG image of the canonical URL (`…/qr.svg`), the same in every language.
     case qrCode
+}
+
+/// Which call a request names, whichever link shape it used, and what of it: its page or its QR code.
+@usableFromInline
+package struct PageTarget: Sendable {
+    /// The call.
+    package let link: CallLink
+    /// The page in a language, or the QR code.
+    package let kind: PageKind
+
+    /// Makes a target.
+    @usableFromInline
+    package init(link: CallLink, kind: PageKind) {
+        self.link = link
+        self.kind = kind
+    }
 }
 
 /// One call page or QR code to render: everything its bytes depend on, which is also its cache key.
@@ -91,8 +116,13 @@ package struct PageRequest: Sendable {
     /// The request's Host, when the site builds absolute URLs from it.
     package let host: String?
 
-    /// The key of the rendered page in the server's cache: the same for every link shape of one call.
-    package var key: PageKey { PageKey(site: site.index, link: link, kind: kind, host: host) }
+    /// The page `target` names on `site`; `host` is the request's Host when `Router.usesRequestHost(site)`.
+    package init(site: Site, target: PageTarget, host: String?) {
+        self.site = site
+        link = target.link
+        kind = target.kind
+        self.host = host
+    }
 
     /// The rendered page (or image) with its 304; nil for a QR code when the site has no origin to encode.
     package func render() -> Resource? {
@@ -109,11 +139,3 @@ package struct PageRequest: Sendable {
     }
 }
 
-/// Names every input of a rendered call page within one snapshot. The device is not one of them:
-/// the page is the same bytes for every User-Agent.
-package struct PageKey: Hashable, Sendable {
-    let site: Int
-    let link: CallLink
-    let kind: PageKind
-    let host: String?
-}

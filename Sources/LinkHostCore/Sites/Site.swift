@@ -17,7 +17,7 @@ public final class Site: Sendable {
     /// The answer for unknown paths and invalid call links: the static tree's 404.html, or plain text.
     package let notFound: Response
     /// The call-link page renderer.
-    package let callPage: CallPage
+    @usableFromInline package let callPage: CallPage
 
     /// The header sets of the site's call pages (`CallPage.headerSets`), so the server can keep them in its own form.
     package var callPageHeaders: [[HTTPHeader]] { callPage.headerSets }

@@ -1,127 +1,207 @@
 import LinkHostCore
 
-/// Formats one access-log line into a byte buffer, escaping everything that came from the client.
+/// What one access-log line says, as bytes libmicrohttpd holds until the request completes.
+struct LogFields {
+    let remote: UnsafeBufferPointer<UInt8>
+    let method: UnsafeBufferPointer<UInt8>
+    let path: UnsafeBufferPointer<UInt8>
+    let status: Int
+    let bytes: Int
+    let durationMicroseconds: Int
+    let userAgent: UnsafeBufferPointer<UInt8>
+    let referer: UnsafeBufferPointer<UInt8>
+}
+
+/// The text of the current second in both log formats, made once a second per thread instead of once a line.
+struct LogClock {
+    private var second = Int.min
+    /// `2026-12-01T10:25:09.` (JSON's ISO 8601, before the milliseconds).
+    fileprivate var iso = InlineArray<20, UInt8>(repeating: 0)
+    /// `01/Dec/2026:10:25:09 +0000` (Common Log Format).
+    fileprivate var common = InlineArray<26, UInt8>(repeating: 0)
+
+    private static let months: StaticString = "JanFebMarAprMayJunJulAugSepOctNovDec"
+
+    /// Brings both texts to `seconds` since the Unix epoch, when the second changed.
+    fileprivate mutating func update(_ seconds: Int) {
+        guard seconds != second else { return }
+        second = seconds
+        let (year, month, day) = LogTime.civil(days: seconds / 86_400)
+        let secondOfDay = seconds % 86_400
+        let (hour, minute, sec) = (secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
+        func digits(_ value: Int, _ width: Int, into text: inout InlineArray<20, UInt8>, at offset: Int) {
+            var value = value
+            for position in (0..<width).reversed() {
+                text[offset + position] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            }
+        }
+        func digits(_ value: Int, _ width: Int, into text: inout InlineArray<26, UInt8>, at offset: Int) {
+            var value = value
+            for position in (0..<width).reversed() {
+                text[offset + position] = UInt8(ascii: "0") + UInt8(value % 10)
+                value /= 10
+            }
+        }
+        digits(year, 4, into: &iso, at: 0); iso[4] = UInt8(ascii: "-")
+        digits(month, 2, into: &iso, at: 5); iso[7] = UInt8(ascii: "-")
+        digits(day, 2, into: &iso, at: 8); iso[10] = UInt8(ascii: "T")
+        digits(hour, 2, into: &iso, at: 11); iso[13] = UInt8(ascii: ":")
+        digits(minute, 2, into: &iso, at: 14); iso[16] = UInt8(ascii: ":")
+        digits(sec, 2, into: &iso, at: 17); iso[19] = UInt8(ascii: ".")
+        digits(day, 2, into: &common, at: 0); common[2] = UInt8(ascii: "/")
+        Self.months.withUTF8Buffer { names in
+            for index in 0..<3 { common[3 + index] = names[(month - 1) * 3 + index] }
+        }
+        common[6] = UInt8(ascii: "/")
+        digits(year, 4, into: &common, at: 7); common[11] = UInt8(ascii: ":")
+        digits(hour, 2, into: &common, at: 12); common[14] = UInt8(ascii: ":")
+        digits(minute, 2, into: &common, at: 15); common[17] = UInt8(ascii: ":")
+        digits(sec, 2, into: &common, at: 18)
+        for (index, byte) in " +0000".utf8.enumerated() { common[20 + index] = byte }
+    }
+}
+
+/// Formats one access-log line into a buffer with room for it (`maximumLength`), escaping everything
+/// that came from the client. Bytes go straight into memory: no per-byte capacity or uniqueness checks.
 ///
 /// Control characters can never reach the log raw: a request cannot forge a line or a terminal escape.
 struct LogLineWriter {
-    var buffer: [UInt8]
+    let base: UnsafeMutablePointer<UInt8>
+    private(set) var count: Int
 
-    private static let hex = Array("0123456789abcdef".utf8)
-    private static let upperHex = Array("0123456789ABCDEF".utf8)
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"].map { Array($0.utf8) }
+    init(base: UnsafeMutablePointer<UInt8>, count: Int) {
+        self.base = base
+        self.count = count
+    }
 
-    mutating func write(format: ObservabilitySettings.AccessLogFormat, remote: Span<UInt8>, method: Span<UInt8>, path: Span<UInt8>,
-                        status: Int, bytes: Int, durationMicroseconds: Int, userAgent: Span<UInt8>, referer: Span<UInt8>) {
+    private static let hex: StaticString = "0123456789abcdef"
+    private static let upperHex: StaticString = "0123456789ABCDEF"
+
+    /// The most bytes a line of these fields can take in any format: every client byte escaped at most
+    /// six times over (`\u00XX`), plus the fixed text and three numbers.
+    static func maximumLength(of fields: LogFields) -> Int {
+        6 * (fields.remote.count + fields.method.count + fields.path.count + fields.userAgent.count + fields.referer.count) + 256
+    }
+
+    mutating func write(format: ObservabilitySettings.AccessLogFormat, _ fields: LogFields, clock: inout LogClock) {
         let (seconds, milliseconds) = LogTime.now()
+        clock.update(seconds)
         switch format {
         case .json, .off:
             literal("{\"time\":\"")
-            isoTime(seconds: seconds, milliseconds: milliseconds)
-            literal("\",\"remote\":")
-            jsonString(remote)
+            for index in 0..<20 { put(clock.iso[index]) }
+            digits(milliseconds, width: 3)
+            literal("Z\",\"remote\":")
+            jsonString(fields.remote)
             literal(",\"method\":")
-            jsonString(method)
+            jsonString(fields.method)
             literal(",\"path\":")
-            jsonString(path)
+            jsonString(fields.path)
             literal(",\"status\":")
-            number(status)
+            number(fields.status)
             literal(",\"bytes\":")
-            number(bytes)
+            number(fields.bytes)
             literal(",\"duration_us\":")
-            number(durationMicroseconds)
+            number(fields.durationMicroseconds)
             literal(",\"user_agent\":")
-            jsonString(userAgent)
+            jsonString(fields.userAgent)
             literal("}\n")
         case .common, .combined:
-            quoted(remote)
+            quoted(fields.remote)
             literal(" - - [")
-            commonTime(seconds: seconds)
+            for index in 0..<26 { put(clock.common[index]) }
             literal("] \"")
-            quoted(method)
+            quoted(fields.method)
             literal(" ")
-            quoted(path)
+            quoted(fields.path)
             literal(" HTTP/1.1\" ")
-            number(status)
+            number(fields.status)
             literal(" ")
-            number(bytes)
+            number(fields.bytes)
             if format == .combined {
                 literal(" \"")
-                if referer.isEmpty { literal("-") } else { quoted(referer) }
+                if fields.referer.isEmpty { literal("-") } else { quoted(fields.referer) }
                 literal("\" \"")
-                if userAgent.isEmpty { literal("-") } else { quoted(userAgent) }
+                if fields.userAgent.isEmpty { literal("-") } else { quoted(fields.userAgent) }
                 literal("\"")
             }
             literal("\n")
         }
     }
 
-    private mutating func literal(_ text: StaticString) {
-        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        base[count] = byte
+        count += 1
     }
 
-    mutating func number(_ value: Int, width: Int = 0) {
-        var value = value
-        if value < 0 { buffer.append(UInt8(ascii: "-")); value = -value }
-        var digits = 1
-        var scale = 1
-        while scale <= value / 10 { scale *= 10; digits += 1 }
-        for _ in digits..<max(width, digits) { buffer.append(UInt8(ascii: "0")) }
-        while scale > 0 {
-            buffer.append(UInt8(ascii: "0") + UInt8(value / scale % 10))
-            scale /= 10
+    private mutating func literal(_ text: StaticString) {
+        text.withUTF8Buffer { bytes in
+            (base + count).update(from: bytes.baseAddress!, count: bytes.count)
+            count += bytes.count
         }
+    }
+
+    /// A non-negative number in decimal, or with a minus sign: digit count first, then written backwards.
+    mutating func number(_ value: Int) {
+        guard value >= 0 else {
+            put(UInt8(ascii: "-"))
+            // The magnitude of Int.min does not fit an Int; a log number never gets there.
+            return number(value == Int.min ? Int.max : -value)
+        }
+        var width = 1
+        var limit = 10
+        while width < 19 && value >= limit { width += 1; limit &*= 10 }
+        digits(value, width: width)
+    }
+
+    /// `value` in exactly `width` digits, zero-padded on the left.
+    private mutating func digits(_ value: Int, width: Int) {
+        var value = value
+        var position = count + width - 1
+        while position >= count {
+            base[position] = UInt8(ascii: "0") + UInt8(value % 10)
+            value /= 10
+            position -= 1
+        }
+        count += width
     }
 
     /// A JSON string; bytes below 0x20, DEL, quote and backslash are escaped, invalid UTF-8 passes as bytes
     /// that JSON readers replace, never as structure.
-    mutating func jsonString(_ text: Span<UInt8>) {
-        buffer.append(UInt8(ascii: "\""))
-        for index in text.indices {
-            let byte = text[index]
+    mutating func jsonString(_ text: UnsafeBufferPointer<UInt8>) {
+        put(UInt8(ascii: "\""))
+        for byte in text {
             switch byte {
-            case UInt8(ascii: "\""): buffer.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): buffer.append(contentsOf: [0x5C, 0x5C])
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                put(0x5C)
+                put(byte)
             case 0x00..<0x20, 0x7F:
-                buffer.append(contentsOf: [0x5C, UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0x0F)]])
-            default: buffer.append(byte)
+                put(0x5C); put(UInt8(ascii: "u")); put(UInt8(ascii: "0")); put(UInt8(ascii: "0"))
+                Self.hex.withUTF8Buffer { digits in
+                    put(digits[Int(byte >> 4)])
+                    put(digits[Int(byte & 0x0F)])
+                }
+            default:
+                put(byte)
             }
         }
-        buffer.append(UInt8(ascii: "\""))
+        put(UInt8(ascii: "\""))
     }
 
     /// A Common Log Format field: quotes, backslashes, control and non-ASCII bytes become `\xHH`.
-    mutating func quoted(_ text: Span<UInt8>) {
-        for index in text.indices {
-            let byte = text[index]
+    mutating func quoted(_ text: UnsafeBufferPointer<UInt8>) {
+        for byte in text {
             if byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                buffer.append(contentsOf: [0x5C, UInt8(ascii: "x"), Self.upperHex[Int(byte >> 4)], Self.upperHex[Int(byte & 0x0F)]])
+                put(0x5C); put(UInt8(ascii: "x"))
+                Self.upperHex.withUTF8Buffer { digits in
+                    put(digits[Int(byte >> 4)])
+                    put(digits[Int(byte & 0x0F)])
+                }
             } else {
-                buffer.append(byte)
+                put(byte)
             }
         }
-    }
-
-    private mutating func isoTime(seconds: Int, milliseconds: Int) {
-        let (year, month, day) = LogTime.civil(days: seconds / 86_400)
-        let secondOfDay = seconds % 86_400
-        number(year, width: 4); buffer.append(UInt8(ascii: "-"))
-        number(month, width: 2); buffer.append(UInt8(ascii: "-"))
-        number(day, width: 2); buffer.append(UInt8(ascii: "T"))
-        number(secondOfDay / 3600, width: 2); buffer.append(UInt8(ascii: ":"))
-        number(secondOfDay / 60 % 60, width: 2); buffer.append(UInt8(ascii: ":"))
-        number(secondOfDay % 60, width: 2); buffer.append(UInt8(ascii: "."))
-        number(milliseconds, width: 3); buffer.append(UInt8(ascii: "Z"))
-    }
-
-    private mutating func commonTime(seconds: Int) {
-        let (year, month, day) = LogTime.civil(days: seconds / 86_400)
-        let secondOfDay = seconds % 86_400
-        number(day, width: 2); buffer.append(UInt8(ascii: "/"))
-        buffer.append(contentsOf: Self.months[month - 1]); buffer.append(UInt8(ascii: "/"))
-        number(year, width: 4); buffer.append(UInt8(ascii: ":"))
-        number(secondOfDay / 3600, width: 2); buffer.append(UInt8(ascii: ":"))
-        number(secondOfDay / 60 % 60, width: 2); buffer.append(UInt8(ascii: ":"))
-        number(secondOfDay % 60, width: 2)
-        literal(" +0000")
     }
 }

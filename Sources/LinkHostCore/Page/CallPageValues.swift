@@ -1,0 +1,134 @@
+import CallLinks
+
+/// The per-request values of a call page: each URL written straight in the form the page needs, from
+/// parts made at load in every form (`URLText`), so a render escapes and encodes nothing but the Host.
+extension CallPage {
+    /// Computes every per-request field the templates use, once each.
+    func fill(_ values: inout PageValues, link: CallLink, host: String?) {
+        let used = renderedFields
+        let origin = Origin(base: baseURLText, host: host)
+        let canonical = canonicalLinks[settings.links.canonicalIndex(for: link)]
+        func canonicalURL(_ form: URLForm, into bytes: inout [UInt8]) {
+            origin.append(form, to: &bytes)
+            canonical.path.append(form, callID: link.callID, callType: link.callType, path: nil, to: &bytes)
+        }
+        if used.contains(.callId) { values.set(.callId) { $0.append(contentsOf: link.callID.utf8) } }
+        if used.contains(.callType) { values.set(.callType) { $0.append(contentsOf: link.callType.utf8) } }
+        if used.contains(.canonicalURL) { values.set(.canonicalURL) { canonicalURL(.escaped, into: &$0) } }
+        // The intent URL is made of the open-in-app URL, so that one is set whenever either is used.
+        if used.contains(.openInAppURL) || used.contains(.intentURL) {
+            values.set(.openInAppURL) { openInAppTemplate?.append(.escaped, callID: link.callID, callType: link.callType, path: canonical.prefix, to: &$0) }
+        }
+        if androidApp != nil {
+            // Google Play hands `referrer` to the app installed from this page (Install Referrer API), so the
+            // first launch can join the call: a deferred deep link without an SDK.
+            if used.contains(.playStoreURL) {
+                values.set(.playStoreURL) { bytes in
+                    bytes.append(contentsOf: playStorePrefix.escaped)
+                    canonicalURL(.encoded, into: &bytes)
+                }
+            }
+            if used.contains(.intentURL) {
+                // intent://REST#Intent;scheme=SCHEME;package=…;S.browser_fallback_url=PLAY;end, with the Play URL
+                // encoded once more. Escaping never touches ":" or "/", so the escaped open-in-app URL splits
+                // at its "://" as the raw one does.
+                let openInApp = values.escaped(.openInAppURL)
+                values.set(.intentURL) { bytes in
+                    guard let separator = Self.firstSchemeSeparator(in: bytes, openInApp) else { return }
+                    bytes.append(contentsOf: Self.intentStart)
+                    // Copied by index: a slice of `bytes` would share its storage, and appending would copy it all.
+                    for index in (separator + 3)..<openInApp.upperBound { bytes.append(bytes[index]) }
+                    bytes.append(contentsOf: Self.intentScheme)
+                    for index in openInApp.lowerBound..<separator { bytes.append(bytes[index]) }
+                    bytes.append(contentsOf: intentPackagePart.escaped)
+                    bytes.append(contentsOf: playStorePrefix.encoded)
+                    canonicalURL(.encodedTwice, into: &bytes)
+                    bytes.append(contentsOf: Self.intentEnd)
+                }
+            }
+        }
+        if used.contains(.webJoinURL) {
+            values.set(.webJoinURL) { webJoinTemplate?.append(.escaped, callID: link.callID, callType: link.callType, path: canonical.prefix, to: &$0) }
+        }
+        if used.contains(.imageURL) {
+            values.set(.imageURL) { bytes in
+                guard origin.exists, let previewImagePath else { return }
+                origin.append(.escaped, to: &bytes)
+                bytes.append(contentsOf: previewImagePath.escaped)
+            }
+        }
+        if used.contains(.qrCodeURL) {
+            // The image encodes an absolute URL; without an origin there is none to encode.
+            values.set(.qrCodeURL) { bytes in
+                if origin.exists { canonical.qrCode.append(.escaped, callID: link.callID, callType: link.callType, path: nil, to: &bytes) }
+            }
+        }
+        if used.contains(.qrCode) {
+            var raw: [UInt8] = []
+            canonicalURL(.raw, into: &raw)
+            let markup = origin.exists ? QRCodeMarkup.svg(for: String(decoding: raw, as: UTF8.self)) : ""
+            values.set(.qrCode) { $0.append(contentsOf: markup.utf8) }
+        }
+    }
+
+    private static let intentStart = Array("intent://".utf8)
+    private static let intentScheme = Array("#Intent;scheme=".utf8)
+    private static let intentEnd = Array(";end".utf8)
+
+    /// The position of the first `://` in `bytes[range]`, if any.
+    private static func firstSchemeSeparator(in bytes: [UInt8], _ range: Range<Int>) -> Int? {
+        var index = range.lowerBound
+        while index + 3 <= range.upperBound {
+            if bytes[index] == UInt8(ascii: ":") && bytes[index + 1] == UInt8(ascii: "/") && bytes[index + 2] == UInt8(ascii: "/") { return index }
+            index += 1
+        }
+        return nil
+    }
+}
+
+/// The origin of a page's absolute URLs: the configured base URL, else `https://` and the request's Host
+/// when it is a plain host name (its characters need no HTML escaping; `:`, `[` and `]` are encoded).
+private struct Origin {
+    let base: URLText?
+    let host: String?
+
+    /// True when the host is all unreserved characters (a name without port): every form is the same.
+    private let hostIsUnreserved: Bool
+
+    init(base: URLText?, host: String?) {
+        self.base = base
+        self.host = base == nil ? host.flatMap { CallPage.isOriginHost($0) ? $0 : nil } : nil
+        hostIsUnreserved = self.host?.utf8.allSatisfy(HTMLEscaping.isUnreserved) ?? true
+    }
+
+    var exists: Bool { base != nil || host != nil }
+
+    private static let scheme = URLText("https://")
+
+    func append(_ form: URLForm, to bytes: inout [UInt8]) {
+        if let base {
+            bytes.append(contentsOf: base.bytes(form))
+            return
+        }
+        guard let host else { return }
+        bytes.append(contentsOf: Self.scheme.bytes(form))
+        if hostIsUnreserved || form == .raw || form == .escaped {
+            bytes.append(contentsOf: host.utf8)
+            return
+        }
+        let hex: StaticString = "0123456789ABCDEF"
+        hex.withUTF8Buffer { digits in
+            for byte in host.utf8 {
+                if HTMLEscaping.isUnreserved(byte) {
+                    bytes.append(byte)
+                    continue
+                }
+                // `%XX`, or `%25XX` when the `%` itself is encoded again.
+                bytes.append(UInt8(ascii: "%"))
+                if form == .encodedTwice { bytes.append(UInt8(ascii: "2")); bytes.append(UInt8(ascii: "5")) }
+                bytes.append(digits[Int(byte >> 4)])
+                bytes.append(digits[Int(byte & 0x0F)])
+            }
+        }
+    }
+}

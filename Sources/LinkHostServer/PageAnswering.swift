@@ -1,0 +1,138 @@
+import CMicroHTTPD
+import LinkHostCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Call pages and QR codes: from the page cache when it holds them, else rendered straight into the
+/// buffer libmicrohttpd sends, with the headers the snapshot keeps in C form.
+extension Server {
+    /// Answers a call page or QR code named by `target` on `site`; `host` is the request's Host bytes when
+    /// the site's URLs come from it (`hostText`, its `String`, when the caller has one already).
+    func answerPage(_ target: PageTarget, site: Site, host: UnsafeBufferPointer<UInt8>?, hostText: String?, ifNoneMatch: UnsafePointer<CChar>?,
+                    request: RequestBytes, native: NativeSnapshot) -> MHD_Result {
+        let connection = request.connection
+        let cache = native.pages[site.index]
+        let route: Route = target.kind == .qrCode ? .callQRCode : .callPage
+        return withUnsafeTemporaryAllocation(byteCount: PageKeyBytes.capacity + Self.tagCapacity, alignment: 8) { scratch in
+            let keyBuffer = UnsafeMutableRawBufferPointer(rebasing: scratch[..<PageKeyBytes.capacity])
+            let tag = UnsafeMutableRawBufferPointer(rebasing: scratch[PageKeyBytes.capacity...]).bindMemory(to: UInt8.self)
+            let key = cache.isEnabled ? PageKeyBytes(target, host: host, into: keyBuffer) : nil
+            if let key, let cached = cache.queue(key, ifNoneMatch: ifNoneMatch, on: connection) {
+                finish(request, route: route, status: cached.status, bytes: cached.bytes, site: site, native: native)
+                return cached.result
+            }
+            let page = PageRequest(site: site, target: target, host: hostText ?? host.map { String(decoding: $0, as: UTF8.self) })
+            guard let fresh = render(page, headers: native.pageHeaders[site.index], tag: tag) else {
+                let response = site.notFound
+                let result = queue(response, on: connection, native: native)
+                finish(request, route: response.route, status: response.status, bytes: response.body.count, site: site, native: native)
+                return result
+            }
+            let queued: PageCache.Queued
+            if let key, cache.admits(key), let notModified = fresh.makeNotModified() {
+                queued = cache.store(key, ok: fresh.ok, notModified: notModified, etag: fresh.etagText, bytes: fresh.bytes, ifNoneMatch: ifNoneMatch, on: connection)
+            } else {
+                queued = fresh.queueOnce(ifNoneMatch: ifNoneMatch, on: connection)
+            }
+            finish(request, route: route, status: queued.status, bytes: queued.bytes, site: site, native: native)
+            return queued.result
+        }
+    }
+
+    /// Room for a rendered page's ETag and its NUL.
+    private static let tagCapacity = EntityTag.maximumLength + 1
+
+    /// The page (or QR code) as a native 200 that owns its body; nil when there is none (a QR code for a
+    /// site without an origin) or no memory.
+    private func render(_ page: PageRequest, headers: [PageHeaders], tag: UnsafeMutableBufferPointer<UInt8>) -> FreshPage? {
+        guard case .page(let language) = page.kind else {
+            guard let resource = page.render(), let ok = NativeSnapshot.makeNative(resource.ok) else { return nil }
+            return FreshPage(ok: ok, bytes: resource.ok.body.count, tag: tag, source: .resource(resource))
+        }
+        let callPage = page.site.callPage
+        let plan = callPage.plan(page.link, language: language, host: page.host)
+        guard let body = malloc(max(plan.length, 1))?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        var output = RawPageOutput(base: body, capacity: plan.length)
+        plan.write(into: &output)
+        let written = UnsafeBufferPointer(start: body, count: output.count)
+        var tagSpan = tag.mutableSpan
+        let tagLength = EntityTag.writeTag(digest: EntityTag.digest(Span(_unsafeElements: written)), length: written.count, into: &tagSpan)
+        tag[tagLength] = 0
+        // Takes the body: libmicrohttpd sends it from where it was written and frees it with the response.
+        guard let ok = cmhd_response_take(body, written.count) else { return nil }
+        let set = headers[callPage.headerSet(for: language)]
+        set.ok.add(to: ok)
+        MHD_add_response_header(ok, "ETag", UnsafeRawPointer(tag.baseAddress!).assumingMemoryBound(to: CChar.self))
+        return FreshPage(ok: ok, bytes: written.count, tag: UnsafeMutableBufferPointer(rebasing: tag[..<tagLength]), source: .rendered(set.notModified))
+    }
+}
+
+/// A page rendered for this request, before it is queued: its 200, and what its 304 is made of.
+private struct FreshPage {
+    enum Source {
+        /// Rendered here: the 304 is the header set's fields and the tag.
+        case rendered(HeaderBlock)
+        /// Made by the core (QR codes): its own 304.
+        case resource(Resource)
+    }
+
+    let ok: OpaquePointer
+    let bytes: Int
+    /// The ETag's bytes (NUL after them), in the caller's buffer.
+    let tag: UnsafeMutableBufferPointer<UInt8>
+    let source: Source
+
+    var etagText: String {
+        switch source {
+        case .rendered: return String(decoding: tag, as: UTF8.self)
+        case .resource(let resource): return resource.etag
+        }
+    }
+
+    /// The page's 304: the same validators and caching fields, and the 200's length.
+    func makeNotModified() -> OpaquePointer? {
+        switch source {
+        case .rendered(let fields):
+            guard let response = cmhd_response_headers_only(UInt64(bytes)) else { return nil }
+            fields.add(to: response)
+            MHD_add_response_header(response, "ETag", UnsafeRawPointer(tag.baseAddress!).assumingMemoryBound(to: CChar.self))
+            return response
+        case .resource(let resource):
+            return NativeSnapshot.makeNative(resource.notModified)
+        }
+    }
+
+    /// Queues the 200, or a 304 when `ifNoneMatch` names the page, for this request only: libmicrohttpd
+    /// keeps what it sends until it is sent, so our reference goes right away.
+    func queueOnce(ifNoneMatch: UnsafePointer<CChar>?, on connection: OpaquePointer) -> PageCache.Queued {
+        defer { MHD_destroy_response(ok) }
+        if let ifNoneMatch, EntityTag.ifNoneMatch(String(cString: ifNoneMatch), matches: etagText), let notModified = makeNotModified() {
+            defer { MHD_destroy_response(notModified) }
+            return PageCache.Queued(result: MHD_queue_response(connection, 304, notModified), status: 304, bytes: 0)
+        }
+        return PageCache.Queued(result: MHD_queue_response(connection, 200, ok), status: 200, bytes: bytes)
+    }
+}
+
+/// `PageOutput` over the malloc'd buffer a page is rendered into: each run is one memcpy.
+private struct RawPageOutput: PageOutput {
+    let base: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+    private(set) var count = 0
+
+    init(base: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.base = base
+        self.capacity = capacity
+    }
+
+    mutating func append(_ bytes: [UInt8], _ range: Range<Int>) {
+        // The plan's length is exact; a run past it would be a bug in the core, never a write past the buffer.
+        precondition(count + range.count <= capacity, "a page wrote more than its plan's length")
+        bytes.withUnsafeBufferPointer { source in
+            (base + count).update(from: source.baseAddress! + range.lowerBound, count: range.count)
+        }
+        count += range.count
+    }
+}
