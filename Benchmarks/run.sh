@@ -47,9 +47,11 @@ fi
 
 command -v swift >/dev/null || die "swift is not on PATH"
 say "building linkhost in release mode (scratch path $scratch)"
+# What the Docker image and `make release` ship: the Swift runtime linked in statically.
 # -gdwarf-4: valgrind 3.19 (Debian 12) cannot read the DWARF 5 that clang writes for the C targets; code is unchanged.
-(cd "$repo" && swift build -c release --scratch-path "$scratch" -Xcc -gdwarf-4 2>&1 | tail -n 3) >&2
-bin="$(cd "$repo" && swift build -c release --scratch-path "$scratch" -Xcc -gdwarf-4 --show-bin-path)/linkhost"
+build_flags=(-c release --static-swift-stdlib --scratch-path "$scratch" -Xcc -gdwarf-4)
+(cd "$repo" && swift build "${build_flags[@]}" 2>&1 | tail -n 3) >&2
+bin="$(cd "$repo" && swift build "${build_flags[@]}" --show-bin-path)/linkhost"
 [[ -x "$bin" ]] || die "no linkhost binary at $bin"
 
 # 2,000 idle connections need about 4,000 descriptors on this side and the servers'.

@@ -56,8 +56,8 @@ DOCKERFILE=$REPO/Dockerfile
 BINARY=""
 DYNAMIC_BINARY=""
 PORT=${LINKHOST_CHECK_PORT:-}
-# Its own scratch path: `make release` builds without --static-swift-stdlib, and sharing .build
-# with it would recompile everything each time either one runs.
+# Its own scratch path, apart from `make release`'s (which builds every product, also statically): a check
+# never waits for, or invalidates, a developer's release build.
 SCRATCH=${LINKHOST_CHECK_SCRATCH:-$REPO/.build/check-docker}
 TAG=localhost/linkhost:check
 CACHE_DIR=${LINKHOST_CHECK_CACHE:-/var/cache/linkhost-check}

@@ -137,3 +137,13 @@ unsigned long long csys_monotonic_microseconds(void) {
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (unsigned long long)now.tv_sec * 1000000ULL + (unsigned long long)now.tv_nsec / 1000ULL;
 }
+
+extern char **environ;
+
+const char *csys_environment_entry(size_t index) {
+    // Walks up to `index` checking each entry, so an index past the end stops at the terminating NULL.
+    for (size_t at = 0; environ != NULL && environ[at] != NULL; at++) {
+        if (at == index) return environ[at];
+    }
+    return NULL;
+}

@@ -1,4 +1,5 @@
 import LinkHostCore
+import LinkHostServer
 
 #if canImport(Glibc)
 import Glibc

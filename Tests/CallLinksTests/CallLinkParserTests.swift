@@ -51,6 +51,7 @@ struct CallLinkParserTests {
         #expect(try Self.parser().parse(url) == nil, "\(url)")
     }
 
+    #if os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
     @Test("a Foundation URL is read as written, like the string")
     func foundationURL() throws {
         let parser = try Self.parser()
@@ -60,6 +61,7 @@ struct CallLinkParserTests {
         }
         #expect(parser.parse(try #require(URL(string: "https://links.example.com/call/abc?type=video"))) == CallLink(callID: "abc", callType: "video"))
     }
+    #endif
 
     @Test("malformed input is refused with the config's words", arguments: [
         ([String](), "default", ["links.example.com"], "no link template"),

@@ -7,6 +7,8 @@
 #ifndef CSYSTEM_H
 #define CSYSTEM_H
 
+#include <stddef.h>
+
 /// Blocks SIGTERM, SIGINT and SIGHUP in the calling thread (and so in threads it starts later) and
 /// ignores SIGPIPE. Call before starting any thread so only `csys_signals_wait` ever sees them:
 /// signal handlers cannot safely run Swift code.
@@ -54,5 +56,9 @@ int csys_notify(const char *state);
 
 /// CLOCK_MONOTONIC in microseconds, as the MONOTONIC_USEC field of a RELOADING=1 notification wants.
 unsigned long long csys_monotonic_microseconds(void);
+
+/// The `index`-th entry of the process environment ("NAME=value"), or NULL past the last one. `environ`
+/// is a global array of C strings, which Swift cannot walk without pointer arithmetic of its own.
+const char *csys_environment_entry(size_t index);
 
 #endif

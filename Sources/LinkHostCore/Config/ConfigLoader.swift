@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import LinkHostJSON
 
 /// Reads, validates and completes a linkhost config: from a file, bytes or parsed JSON.

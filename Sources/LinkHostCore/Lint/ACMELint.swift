@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// `validate`'s checks of an ACME config beyond loading: hosts no public CA can reach, and a state folder
 /// that `serve` could not write its keys to or that others could read them from.
 public enum ACMELint {
@@ -46,13 +40,12 @@ public enum ACMELint {
     /// The folder must exist or be creatable, be writable, and keep its keys from other users.
     static func stateDirectoryProblem(_ folder: String) -> LintDiagnostic? {
         let path = "server.tls.acme.stateDirectory"
-        let files = FileManager.default
-        if files.fileExists(atPath: folder) {
+        if FileSystem.exists(folder) {
             guard FileSystem.isDirectory(folder) else { return LintDiagnostic(.lh119, .error, path: path, "\"\(folder)\" is a file, not a folder") }
-            guard files.isWritableFile(atPath: folder) else {
+            guard FileSystem.isWritable(folder) else {
                 return LintDiagnostic(.lh119, .error, path: path, "\"\(folder)\" cannot be written by this user, so no certificate could be stored")
             }
-            if let mode = (try? files.attributesOfItem(atPath: folder))?[.posixPermissions] as? Int, mode & 0o077 != 0 {
+            if let mode = FileSystem.permissions(folder), mode & 0o077 != 0 {
                 return LintDiagnostic(.lh119, .warning, path: path, "\"\(folder)\" is open to other users (mode \(String(mode & 0o777, radix: 8))); it holds private keys, so make it 700")
             }
             return nil
@@ -62,12 +55,12 @@ public enum ACMELint {
         while true {
             let parent = ancestor.contains("/") ? String(ancestor[..<ancestor.lastIndex(of: "/")!]) : "."
             ancestor = parent.isEmpty ? "/" : parent
-            if files.fileExists(atPath: ancestor) || ancestor == "/" || ancestor == "." { break }
+            if FileSystem.exists(ancestor) || ancestor == "/" || ancestor == "." { break }
         }
-        if files.fileExists(atPath: ancestor), !FileSystem.isDirectory(ancestor) {
+        if FileSystem.exists(ancestor), !FileSystem.isDirectory(ancestor) {
             return LintDiagnostic(.lh119, .error, path: path, "\"\(folder)\" cannot be created: \"\(ancestor)\" is a file")
         }
-        guard files.isWritableFile(atPath: ancestor) else {
+        guard FileSystem.isWritable(ancestor) else {
             return LintDiagnostic(.lh119, .error, path: path, "\"\(folder)\" does not exist and cannot be created (\"\(ancestor)\" is not writable)")
         }
         return nil

@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import LinkHostJSON
 
 /// Reads a site's locale files (`<tag>.json` in `callLinks.locales`) against the strings its template uses.
@@ -30,7 +25,7 @@ enum PageLocaleLoader {
         guard FileSystem.isDirectory(folder) else {
             throw ConfigError(source: folder, diagnostics: [ConfigDiagnostic(.lh114, path: setting, message: "\"\(folder)\" is not a folder that can be read; the page template uses strings such as {{t.\(usedStrings.sorted()[0])}}")])
         }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+        let names = (FileSystem.contentsOfDirectory(folder) ?? []).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
         var files: [(tag: LanguageTag, path: String, document: JSONValue)] = []
         for name in names {
             let path = folder + "/" + name

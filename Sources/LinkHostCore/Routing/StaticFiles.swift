@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 /// Loads the static file tree into memory at start and on reload, so no request touches the disk.
 ///
 /// Serving only what was loaded makes traversal impossible by construction: a request path is a
@@ -37,7 +31,7 @@ enum StaticFiles {
         var files: [File] = []
         var pending = [(disk: resolvedRoot, url: "")]
         while let folder = pending.popLast() {
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.disk)) ?? []).sorted()
+            let names = (FileSystem.contentsOfDirectory(folder.disk) ?? []).sorted()
             for name in names {
                 if name.hasPrefix(".") && !(folder.url.isEmpty && name == ".well-known") { continue }
                 let disk = folder.disk + "/" + name
@@ -59,8 +53,7 @@ enum StaticFiles {
 
     /// Absolute path with symbolic links resolved.
     static func resolve(_ path: String) -> String {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        return URL(fileURLWithPath: absolute).resolvingSymlinksInPath().path
+        FileSystem.resolvingSymlinks(path)
     }
 
     /// Loads every listed file as a prepared resource with its URL path; `/` and `/dir/` stand for their index.html.
