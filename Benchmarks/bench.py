@@ -10,7 +10,7 @@ and is stopped before this script returns; every load loop is bounded in time.
     bench.py profile --bin LINKHOST --workdir DIR   callgrind instruction profiles and a perf sample
 
 Settings come from the environment (see Benchmarks/README.md): ROUNDS, DURATION, QUICK, CONNECTIONS,
-WRK_THREADS, PORT_BASE, IDLE_CONNECTIONS, STARTS, ALLOC_REQUESTS, RELOAD_SECONDS, PINNED, VALGRIND, SCALE_SITES.
+WRK_THREADS, PORT_BASE, IDLE_CONNECTIONS, STARTS, ALLOC_REQUESTS, RELOAD_SECONDS, PINNED, VALGRIND, SCALE_SITES, TLS.
 """
 
 import argparse
@@ -38,13 +38,15 @@ from harness.server import Server
 from harness.startup import measure_startup
 from harness.testbed import Testbed
 from harness.throughput import access_log_summary, measure_pinned, measure_rounds, warm_up
+from harness.image import measure_image
+from harness.tls import measure_tls, measure_tls_startup
 
 
 def now_iso():
     return datetime.datetime.now().astimezone().isoformat(timespec="seconds")
 
 
-def run_bench(testbed, results_path, raw_path):
+def run_bench(testbed, results_path, raw_path, image_root=None):
     """Every phase in order; the key order of `data` is the layout of results.json."""
     started = time.time()
     data = {"settings": settings.as_record(), "runs": [], "notes": []}
@@ -73,8 +75,16 @@ def run_bench(testbed, results_path, raw_path):
     data["idle"] = hold_idle_connections(testbed)
     data["reload"] = reload_under_load(testbed)
     data["reload_cpu_ms"] = reload_cpu_cost(testbed)
+    if settings.TLS:
+        data["runs"] += measure_tls(testbed)
+    if image_root:
+        image = measure_image(testbed, image_root)
+        data["runs"] += image.pop("runs")
+        data["image"] = image
     testbed.stop_main_servers()
     data["access_log"] = access_log_summary(testbed, data["runs"])
+    if settings.TLS:
+        data["tls_startup_ms"] = measure_tls_startup(testbed)
     data["scale"] = measure_scale(testbed)
     allocations = measure_allocations(testbed)
     if allocations is None:
@@ -107,6 +117,7 @@ def main():
     parser.add_argument("--workdir", help="an empty temporary folder")
     parser.add_argument("--results", help="markdown output")
     parser.add_argument("--raw", help="JSON output")
+    parser.add_argument("--image-root", help="the Docker image's root file system (Benchmarks/image-root.sh), for the image rows")
     args = parser.parse_args()
     here = settings.BENCHMARKS_DIR
     if args.command == "report":
@@ -128,7 +139,8 @@ def main():
 
     signal.signal(signal.SIGTERM, on_signal)
     try:
-        run(testbed, args.results or os.path.join(here, results), args.raw or os.path.join(here, raw))
+        extra = {"image_root": args.image_root} if args.command == "bench" else {}
+        run(testbed, args.results or os.path.join(here, results), args.raw or os.path.join(here, raw), **extra)
     except KeyboardInterrupt:
         log("interrupted; stopping the servers")
         return 130

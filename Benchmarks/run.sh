@@ -19,7 +19,7 @@ say() { printf 'bench: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
 
 # Tools: command → Debian package.
-declare -A packages=([wrk]=wrk [nginx]=nginx [valgrind]=valgrind [curl]=curl [taskset]=util-linux [python3]=python3 [pkg-config]=pkg-config)
+declare -A packages=([wrk]=wrk [nginx]=nginx [valgrind]=valgrind [curl]=curl [taskset]=util-linux [python3]=python3 [pkg-config]=pkg-config [openssl]=openssl)
 if [[ "$mode" == profile ]]; then packages[perf]=linux-perf; packages[callgrind_annotate]=valgrind; fi
 missing=()
 for tool in "${!packages[@]}"; do
@@ -77,13 +77,25 @@ cleanup() {
             fi
         done <"$workdir/pids"
     fi
-    if [[ -n "${KEEP_WORKDIR:-}" ]]; then say "kept $workdir"; else rm -rf "$workdir"; fi
+    if [[ -n "${KEEP_WORKDIR:-}" ]]; then say "kept $workdir"; else rm -rf --one-file-system "$workdir"; fi
     exit "$status"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+image_args=()
+if [[ "$mode" == bench && "${IMAGE:-1}" != 0 ]]; then
+    # The image rows: linkhost in the Docker image's root file system (Debian 13, libmicrohttpd 1.0.1).
+    if [[ "$(id -u)" == 0 ]]; then
+        say "building the image's root file system with this binary (Benchmarks/image-root.sh)"
+        "$here/image-root.sh" "$bin" "$workdir/image-root" >"$workdir/image-root.log" 2>&1 || { tail -n 20 "$workdir/image-root.log" >&2; die "image-root.sh failed"; }
+        image_args=(--image-root "$workdir/image-root")
+    else
+        say "not root: skipping the image rows (IMAGE=0 to silence this)"
+    fi
+fi
+
 say "load average before the run: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
-python3 "$here/bench.py" "$mode" --bin "$bin" --workdir "$workdir" &
+python3 "$here/bench.py" "$mode" --bin "$bin" --workdir "$workdir" "${image_args[@]}" &
 bench_pid=$!
 wait "$bench_pid"

@@ -6,13 +6,16 @@ import statistics
 from harness.report_numbers import cell, fmt_mb, fmt_num, fmt_ratio, ratio, spread
 from harness.routes import HOST_HEADER, MODES, ROUTE, ROUTES, SERVERS
 from harness.settings import CONNECTIONS, IDLE_CONNECTIONS, PORTS, RELOAD_COST_COUNT, WRK_THREADS
+from harness.image_report import image_section
 from harness.targets import targets
+from harness.tls import TLS_FIGURES
+from harness.tls_report import tls_section
 from harness.wrk import wrk_command
 
 
 def write_results(data, path):
     out = []
-    for section in (header, machine_section, targets_section, throughput_section, memory_section, startup_section,
+    for section in (header, machine_section, targets_section, throughput_section, tls_section, image_section, memory_section, startup_section,
                     reload_section, scale_section, allocations_section, parity_section, commands_section, runs_section):
         out.extend(section(data))
     with open(path, "w") as handle:
@@ -41,7 +44,7 @@ def machine_section(data):
     yield "## Machine and versions"
     yield ""
     yield f"- CPU: {machine['cpu']}, `nproc` = {machine['nproc']}; memory {machine['memory_gib']} GiB; kernel {machine['kernel']}"
-    yield f"- linkhost: {version['linkhost']}, release build (`swift build -c release`); {version['swift']}"
+    yield f"- linkhost: {version['linkhost']}, release build (`swift build -c release --static-swift-stdlib`, as the image); {version['swift']}"
     yield f"- nginx {version['nginx']}; wrk {version['wrk']}; libmicrohttpd {version['libmicrohttpd']}; {version['valgrind']}; Python {version['python']}"
     yield (f"- Server shape: linkhost {data['processes']['linkhost']} process with {data['threads']['linkhost']} threads "
            f"in all (libmicrohttpd's pool of one thread per core, the main thread waiting for signals, and Swift concurrency threads for the log flusher); nginx {data['processes']['nginx']} processes (master + `worker_processes auto`).")
@@ -65,9 +68,10 @@ def machine_section(data):
 def targets_section(data):
     yield "## Targets"
     yield ""
-    yield ("linkhost figures against the issue's targets. Ratios are linkhost ÷ nginx, taken within each round (the two ran back to "
-           "back) and the median of the rounds decides; '(rounds disagree)' marks a verdict that some rounds contradict, which on this "
-           "shared machine means noise decided it. Latencies and memory are medians or single readings.")
+    yield ("linkhost figures against the issue's targets (issue 15's table first, then HTTPS, then the rows kept from earlier "
+           "rounds). Ratios are linkhost ÷ nginx, taken within each round (the two ran back to back); every round is listed and their "
+           "median decides; '(rounds disagree)' marks a verdict that some rounds contradict, which on this shared machine means noise "
+           "decided it. Latencies are medians of the rounds; memory is one reading.")
     yield ""
     yield "| target | linkhost | nginx | required | result |"
     yield "| --- | ---: | ---: | --- | --- |"
@@ -224,16 +228,17 @@ def allocations_section(data):
     n = data["settings"]["alloc_requests"]
     yield (f"linkhost under `valgrind --tool=dhat`, {n:,} and then {2 * n:,} requests on one keep-alive connection (a fresh process each), "
            f"allocation counts differenced per call stack and divided by {n:,}: start-up and shutdown cancel out. "
-           "'linkhost's code' counts the stacks that pass through LinkHost/linkhost functions or the C shim inside libmicrohttpd's "
-           "callbacks (the request path); 'background' is linkhost code on other threads (the access log's flush timer), which "
-           "follows the clock, not the requests: under valgrind a request takes far longer, so it looks bigger here than it is. "
-           "The rest is libmicrohttpd and libc on their own.")
+           "'linkhost's code' counts the stacks that pass through linkhost's Swift modules or the C shim inside libmicrohttpd's "
+           "callbacks (the request path); of those, 'libmicrohttpd inside linkhost's calls' are the ones libmicrohttpd makes itself "
+           "when handed something (it copies every header field into three blocks: the entry, the name, the value); 'background' is "
+           "linkhost code on other threads (the access log's flush timer), which follows the clock, not the requests: under valgrind "
+           "a request takes far longer, so it looks bigger here than it is. The rest is libmicrohttpd and libc on their own.")
     yield ""
-    yield "| route | allocations / request | in linkhost's code (request path) | background | bytes / request |"
-    yield "| --- | ---: | ---: | ---: | ---: |"
+    yield "| route | allocations / request | in linkhost's code (request path) | of which libmicrohttpd inside linkhost's calls | background | bytes / request |"
+    yield "| --- | ---: | ---: | ---: | ---: | ---: |"
     for route, entry in by_route(data["allocations"]):
         yield (f"| {route.title} | {entry['blocks_per_request']:.2f} | {entry['own_blocks_per_request']:.2f} "
-               f"| {entry.get('background_blocks_per_request', 0):.2f} | {entry['bytes_per_request']:.0f} |")
+               f"| {entry.get('library_blocks_per_request', 0):.2f} | {entry.get('background_blocks_per_request', 0):.2f} | {entry['bytes_per_request']:.0f} |")
     yield ""
     for route, entry in by_route(data["allocations"]):
         if not entry["sites"]:
@@ -271,7 +276,7 @@ def commands_section(data):
     yield ""
     yield "```sh"
     yield f"{'QUICK=1 ' if settings['quick'] else ''}ROUNDS={settings['rounds']} DURATION={settings['duration']} Benchmarks/run.sh   # all of the below"
-    yield "swift build -c release --scratch-path /tmp/build-bench -Xcc -gdwarf-4   # DWARF 4 for valgrind 3.19; same code"
+    yield "swift build -c release --static-swift-stdlib --scratch-path /tmp/build-bench -Xcc -gdwarf-4   # as the image; DWARF 4 for valgrind 3.19"
     yield f"linkhost serve --config WORK/linkhost.json --host 127.0.0.1 --port {PORTS['linkhost']}   # config/linkhost.json, absolute paths, perIPConnectionLimit 0, access log json, metrics on"
     yield f"nginx -p WORK -c WORK/nginx-{PORTS['nginx']}.conf -e WORK/error.log   # from Benchmarks/nginx.conf.template"
     for mode, _ in MODES:
@@ -288,8 +293,10 @@ def runs_section(data):
     yield ""
     yield "| phase | round | route | connections | server | req/s | p50 | p99 | CPU/req | socket errors | load | other cores |"
     yield "| --- | ---: | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    titles = {key: title for key, title in TLS_FIGURES}
     for run in data["runs"]:
-        yield (f"| {run['phase']} | {run['round']} | {ROUTE[run['route']].title} | {dict(MODES)[run['mode']]} | {run['server']} | {run['rps']:,.0f} "
+        title = titles[run["route"]] if run["phase"] == "tls" else ROUTE[run["route"]].title
+        yield (f"| {run['phase']} | {run['round']} | {title} | {dict(MODES)[run['mode']]} | {run['server']} | {run['rps']:,.0f} "
                f"| {fmt_num(run['p50_ms'], 2)} ms | {fmt_num(run['p99_ms'], 2)} ms | {fmt_num(run['cpu_us_per_request'], 2)} µs | {run['socket_errors']} "
                f"| {run['load1']:.2f} | {run['other_cores']:.2f} |")
     yield ""

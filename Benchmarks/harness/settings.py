@@ -30,7 +30,10 @@ PINNED_ROUTES = os.environ.get("PINNED_ROUTES", "aasa calls").split()
 ACCESS_LOG = os.environ.get("ACCESS_LOG", "json")
 SCALE_SITES = [int(count) for count in os.environ.get("SCALE_SITES", "1 100 1000").split()]
 
-PORTS = {"linkhost": PORT_BASE, "nginx": PORT_BASE + 1, "valgrind": PORT_BASE + 2}
+PORTS = {"linkhost": PORT_BASE, "nginx": PORT_BASE + 1, "valgrind": PORT_BASE + 2, "linkhost_tls": PORT_BASE + 3, "nginx_tls": PORT_BASE + 4,
+         # Nothing listens here: the ACME directory of the HTTPS start-up figure.
+         "closed": PORT_BASE + 5}
+TLS = env_int("TLS", 1)
 
 
 def as_record():
@@ -39,5 +42,5 @@ def as_record():
         "quick": QUICK, "rounds": ROUNDS, "duration": DURATION, "connections": CONNECTIONS, "wrk_threads": WRK_THREADS,
         "port_base": PORT_BASE, "idle_connections": IDLE_CONNECTIONS, "starts": STARTS, "alloc_requests": ALLOC_REQUESTS,
         "reload_seconds": RELOAD_SECONDS, "reload_cost_count": RELOAD_COST_COUNT, "pinned": PINNED, "pinned_routes": PINNED_ROUTES, "valgrind": VALGRIND,
-        "scale_sites": SCALE_SITES,
+        "scale_sites": SCALE_SITES, "tls": TLS,
     }

@@ -12,6 +12,7 @@ from harness.http_client import fetch
 from harness.routes import AASA_PATH, CALL_ID, CALL_TYPE, ROUTE, SERVERS
 from harness.server import Server, wait_for_line, wait_until_serving
 from harness.settings import ACCESS_LOG, BENCHMARKS_DIR, PORTS, REPO
+from harness.tls import make_certificate
 
 
 class Testbed:
@@ -63,7 +64,9 @@ class Testbed:
         if status != 200:
             raise BenchError(f"linkhost answered {status} for the call page")
         self.call_page = page
-        self.nginx_conf = self.write_nginx_conf(PORTS["nginx"], self.workdir, page)
+        # One ECDSA P-256 certificate for both servers' HTTPS.
+        self.certificate, self.private_key = make_certificate(self.workdir)
+        self.nginx_conf = self.write_nginx_conf(PORTS["nginx"], self.workdir, page, tls_port=PORTS["nginx_tls"])
 
     @staticmethod
     def enable_observability(config):
@@ -73,7 +76,7 @@ class Testbed:
         observability.setdefault("metrics", {})["enabled"] = True
         return config
 
-    def write_nginx_conf(self, port, prefix, page, master=True, workers="auto"):
+    def write_nginx_conf(self, port, prefix, page, master=True, workers="auto", tls_port=None):
         text = page.decode("utf-8")
         if "$" in text:
             raise BenchError("the call page contains '$', which nginx's return text cannot hold literally")
@@ -83,7 +86,8 @@ class Testbed:
             template = handle.read()
         conf = (template.replace("@PREFIX@", prefix).replace("@PORT@", str(port)).replace("@ROOT@", self.www)
                 .replace("@WORKER_PROCESSES@", str(workers)).replace("@MASTER_PROCESS@", "on" if master else "off")
-                .replace("@CALL_BODY@", escaped))
+                .replace("@CALL_BODY@", escaped).replace("@CERTIFICATE@", self.certificate).replace("@PRIVATE_KEY@", self.private_key)
+                .replace("@TLS_LISTEN@", f"listen 127.0.0.1:{tls_port} ssl backlog=1024;" if tls_port else ""))
         path = os.path.join(prefix, f"nginx-{port}.conf")
         with open(path, "w") as handle:
             handle.write(conf)

@@ -19,7 +19,7 @@ def parse_duration_ms(text):
     return float(match.group(1)) * LATENCY_UNITS[match.group(2)] if match else None
 
 
-def wrk_command(port, path, seconds, close=False, script=None, latency=True, host=HOST_HEADER):
+def wrk_command(port, path, seconds, close=False, script=None, latency=True, host=HOST_HEADER, scheme="http"):
     command = ["wrk", f"-t{WRK_THREADS}", f"-c{CONNECTIONS}", f"-d{seconds}s", "-H", f"Host: {host}"]
     if close:
         command += ["-H", "Connection: close"]
@@ -27,7 +27,7 @@ def wrk_command(port, path, seconds, close=False, script=None, latency=True, hos
         command.append("--latency")
     if script:
         command += ["-s", script]
-    command.append(f"http://127.0.0.1:{port}{path}")
+    command.append(f"{scheme}://127.0.0.1:{port}{path}")
     return command
 
 
@@ -56,9 +56,10 @@ def run_wrk(command, seconds):
     return {"elapsed": time.monotonic() - started, **parse_wrk_output(result.stdout)}
 
 
-def measured_wrk(server, path, seconds, close=False, client_cpu=None, script=None, host=HOST_HEADER):
-    """One wrk run with the server's CPU time, the machine's other load and the load average around it."""
-    command = wrk_command(server.port, path, seconds, close=close, script=script, host=host)
+def measured_wrk(server, path, seconds, close=False, client_cpu=None, script=None, host=HOST_HEADER, port=None, scheme="http"):
+    """One wrk run with the server's CPU time, the machine's other load and the load average around it
+    (`port` when the server listens on more than one, e.g. nginx's HTTPS listener)."""
+    command = wrk_command(port or server.port, path, seconds, close=close, script=script, host=host, scheme=scheme)
     if client_cpu is not None:
         command = ["taskset", "-c", str(client_cpu)] + command
     load = loadavg()[0]

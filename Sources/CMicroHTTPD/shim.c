@@ -96,6 +96,16 @@ _Static_assert(CMHD_OPTION_CLIENT_DISCIPLINE_LVL == MHD_OPTION_CLIENT_DISCIPLINE
 // the smuggling fixes of 1.0.4/1.0.5, and a second, independent check costs one pass over the fields.
 #define CMHD_CLIENT_DISCIPLINE 1
 
+// linkhost's TLS policy, the same on every libmicrohttpd and GnuTLS it meets (0.9.75 starts from GnuTLS's
+// "NORMAL", 1.0.1 from the system's policy): TLS 1.3 and 1.2 only, AEAD ciphers only (AES-GCM and
+// ChaCha20-Poly1305), ephemeral ECDH only (X25519, P-256, P-384), with ECDSA or RSA certificates; the
+// client's order among them. Every browser, Apple's and Google's fetchers and every CDN of the last years
+// speak it; Benchmarks/nginx.conf.template gives nginx the same list so both are measured alike.
+static const char cmhd_tls_priorities[] =
+    "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
+    ":-CIPHER-ALL:+AES-128-GCM:+AES-256-GCM:+CHACHA20-POLY1305:-MAC-ALL:+AEAD"
+    ":-KX-ALL:+ECDHE-ECDSA:+ECDHE-RSA:-GROUP-ALL:+GROUP-X25519:+GROUP-SECP256R1:+GROUP-SECP384R1";
+
 unsigned int cmhd_library_version(void) {
     const char *text = MHD_get_version();
     unsigned int parts[3] = { 0, 0, 0 };
@@ -339,8 +349,11 @@ struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
                                      void *completed_context,
                                      struct cmhd_deadlines *deadlines,
                                      const struct MHD_OptionItem *options) {
-    struct MHD_OptionItem extra[3];
+    struct MHD_OptionItem extra[4];
     int count = 0;
+    if (flags & MHD_USE_TLS) {
+        extra[count++] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_PRIORITIES, 0, (void *)cmhd_tls_priorities };
+    }
     int level = cmhd_client_discipline_level();
     if (level != CMHD_NO_DISCIPLINE_LEVEL) {
         // Passed only to a library that knows it: 0.9.75 refuses to start on an unknown option.
@@ -400,6 +413,7 @@ int cmhd_tls_pair_is_usable(const char *key_pem, const char *certificate_pem) {
                                                 cmhd_refuse, NULL,
                                                 MHD_OPTION_HTTPS_MEM_KEY, key_pem,
                                                 MHD_OPTION_HTTPS_MEM_CERT, certificate_pem,
+                                                MHD_OPTION_HTTPS_PRIORITIES, cmhd_tls_priorities,
                                                 MHD_OPTION_END);
     if (trial == NULL) return 0;
     MHD_stop_daemon(trial);
