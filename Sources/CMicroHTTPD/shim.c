@@ -141,6 +141,10 @@ struct cmhd_connection_state {
     _Atomic uint64_t due;
     // Set when the connection is on a tracker's list (the daemon has header deadlines).
     int watched;
+    // What the request being answered holds until it completes (a reused page response), or NULL, and how
+    // to let go of it should the connection end without the request completing.
+    void *tag;
+    void (*release_tag)(void *);
     size_t address_length;
     char address[CMHD_ADDRESS_CAPACITY];
 };
@@ -330,6 +334,8 @@ static void cmhd_notify_connection(void *context, struct MHD_Connection *connect
         *socket_context = entry;
     } else if (code == MHD_CONNECTION_NOTIFY_CLOSED && *socket_context != NULL) {
         struct cmhd_connection_state *entry = *socket_context;
+        // Normally taken by the request-completed callback already, which libmicrohttpd calls first.
+        if (entry->tag != NULL && entry->release_tag != NULL) entry->release_tag(entry->tag);
         if (entry->watched && deadlines != NULL) {
             pthread_mutex_lock(&deadlines->lock);
             if (entry->previous) entry->previous->next = entry->next; else deadlines->head = entry->next;
@@ -468,4 +474,26 @@ size_t cmhd_add_headers(struct MHD_Response *response, const char *fields, size_
         name = value + strlen(value) + 1;
     }
     return added;
+}
+
+struct MHD_Response *cmhd_response_alias(void *bytes, size_t length) {
+    struct MHD_Response *response = MHD_create_response_from_buffer_with_free_callback(length, bytes, free);
+    if (response == NULL) free(bytes);
+    return response;
+}
+
+int cmhd_request_tag_set(struct MHD_Connection *connection, void *tag, void (*release)(void *)) {
+    struct cmhd_connection_state *entry = cmhd_state_of(connection);
+    if (entry == NULL || entry->tag != NULL) return 0;
+    entry->tag = tag;
+    entry->release_tag = release;
+    return 1;
+}
+
+void *cmhd_request_tag_take(struct MHD_Connection *connection) {
+    struct cmhd_connection_state *entry = cmhd_state_of(connection);
+    if (entry == NULL) return NULL;
+    void *tag = entry->tag;
+    entry->tag = NULL;
+    return tag;
 }

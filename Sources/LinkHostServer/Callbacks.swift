@@ -31,8 +31,12 @@ let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, metho
 /// Called once per request MHD handed to the access handler, whether answered or aborted.
 let requestCompleted: MHD_RequestCompletedCallback = { context, connection, requestContext, _ in
     guard let context else { return }
-    // The next request head on this connection is due from now (its response has ended).
-    if let connection { cmhd_deadline_restart(connection) }
+    if let connection {
+        // A reused page response is free again: libmicrohttpd has sent all of it (PageShells).
+        if let tag = cmhd_request_tag_take(connection) { releaseShellTag(tag) }
+        // The next request head on this connection is due from now (its response has ended).
+        cmhd_deadline_restart(connection)
+    }
     guard let requestContext, requestContext.pointee != nil else { return }
     requestContext.pointee = nil
     Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue().inFlight.subtract(1, ordering: .acquiringAndReleasing)

@@ -17,6 +17,8 @@ final class NativeSnapshot: @unchecked Sendable {
     let pages: [PageCache]
     /// Each site's call-page header sets in C form, by site index, then by `CallPage.headerSets` position.
     let pageHeaders: [[PageHeaders]]
+    /// Each site's reusable responses for rendered pages, by site index.
+    let shells: [PageShells]
     /// The query item names any link template reads, NUL-terminated, with their Swift form.
     let queryItemNames: [(name: String, cString: [CChar])]
     /// Each site's counters, by site index.
@@ -29,6 +31,7 @@ final class NativeSnapshot: @unchecked Sendable {
         self.tls = tls
         responses = snapshot.preparedResponses.map { Self.makeNative($0) }
         pageHeaders = snapshot.sites.map { $0.callPageHeaders.map(PageHeaders.init) }
+        shells = pageHeaders.map(PageShells.init)
         queryItemNames = snapshot.queryItemNames.map { ($0, Array($0.utf8CString)) }
         counters = metrics.counters(forSites: snapshot.sites.map(\.config.label))
         pages = snapshot.sites.map { PageCache(capacity: $0.config.callLinks.pageCacheSize) }

@@ -24,6 +24,14 @@ extension Server {
                 return cached.result
             }
             let page = PageRequest(site: site, target: target, host: hostText ?? host.map { String(decoding: $0, as: UTF8.self) })
+            // A page asked for the first time (most are asked for once) goes out in a reused response; a page
+            // the cache keeps, or a conditional request, gets a response of its own.
+            let admitted = key.map(cache.admits) ?? false
+            if !admitted, ifNoneMatch == nil, case .page(let language) = target.kind,
+               let queued = queueReused(page, language: language, shells: native.shells[site.index], tag: tag, on: connection) {
+                finish(request, route: route, status: 200, bytes: queued.bytes, site: site, native: native)
+                return queued.result
+            }
             guard let fresh = render(page, headers: native.pageHeaders[site.index], tag: tag) else {
                 let response = site.notFound
                 let result = queue(response, on: connection, native: native)
@@ -31,7 +39,7 @@ extension Server {
                 return result
             }
             let queued: PageCache.Queued
-            if let key, cache.admits(key), let notModified = fresh.makeNotModified() {
+            if let key, admitted, let notModified = fresh.makeNotModified() {
                 queued = cache.store(key, ok: fresh.ok, notModified: notModified, etag: fresh.etagText, bytes: fresh.bytes, ifNoneMatch: ifNoneMatch, on: connection)
             } else {
                 queued = fresh.queueOnce(ifNoneMatch: ifNoneMatch, on: connection)
@@ -39,6 +47,31 @@ extension Server {
             finish(request, route: route, status: queued.status, bytes: queued.bytes, site: site, native: native)
             return queued.result
         }
+    }
+
+    /// Renders the page into a reused response of its header set and length (`PageShells`) and queues it;
+    /// nil when no shell can be had, and the caller makes a response of its own.
+    private func queueReused(_ page: PageRequest, language: LanguageChoice, shells: PageShells, tag: UnsafeMutableBufferPointer<UInt8>,
+                             on connection: OpaquePointer) -> PageCache.Queued? {
+        let callPage = page.site.callPage
+        let plan = callPage.plan(page.link, language: language, host: page.host)
+        guard let shell = shells.checkout(headerSet: callPage.headerSet(for: language), length: plan.length) else { return nil }
+        var output = RawPageOutput(base: shell.body, capacity: plan.length)
+        plan.write(into: &output)
+        let written = UnsafeBufferPointer(start: UnsafePointer(shell.body), count: output.count)
+        var tagSpan = tag.mutableSpan
+        let tagLength = EntityTag.writeTag(digest: EntityTag.digest(Span(_unsafeElements: written)), length: written.count, into: &tagSpan)
+        shell.setTag(UnsafeBufferPointer(rebasing: tag[..<tagLength]))
+        let result = MHD_queue_response(connection, 200, shell.response)
+        guard result == .YES else {
+            shells.giveBack(shell)
+            return PageCache.Queued(result: result, status: 200, bytes: written.count)
+        }
+        // Until the request completes the shell is its request's; a connection without state to hold it lets
+        // it go instead (libmicrohttpd keeps the response, and frees it with its body, when done).
+        let retained = Unmanaged.passRetained(shell).toOpaque()
+        if cmhd_request_tag_set(connection, retained, releaseShellTag) == 0 { Unmanaged<PageShells.Shell>.fromOpaque(retained).release() }
+        return PageCache.Queued(result: result, status: 200, bytes: written.count)
     }
 
     /// Room for a rendered page's ETag and its NUL.

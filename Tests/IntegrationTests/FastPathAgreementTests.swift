@@ -1,3 +1,4 @@
+import CallLinks
 import Foundation
 import LinkHostCore
 import Testing
@@ -8,29 +9,75 @@ import Testing
 struct FastPathAgreementTests {
     @Test("for every resource of every site: the same status, headers and body over the socket as from Router.respond")
     func everyResource() async throws {
-        let fixture = try SitesTests.twoSites()
-        let server = try await LinkHostProcess.start(fixture)
-        let snapshot = try Snapshot(config: try ConfigLoader.load(path: fixture.configPath))
-        let router = Router(snapshot: snapshot)
+        let (server, router) = try await Self.twoSites()
         var compared = 0
-        for site in snapshot.sites {
-            let host = site.config.hosts.first { !$0.hasPrefix("*.") } ?? "links.example.com"
+        for site in router.snapshot.sites {
+            let host = Self.host(of: site)
             let generated = (site.aasaBytes.isEmpty ? [] : Site.aasaPaths) + (site.assetLinksBytes.isEmpty ? [] : [Site.assetLinksPath])
             for path in generated + site.staticPaths + ["/healthz"] {
                 for method in ["GET", "HEAD"] {
                     let expected = router.respond(to: Request(method: method, path: path, host: host))
                     let got = try server.request(method, path, headers: [("Host", host)])
-                    let where_ = "\(method) \(path) on \(host)"
-                    #expect(got.status == expected.status, "\(where_)")
-                    let sent = got.headers.filter { !["date", "content-length"].contains($0.name.lowercased()) }
-                    #expect(sent.map(\.name) == expected.headers.map(\.name) && sent.map(\.value) == expected.headers.map(\.value), "\(where_): \(sent) vs \(expected.headers)")
-                    #expect(got.header("Content-Length") == String(expected.body.count), "\(where_)")
-                    #expect(got.body == (method == "HEAD" ? [] : expected.body), "\(where_)")
+                    Self.expectSame(got, expected, method: method, "\(method) \(path) on \(host)")
                     compared += 1
                 }
             }
         }
         // Both sites' association files, static trees and the health path: not an empty loop.
         #expect(compared >= 2 * 2 * 8, "compared \(compared)")
+    }
+
+    @Test("for call pages and QR codes of every shape, rendered and cached, in the byte path and the Router's: the same answers", arguments: [true, false])
+    func callPages(baseURL: Bool) async throws {
+        let (server, router) = try await Self.twoSites(baseURL: baseURL)
+        var compared = 0
+        for site in router.snapshot.sites {
+            let host = Self.host(of: site)
+            for (index, template) in site.config.callLinks.links.templates.enumerated() {
+                let link = template.fill(callID: "id\(index)x", callType: "video")
+                let question = link.firstIndex(of: "?") ?? link.endIndex
+                let image = String(link[..<question]) + "/qr.svg" + String(link[question...])
+                let targets: [String] = [link, image, link.replacing("video", with: "")]
+                for target in targets {
+                    let path = String(target[..<(target.firstIndex(of: "?") ?? target.endIndex)])
+                    let query = target.firstIndex(of: "?").map { QueryItems.firstValues(target[target.index(after: $0)...]) } ?? [:]
+                    // Three times each: the first and second render (a page is kept from its second request), then the cache's copy.
+                    for (method, language, attempt) in [("GET", nil, 1), ("GET", nil, 2), ("GET", nil, 3), ("HEAD", nil, 1), ("GET", "de", 1)] as [(String, String?, Int)] {
+                        var headers = [("Host", host)]
+                        if let language { headers.append(("Accept-Language", language)) }
+                        let expected = router.respond(to: Request(method: method, path: path, query: query, host: host, acceptLanguage: language))
+                        let got = try server.request(method, target, headers: headers)
+                        let where_ = "\(method) \(target) on \(host) (\(language ?? "no Accept-Language"), request \(attempt))"
+                        Self.expectSame(got, expected, method: method, where_)
+                        if expected.status == 200, let etag = expected.header("ETag") {
+                            let again = try server.request("GET", target, headers: headers + [("If-None-Match", etag)])
+                            #expect(again.status == 304 && again.header("ETag") == etag, "\(where_), revalidated")
+                        }
+                        compared += 1
+                    }
+                }
+            }
+        }
+        // Five shapes and the brand site's one, each as page, image and page without its type: not an empty loop.
+        #expect(compared >= 6 * 3 * 5, "compared \(compared)")
+    }
+
+    /// SitesTests' two sites served, and a router over the same config.
+    static func twoSites(baseURL: Bool = true) async throws -> (LinkHostProcess, Router) {
+        let fixture = try SitesTests.twoSites(baseURL: baseURL)
+        let server = try await LinkHostProcess.start(fixture)
+        return (server, Router(snapshot: try Snapshot(config: try ConfigLoader.load(path: fixture.configPath))))
+    }
+
+    /// A host that names the site exactly.
+    static func host(of site: Site) -> String { site.config.hosts.first { !$0.hasPrefix("*.") } ?? "links.example.com" }
+
+    /// The same status, header fields (but the server's Date and Content-Length), Content-Length and body.
+    static func expectSame(_ got: HTTPResponse, _ expected: Response, method: String, _ where_: String) {
+        #expect(got.status == expected.status, "\(where_)")
+        let sent = got.headers.filter { !["date", "content-length"].contains($0.name.lowercased()) }
+        #expect(sent.map(\.name) == expected.headers.map(\.name) && sent.map(\.value) == expected.headers.map(\.value), "\(where_): \(sent) vs \(expected.headers)")
+        #expect(got.header("Content-Length") == String(expected.body.count), "\(where_)")
+        #expect(got.body == (method == "HEAD" ? [] : expected.body), "\(where_)")
     }
 }

@@ -128,6 +128,21 @@ struct MHD_Response *cmhd_response_headers_only(uint64_t size);
 /// here, too, when no response can be made): a rendered page goes to libmicrohttpd without a copy.
 struct MHD_Response *cmhd_response_take(void *bytes, size_t length);
 
+/// Makes a response whose body is `bytes` itself (no copy), freed with free() when libmicrohttpd destroys the
+/// response (or here, when no response can be made). Unlike `cmhd_response_take`, the caller may write new
+/// bytes of the same length into the buffer between uses of the response — and does so only while no
+/// connection holds it (`cmhd_request_tag_set` tells when that ends): a rendered page's reusable response.
+struct MHD_Response *cmhd_response_alias(void *bytes, size_t length);
+
+/// Attaches `tag` to the request being answered on `connection`, until `cmhd_request_tag_take` in its
+/// request-completed callback returns it (or, should the connection end without that, `release(tag)` is
+/// called as it closes); 0 when the connection has no state (out of memory) or a tag already.
+/// libmicrohttpd's own per-request slot holds the start time; this is the per-connection one.
+int cmhd_request_tag_set(struct MHD_Connection *connection, void *tag, void (*release)(void *));
+
+/// The tag `cmhd_request_tag_set` attached, now detached, or NULL.
+void *cmhd_request_tag_take(struct MHD_Connection *connection);
+
 /// Adds `count` header fields laid out as `name NUL value NUL` one after the other in `fields` (a block
 /// made once per snapshot), in order; returns how many libmicrohttpd took. One call instead of a Swift
 /// closure and two C-string conversions per field.
