@@ -10,6 +10,7 @@ import PackageDescription
 //     └─ LinkHostCore                                      config, sites, generation, matching, lint, routing, page
 //          ├─ CallLinks                                    link templates → (callId, callType); no dependencies
 //          ├─ LinkHostJSON                                 order-keeping JSON
+//          ├─ LinkHostFiles ── CFileSystem                 the few file operations (POSIX), folder listing in C
 //          └─ LinkHostQR ── CQREncode                      QR codes (libqrencode) as SVG
 let package = Package(
     name: "linkhost",
@@ -28,9 +29,12 @@ let package = Package(
         // The one call into libqrencode (Debian's libqrencode-dev, libqrencode4 at run time).
         .target(name: "CQREncode", linkerSettings: [.linkedLibrary("qrencode")]),
         .target(name: "LinkHostQR", dependencies: ["CQREncode"]),
+        // Files through POSIX calls, not Foundation; readdir's names are copied out in C.
+        .target(name: "CFileSystem"),
+        .target(name: "LinkHostFiles", dependencies: ["CFileSystem"]),
 
         // Everything a request's answer is computed from; imports no C target.
-        .target(name: "LinkHostCore", dependencies: ["CallLinks", "LinkHostJSON", "LinkHostQR"]),
+        .target(name: "LinkHostCore", dependencies: ["CallLinks", "LinkHostJSON", "LinkHostFiles", "LinkHostQR"]),
 
         // The only code that touches sockets and GnuTLS for outgoing requests: `linkhost check`.
         .target(name: "CHTTPClient", linkerSettings: [.linkedLibrary("gnutls")]),
@@ -42,7 +46,7 @@ let package = Package(
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
         // Signals, resource limits and thread priority.
         .target(name: "CSystem"),
-        .target(name: "LinkHostServer", dependencies: ["LinkHostCore", "LinkHostCheck", "CMicroHTTPD", "CSystem", "CCrypto"]),
+        .target(name: "LinkHostServer", dependencies: ["LinkHostCore", "LinkHostFiles", "LinkHostCheck", "CMicroHTTPD", "CSystem", "CCrypto"]),
 
         .executableTarget(name: "linkhost", dependencies: ["LinkHostServer", "LinkHostCheck", "LinkHostCore"]),
 
@@ -60,6 +64,7 @@ let package = Package(
         .testTarget(name: "CallLinksTests", dependencies: ["CallLinks"]),
         .testTarget(name: "LinkHostJSONTests", dependencies: ["LinkHostJSON"]),
         .testTarget(name: "LinkHostQRTests", dependencies: ["LinkHostQR"]),
+        .testTarget(name: "LinkHostFilesTests", dependencies: ["LinkHostFiles"]),
         .testTarget(name: "LinkHostCoreTests", dependencies: ["LinkHostCore", "LinkHostFuzzTargets", "LinkHostTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "LinkHostCheckTests", dependencies: ["LinkHostCheck", "LinkHostCore", "LinkHostTestSupport"]),
         .testTarget(

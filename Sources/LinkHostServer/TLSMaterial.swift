@@ -1,4 +1,5 @@
 import LinkHostCore
+import LinkHostFiles
 
 /// The PEM text of a certificate chain and its key, read at load so a reload can compare and swap them.
 public struct TLSMaterial: Sendable, Equatable {

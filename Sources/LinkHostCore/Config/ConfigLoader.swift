@@ -1,3 +1,4 @@
+import LinkHostFiles
 import LinkHostJSON
 
 /// Reads, validates and completes a linkhost config: from a file, bytes or parsed JSON.

@@ -1,3 +1,5 @@
+import LinkHostFiles
+
 /// `validate`'s checks of an ACME config beyond loading: hosts no public CA can reach, and a state folder
 /// that `serve` could not write its keys to or that others could read them from.
 public enum ACMELint {

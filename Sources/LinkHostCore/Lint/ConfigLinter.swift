@@ -1,3 +1,4 @@
+import LinkHostFiles
 import LinkHostJSON
 
 /// Lints a config the way `serve` would load it, and then beyond: the generated AASA's rules, and whether

@@ -1,3 +1,4 @@
+import LinkHostFiles
 import LinkHostJSON
 
 /// Reads the JSON files the command line names (`--aasa`, `--assetlinks`) with errors worded for people.

@@ -1,3 +1,4 @@
+import LinkHostFiles
 import LinkHostJSON
 
 /// Reads a site's locale files (`<tag>.json` in `callLinks.locales`) against the strings its template uses.

@@ -1,3 +1,5 @@
+import LinkHostFiles
+
 /// A page template parsed once at load into literal bytes, placeholders and sections.
 ///
 /// Syntax: `{{name}}` inserts a value escaped for where it stands; `{{t.name}}` inserts the string

@@ -1,3 +1,5 @@
+import LinkHostFiles
+
 /// Loads the static file tree into memory at start and on reload, so no request touches the disk.
 ///
 /// Serving only what was loaded makes traversal impossible by construction: a request path is a

@@ -74,14 +74,20 @@ public final class Site: Sendable {
         return parsed
     }
 
-    /// The site's page locales, read against the strings its template uses; warnings are kept once
-    /// however many sites share the folder.
+    /// The site's page locales, read against the strings its template uses, once per snapshot however many
+    /// sites share the folder; warnings are kept once.
     private static func locales(_ config: SiteConfig, template: PageTemplate, build: inout SnapshotBuild) throws(ConfigError) -> [PageLocale] {
         let callLinks = config.callLinks
         let defaultTag = LanguageTag(callLinks.defaultLocale) ?? LanguageTag("en")!
-        let loaded = try PageLocaleLoader.load(folder: callLinks.locales, defaultTag: defaultTag, usedStrings: template.usedStrings,
+        let usedStrings = template.usedStrings
+        let key = SnapshotBuild.LocalesKey(folder: callLinks.locales, defaultTag: defaultTag.text, usedStrings: usedStrings)
+        // Sites share their locale folder as a rule: read and checked once (a thousand sites read seven files each otherwise).
+        if let cached = build.locales[key] { return cached }
+        let loaded = try PageLocaleLoader.load(folder: callLinks.locales, defaultTag: defaultTag, usedStrings: usedStrings,
                                               setting: ConfigReader.join(config.sections.callLinks, "locales"))
         for warning in loaded.warnings where !build.warnings.contains(warning) { build.warnings.append(warning) }
+        // A folder with warnings is read again for each site, so each site's setting is named in them as before.
+        if loaded.warnings.isEmpty { build.locales[key] = loaded.locales }
         return loaded.locales
     }
 

@@ -100,6 +100,8 @@ struct SnapshotBuild {
     var staticTrees: [StaticTreeKey: StaticTree] = [:]
     /// Page templates by path, parsed once.
     var templates: [String: PageTemplate] = [:]
+    /// Page locales by folder, default and the strings the template uses, read once.
+    var locales: [LocalesKey: [PageLocale]] = [:]
     /// Association documents by bytes, so sites that serve the same file share one prepared response.
     var documents: [DocumentKey: Resource] = [:]
     /// The 405 of every site.
@@ -123,6 +125,13 @@ struct SnapshotBuild {
         let resources: ByteKeyedTable<Resource>
         let paths: [String]
         let notFound: Response
+    }
+
+    /// What makes two sites' page locales the same.
+    struct LocalesKey: Hashable {
+        let folder: String
+        let defaultTag: String
+        let usedStrings: Set<String>
     }
 
     /// What makes two generated documents the same response.

@@ -1,3 +1,4 @@
+import CFileSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,8 +9,8 @@ import Darwin
 ///
 /// Plain POSIX calls rather than Foundation's FileManager: this is all linkhost ever asks of the file
 /// system, and leaving Foundation out keeps it out of the release binary (3.6 MB of code; 2.4 MB less
-/// resident at start). Buffers are Swift arrays handed to libc by `&`; the one pointer read is the name
-/// in a directory entry, which `readdir` hands back as a pointer to its own storage.
+/// resident at start). Buffers are Swift arrays handed to libc by `&`; the folder listing, whose names
+/// `readdir` keeps in its own storage, is copied out by the CFileSystem shim, so no pointer is read here.
 package enum FileSystem {
     /// A file that could not be read, with the reason in words.
     package struct ReadError: Error, CustomStringConvertible {
@@ -40,16 +41,20 @@ package enum FileSystem {
 
     /// The names in a folder, without `.` and `..`, in no particular order; nil when it cannot be listed.
     package static func contentsOfDirectory(_ path: String) -> [String]? {
-        guard let folder = opendir(path) else { return nil }
-        defer { closedir(folder) }
-        var names: [String] = []
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        var capacity = 16_384
+        // Twice at most as a rule: the first answer says how large the buffer must be; a folder growing
+        // in between only asks again.
+        for _ in 0..<4 {
+            var buffer = [CChar](repeating: 0, count: capacity)
+            var needed = 0
+            let written = cfs_directory_names(path, &buffer, buffer.count, &needed)
+            if written == -1 { return nil }
+            if written == -2 { capacity = needed + 1_024; continue }
+            return buffer[..<Int(written)].split(separator: 0, omittingEmptySubsequences: true).map {
+                String(decoding: $0.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             }
-            if name != "." && name != ".." { names.append(name) }
         }
-        return names
+        return nil
     }
 
     /// The working directory, or "." when it cannot be read.
