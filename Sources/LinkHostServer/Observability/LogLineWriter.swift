@@ -102,7 +102,7 @@ struct LogLineWriter {
     }
 
     private mutating func isoTime(seconds: Int, milliseconds: Int) {
-        let (year, month, day) = LogTime.civil(days: seconds / 86_400)
+        let (year, month, day) = CivilDate.date(days: seconds / 86_400)
         let secondOfDay = seconds % 86_400
         number(year, width: 4); buffer.append(UInt8(ascii: "-"))
         number(month, width: 2); buffer.append(UInt8(ascii: "-"))
@@ -114,7 +114,7 @@ struct LogLineWriter {
     }
 
     private mutating func commonTime(seconds: Int) {
-        let (year, month, day) = LogTime.civil(days: seconds / 86_400)
+        let (year, month, day) = CivilDate.date(days: seconds / 86_400)
         let secondOfDay = seconds % 86_400
         number(day, width: 2); buffer.append(UInt8(ascii: "/"))
         buffer.append(contentsOf: Self.months[month - 1]); buffer.append(UInt8(ascii: "/"))
