@@ -25,14 +25,6 @@ struct CheckHarnessError: Error, CustomStringConvertible {
 }
 
 /// Collects bytes written from another thread.
-private final class CheckBuffer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-
-    func append(_ more: Data) { lock.lock(); data.append(more); lock.unlock() }
-    var text: String { lock.lock(); defer { lock.unlock() }; return String(decoding: data, as: UTF8.self) }
-}
-
 /// Finds and runs the real `linkhost` binary.
 enum CheckBinary {
     /// `LINKHOST_BINARY`, else `linkhost` beside the test bundle (the folder of /proc/self/exe).
@@ -54,11 +46,7 @@ enum CheckBinary {
     /// Runs `linkhost ARGUMENTS`, feeding `input` on standard input, killing it after `timeout` seconds.
     static func run(_ arguments: [String], input: String? = nil, directory: String? = nil, timeout: Double = 60) async throws -> CheckRun {
         let path = try path()
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try runBlocking(path, arguments, input: input, directory: directory, timeout: timeout) })
-            }
-        }
+        return try await OwnThread.run { try runBlocking(path, arguments, input: input, directory: directory, timeout: timeout) }
     }
 
     private static func runBlocking(_ path: String, _ arguments: [String], input: String?, directory: String?, timeout: Double) throws -> CheckRun {
@@ -72,16 +60,13 @@ enum CheckBinary {
         process.standardError = errors
         process.standardInput = standardInput
         try process.run()
-        let group = DispatchGroup()
-        let stdout = CheckBuffer(), stderr = CheckBuffer()
-        for (handle, buffer) in [(output.fileHandleForReading, stdout), (errors.fileHandleForReading, stderr)] {
-            DispatchQueue.global().async(group: group) { buffer.append(handle.readDataToEndOfFile()) }
-        }
+        let stdout = PipeDrain(output.fileHandleForReading), stderr = PipeDrain(errors.fileHandleForReading)
         if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
         try? standardInput.fileHandleForWriting.close()
-        if group.wait(timeout: .now() + timeout) == .timedOut {
+        if !stdout.wait(timeout: timeout) || !stderr.wait(timeout: timeout) {
             process.terminate()
-            group.wait()
+            _ = stdout.wait(timeout: 10)
+            _ = stderr.wait(timeout: 10)
             process.waitUntilExit()
             throw CheckHarnessError("linkhost \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
         }
@@ -149,11 +134,7 @@ final class CheckServer: @unchecked Sendable {
     /// Starts the server for `site` and waits for its "listening on" line.
     static func start(_ site: CheckSite) async throws -> CheckServer {
         let path = try CheckBinary.path()
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try startBlocking(path, site) })
-            }
-        }
+        return try await OwnThread.run { try startBlocking(path, site) }
     }
 
     private static func startBlocking(_ path: String, _ site: CheckSite) throws -> CheckServer {

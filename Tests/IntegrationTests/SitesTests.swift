@@ -119,6 +119,9 @@ struct SitesTests {
         #expect(try twoHosts.readResponse().status == 400)
         let long = try server.request("GET", "/join/abc", headers: [("Host", String(repeating: "a", count: 10_240) + ".example")])
         #expect([400, 431].contains(long.status), "\(long.status)")
+        // Control bytes: refused by the HTTP library, or the default site; never part of a page.
+        let control = try server.request("GET", "/join/abc", headers: [("Host", "brand.example.org\u{01}<x>")])
+        #expect([200, 400].contains(control.status) && !control.text.contains("<x>") && !control.text.contains("BRAND PAGE"), "\(control)")
         // Without a base URL the page builds absolute URLs from Host only when it is a plain host name.
         for host in ["evil.example\"><script>alert(1)</script>", "evil.example/<svg onload=x>", "b\u{fc}cher.example"] {
             let page = try server.request("GET", "/join/abc", headers: [("Host", host)])

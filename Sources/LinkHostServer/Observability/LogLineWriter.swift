@@ -26,17 +26,10 @@ struct LogClock {
     fileprivate mutating func update(_ seconds: Int) {
         guard seconds != second else { return }
         second = seconds
-        let (year, month, day) = LogTime.civil(days: seconds / 86_400)
+        let (year, month, day) = CivilDate.date(days: seconds / 86_400)
         let secondOfDay = seconds % 86_400
         let (hour, minute, sec) = (secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60)
-        func digits(_ value: Int, _ width: Int, into text: inout InlineArray<20, UInt8>, at offset: Int) {
-            var value = value
-            for position in (0..<width).reversed() {
-                text[offset + position] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-            }
-        }
-        func digits(_ value: Int, _ width: Int, into text: inout InlineArray<26, UInt8>, at offset: Int) {
+        func digits<let count: Int>(_ value: Int, _ width: Int, into text: inout InlineArray<count, UInt8>, at offset: Int) {
             var value = value
             for position in (0..<width).reversed() {
                 text[offset + position] = UInt8(ascii: "0") + UInt8(value % 10)

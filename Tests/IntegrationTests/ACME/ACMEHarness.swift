@@ -34,30 +34,18 @@ func runTool(_ path: String, _ arguments: [String], input: String? = nil, timeou
     process.standardError = errors
     process.standardInput = standardInput
     try process.run()
-    let collected = ToolOutput()
-    let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) { collected.setOutput(output.fileHandleForReading.readDataToEndOfFile()) }
-    DispatchQueue.global().async(group: group) { collected.setErrors(errors.fileHandleForReading.readDataToEndOfFile()) }
+    let collectedOutput = PipeDrain(output.fileHandleForReading), collectedErrors = PipeDrain(errors.fileHandleForReading)
     if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
     try? standardInput.fileHandleForWriting.close()
-    if group.wait(timeout: .now() + timeout) == .timedOut {
+    guard collectedOutput.wait(timeout: timeout), collectedErrors.wait(timeout: timeout) else {
         process.terminate()
         throw HarnessError("\(path) \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
     }
     process.waitUntilExit()
-    return ToolRun(status: process.terminationStatus, output: collected.output, errors: collected.errors)
+    return ToolRun(status: process.terminationStatus, output: collectedOutput.text, errors: collectedErrors.text)
 }
 
 /// The two outputs of a tool, written from reader threads.
-private final class ToolOutput: @unchecked Sendable {
-    private let lock = NSLock()
-    private var out = Data(), err = Data()
-    func setOutput(_ data: Data) { lock.lock(); out = data; lock.unlock() }
-    func setErrors(_ data: Data) { lock.lock(); err = data; lock.unlock() }
-    var output: String { lock.lock(); defer { lock.unlock() }; return String(decoding: out, as: UTF8.self) }
-    var errors: String { lock.lock(); defer { lock.unlock() }; return String(decoding: err, as: UTF8.self) }
-}
-
 /// `count` distinct free loopback ports (held open together while chosen, so they differ).
 func freePorts(_ count: Int) throws -> [Int] {
     let script = "import socket\ns=[socket.socket() for _ in range(\(count))]\n[x.bind(('127.0.0.1',0)) for x in s]\nprint(' '.join(str(x.getsockname()[1]) for x in s))"

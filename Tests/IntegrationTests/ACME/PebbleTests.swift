@@ -115,4 +115,34 @@ struct PebbleTests {
         }
         try await server.stop()
     }
+
+    @Test("two processes on one state folder: the second waits for the first's order and serves its certificate, ordering none")
+    func twoProcessesOneStateFolder() async throws {
+        let first = try ACMEFolder(), second = try ACMEFolder()
+        let ports = try freePorts(4)
+        // Pebble validates against the first process's HTTP listener only: an order by the second would fail.
+        let pebble = try await PebbleCA(folder: first, httpPort: ports[1])
+        let state = first.path + "/state"
+        let one = try ACMEServer(folder: first, config: acmeConfig(directory: pebble.directory, caFile: pebble.caFile, state: state,
+                                                                    httpsPort: ports[0], httpPort: ports[1], defaultHosts: ["a.test"], sites: []),
+                                 httpsPort: ports[0], httpPort: ports[1])
+        try await one.waitFor("ordering a certificate for a.test")
+        let two = try ACMEServer(folder: second, config: acmeConfig(directory: pebble.directory, caFile: pebble.caFile, state: state,
+                                                                     httpsPort: ports[2], httpPort: ports[3], defaultHosts: ["a.test"], sites: []),
+                                 httpsPort: ports[2], httpPort: ports[3])
+        try await one.waitFor("serving the new certificate for a.test")
+        // Started while the first holds the lock, it normally waits for it; either way it must adopt the stored certificate.
+        try await two.waitFor("serving the stored", timeout: 30)
+        #expect(!two.stderr.contains("ordering a certificate"), "the second process ordered too: \(two.stderr)")
+        let served = [ports[0], ports[2]].map { port in
+            (try? servedCertificate(port: port, name: "a.test"))?.split(separator: "\n").first { $0.hasPrefix("serial=") }
+        }
+        #expect(served[0] != nil && served[0] == served[1], "the two processes serve different certificates: \(served)")
+        let root = try first.write(try pebble.root(), to: "pebble-root.pem")
+        let metrics = try curlHTTPS("a.test", port: ports[2], path: "/metrics", caFile: root).output
+        #expect(metrics.contains("linkhost_acme_orders_total{result=\"ok\"} 0") && !metrics.contains("result=\"failed\"} 1"), "\(metrics)")
+        try await two.stop()
+        try await one.stop()
+        pebble.stop()
+    }
 }
