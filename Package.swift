@@ -42,8 +42,8 @@ let package = Package(
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("gnutls")]),
         .target(name: "LinkHostCheck", dependencies: ["LinkHostCore", "CHTTPClient", "CCrypto"]),
 
-        // The only code that touches libmicrohttpd's C API.
-        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd")]),
+        // The only code that touches libmicrohttpd's C API (and GnuTLS's, for the sessions it makes).
+        .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd"), .linkedLibrary("gnutls")]),
         // Signals, resource limits and thread priority.
         .target(name: "CSystem"),
         .target(name: "LinkHostServer", dependencies: ["LinkHostCore", "LinkHostFiles", "LinkHostCheck", "CMicroHTTPD", "CSystem", "CCrypto"]),

@@ -3,6 +3,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <gnutls/gnutls.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -310,11 +311,34 @@ static size_t cmhd_format_address(struct MHD_Connection *connection, char *out, 
     return 1;
 }
 
-// MHD_OPTION_NOTIFY_CONNECTION: a connection starts (its address is noted, its head is due from now) or ends.
+// libmicrohttpd never enables GnuTLS's session tickets, so without this every returning client pays a
+// full handshake (an ECDHE exchange and a signature) where other servers resume. One master key per
+// process: GnuTLS derives the keys that seal tickets from it and rotates them over time, so tickets expire
+// on their own; a replica that did not issue a ticket refuses it and the client makes a full handshake.
+static gnutls_datum_t cmhd_ticket_key;
+static int cmhd_ticket_key_ready;
+static pthread_once_t cmhd_ticket_key_once = PTHREAD_ONCE_INIT;
+
+static void cmhd_make_ticket_key(void) {
+    cmhd_ticket_key_ready = gnutls_session_ticket_key_generate(&cmhd_ticket_key) == GNUTLS_E_SUCCESS;
+}
+
+// Called when a connection starts: its GnuTLS session exists by then, its handshake has not begun.
+static void cmhd_enable_session_tickets(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+    if (info == NULL || info->tls_session == NULL) return;
+    pthread_once(&cmhd_ticket_key_once, cmhd_make_ticket_key);
+    // Without a key (the random source failed) the connection still works, with full handshakes only.
+    if (cmhd_ticket_key_ready) gnutls_session_ticket_enable_server((gnutls_session_t)info->tls_session, &cmhd_ticket_key);
+}
+
+// MHD_OPTION_NOTIFY_CONNECTION: a connection starts (TLS resumption is offered, its address is noted, its head
+// is due from now) or ends.
 static void cmhd_notify_connection(void *context, struct MHD_Connection *connection, void **socket_context,
                                    enum MHD_ConnectionNotificationCode code) {
     struct cmhd_deadlines *deadlines = context;
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        cmhd_enable_session_tickets(connection);
         struct cmhd_connection_state *entry = calloc(1, sizeof *entry);
         // Without memory the connection is simply not watched and logged as "-"; the idle timeout still bounds it.
         if (entry == NULL) return;

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// TLS session resumption against the real binary, with OpenSSL's client as the peer.
+@Suite("TLS sessions")
+struct TLSSessionTests {
+    /// One `openssl s_client` exchange: a request for the health probe, the session saved to or offered from a file.
+    private func exchange(port: Int, version: String, saveTo: String? = nil, offer: String? = nil) throws -> (reused: Bool, new: Bool, answered: Bool, text: String) {
+        var arguments = ["s_client", "-connect", "127.0.0.1:\(port)", version, "-ign_eof", "-servername", "localhost"]
+        if let saveTo { arguments += ["-sess_out", saveTo] }
+        if let offer { arguments += ["-sess_in", offer] }
+        let result = try ExternalTool.run("openssl", arguments, input: "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", timeout: 10)
+        let lines = result.output.split(separator: "\n")
+        return (lines.contains { $0.hasPrefix("Reused, ") }, lines.contains { $0.hasPrefix("New, ") },
+                result.output.contains("HTTP/1.1 200 OK"), result.output + result.error)
+    }
+
+    @Test("a returning client resumes its session over TLS 1.3 and 1.2; another process makes it a full handshake", arguments: ["-tls1_3", "-tls1_2"])
+    func resumption(version: String) async throws {
+        try #require(ExternalTool.exists("openssl"), "openssl is needed")
+        let site = try SiteFixture()
+        let made = try ExternalTool.run("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+                                                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+                                                    "-keyout", site.directory + "/key.pem", "-out", site.directory + "/cert.pem"])
+        try #require(made.status == 0, "\(made.error)")
+        var config = TestConfig()
+        config.serverExtra["tls"] = ["certificateFile": site.directory + "/cert.pem", "privateKeyFile": site.directory + "/key.pem"]
+        try site.writeConfig(config)
+        let server = try await LinkHostProcess.start(site)
+        let session = site.directory + "/session\(version).pem"
+
+        let first = try exchange(port: server.port, version: version, saveTo: session)
+        #expect(first.new && first.answered, "\(first.text)")
+        let second = try exchange(port: server.port, version: version, offer: session)
+        #expect(second.reused && second.answered, "the session was not resumed: \(second.text)")
+
+        // Tickets are sealed with a key of the issuing process only: a restarted server or another replica
+        // refuses them, and the client falls back to a full handshake instead of failing.
+        let other = try await LinkHostProcess.start(site)
+        let elsewhere = try exchange(port: other.port, version: version, offer: session)
+        #expect(!elsewhere.reused && elsewhere.new && elsewhere.answered, "\(elsewhere.text)")
+    }
+}
