@@ -49,11 +49,16 @@ def measure_pinned(testbed):
             testbed.servers[kind].set_affinity(set(range(os.cpu_count())))
 
 
+# The phases whose requests the main servers answer (the ones `Testbed.start_main_servers` starts).
+MAIN_PROCESS_PHASES = ("main", "pinned")
+
+
 def access_log_summary(testbed, runs):
     """linkhost's access-log lines (read back from its sink after it stopped) beside the requests wrk counted."""
     linkhost = testbed.make_server("linkhost")
     lines = linkhost.log_lines()
-    requests = sum(run["requests"] for run in runs if run["server"] == "linkhost")
+    # Only the main linkhost process writes to this sink: the HTTPS and image rows run processes of their own.
+    requests = sum(run["requests"] for run in runs if run["server"] == "linkhost" and run["phase"] in MAIN_PROCESS_PHASES)
     sample = next((line for line in linkhost.output().splitlines() if line.startswith("{")), None)
     if lines is not None:
         log(f"linkhost wrote {lines:,} access-log lines for {requests:,} requests counted by wrk (plus warm-up, idle, reload runs)")
