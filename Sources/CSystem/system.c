@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
@@ -63,6 +64,10 @@ long csys_raise_open_files_limit(void) {
 
 void csys_lower_thread_priority(int nice_value) {
     setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice_value);
+}
+
+void csys_return_free_memory(void) {
+    malloc_trim(0);
 }
 
 void csys_name_this_thread(const char *name) {

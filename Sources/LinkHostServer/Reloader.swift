@@ -28,6 +28,8 @@ final class Reloader: Sendable {
                 // Cleared before the build, so a SIGHUP during it asks for one more.
                 guard pending.exchange(false, ordering: .acquiringAndReleasing) else { continue }
                 reload()
+                // Here, not inside reload(): by now its references to the old snapshot are gone.
+                csys_return_free_memory()
             }
         }
     }

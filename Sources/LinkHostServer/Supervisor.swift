@@ -39,10 +39,26 @@ public enum Supervisor {
     /// Serves until a stop signal; returns the exit code (0 stopped cleanly, 1 runtime failure, 2 config
     /// error); a second stop signal during the drain exits at once with `forcedStopStatus`.
     public static func run(_ options: ServeOptions) -> Int32 {
-        // First, before any thread exists: every thread inherits the mask, so only the loop below ever
+        // First, before any thread exists: every thread inherits the mask, so only the signal loop ever
         // takes these signals, and a stop that arrives while the config loads waits here instead of
         // killing the process half-started.
         csys_signals_block()
+        // Started in a function of its own so that its locals end with it: a first snapshot still held here
+        // while the loop runs would stay in memory after every reload (150 MB for 1,000 sites).
+        switch start(options) {
+        case .exited(let status): return status
+        case .serving(let service, let reloader): return waitForSignals(service, reloader: reloader)
+        }
+    }
+
+    /// What `start` leads to: serving, or an exit status before serving began.
+    private enum Start {
+        case serving(Service, Reloader)
+        case exited(Int32)
+    }
+
+    /// Loads the config, waits out a stop signal that came meanwhile, and starts serving.
+    private static func start(_ options: ServeOptions) -> Start {
         SystemdNotifier.status("loading \(options.configPath)")
         let snapshot: Snapshot
         let tls: TLSMaterial?
@@ -50,13 +66,13 @@ public enum Supervisor {
             (snapshot, tls) = try load(options, generation: 1)
         } catch {
             Lifecycle.error("\(error)")
-            return 2
+            return .exited(2)
         }
         var reloadWhenStarted = false
         switch csys_signals_wait_for(0) {
         case SIGTERM, SIGINT:
             Lifecycle.info("stopped before serving: a stop signal came while \(options.configPath) was loading")
-            return 0
+            return .exited(0)
         case SIGHUP:
             // The file may have changed after it was read: read it again once serving.
             reloadWhenStarted = true
@@ -73,12 +89,12 @@ public enum Supervisor {
             service = try Service.start(snapshot: snapshot, tls: tls)
         } catch {
             Lifecycle.error(error.description)
-            return 1
+            return .exited(1)
         }
         announce(service, options: options, tls: tls)
         let reloader = Reloader(service: service, options: options)
         if reloadWhenStarted { reloader.request() }
-        return waitForSignals(service, reloader: reloader)
+        return .serving(service, reloader)
     }
 
     /// The `listening on` lines (what tests and operators wait for) and the start's lifecycle lines.

@@ -36,6 +36,11 @@ long csys_raise_open_files_limit(void);
 /// made for that work: a pooled thread would keep the lower priority for whatever it runs next.
 void csys_lower_thread_priority(int nice_value);
 
+/// Gives the heap's free pages back to the system (glibc's malloc_trim). glibc keeps what a process frees
+/// for later allocations; after a reload drops a whole snapshot (about 150 kB a site) the process would
+/// otherwise stay at its peak, two snapshots' worth, until it exits.
+void csys_return_free_memory(void);
+
 /// Names the calling thread for `top -H`, gdb and /proc (the first 15 bytes): pthread_setname_np
 /// needs _GNU_SOURCE, which Swift's Glibc module does not define.
 void csys_name_this_thread(const char *name);

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// What a reload leaves in memory, read from the real server's /proc entry.
+@Suite("Reload memory")
+struct ReloadMemoryTests {
+    /// The server's resident memory in kB (VmRSS).
+    private func residentKB(_ server: LinkHostProcess) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(server.child.pid)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") })
+        return try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
+    }
+
+    /// `count` sites of ten link templates each, so a snapshot is large enough to see in RSS.
+    private func sites(_ count: Int) -> [[String: Any]] {
+        (0..<count).map { index in
+            ["hosts": ["site\(index).example.com"],
+             "callLinks": ["links": (0..<10).map { "/s\(index)/t\($0)/{callId}?type={callType}" }]]
+        }
+    }
+
+    /// Reloads and waits for the `reloaded` line of generation `generation`.
+    private func reload(_ server: LinkHostProcess, to generation: Int) async throws {
+        server.signal(SIGHUP)
+        try await server.waitForStderr(containing: "(generation \(generation))", timeout: .seconds(30))
+    }
+
+    @Test("a replaced snapshot leaves memory: reloading a large config to a small one shrinks RSS, and reloads of the large one do not add up")
+    func replacedSnapshotsAreFreed() async throws {
+        let site = try SiteFixture()
+        var config = TestConfig()
+        config.extra["sites"] = sites(400)
+        try site.writeConfig(config)
+        let server = try await LinkHostProcess.start(site, timeout: .seconds(30))
+        let large = try residentKB(server)
+
+        config.extra["sites"] = sites(1)
+        try site.writeConfig(config)
+        try await reload(server, to: 2)
+        // The pages go back just after the `reloaded` line, when the reload thread has let go of the old snapshot.
+        var small = 0
+        let shrank = try await eventually(timeout: .seconds(5)) {
+            small = try residentKB(server)
+            return small < large / 2
+        }
+        // The first snapshot was once kept by the start-up code for the life of the process.
+        #expect(shrank, "RSS \(large) kB with 400 sites, still \(small) kB after reloading to 1 site")
+
+        config.extra["sites"] = sites(400)
+        try site.writeConfig(config)
+        for generation in 3...5 { try await reload(server, to: generation) }
+        var again = 0
+        let bounded = try await eventually(timeout: .seconds(5)) {
+            again = try residentKB(server)
+            return Double(again) < Double(large) * 1.5
+        }
+        // Each reload builds beside the snapshot it replaces, then frees it and returns the pages.
+        #expect(bounded, "RSS \(large) kB at start, \(again) kB after three reloads of the same sites")
+        print("reload memory: 400 sites \(large) kB; reloaded to 1 site \(small) kB; three reloads of 400 sites \(again) kB")
+    }
+}
