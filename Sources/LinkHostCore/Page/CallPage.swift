@@ -56,9 +56,8 @@ package struct CallPage: Sendable {
         HTTPHeader("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
     ] + securityHeaders.dropFirst()
 
-    /// Bakes a parsed template for a site in each of its locales: app name, store links, strings and
-    /// every other per-site value.
-    init(site: SiteConfig, template parsed: PageTemplate, locales: [PageLocale]) {
+    /// A site's page from its bake (shared by sites that show the same app the same way) and its own links.
+    init(site: SiteConfig, baked: BakedPages, locales: [PageLocale]) {
         let callLinks = site.callLinks
         settings = callLinks
         self.locales = locales
@@ -67,30 +66,9 @@ package struct CallPage: Sendable {
             .map(ParsedURLTemplate.init)
         webJoinTemplate = callLinks.webJoinURL.map(ParsedURLTemplate.init)
         androidApp = site.android.first
-        let androidApp = self.androidApp
-        let canOpenApp = openInAppTemplate != nil
-        let imageURL: String? = callLinks.previewImage.map { image in callLinks.baseURL.map { "\($0)/\(image)" } } ?? ""
-        let languages = locales.map(\.tag.text).joined(separator: " ")
-        templates = locales.map { locale in
-            parsed.baked(strings: locale.strings) { field in
-                switch field {
-                case .appName: return app?.name ?? ""
-                case .appStoreID: return app?.appStoreID ?? ""
-                case .appStoreURL: return app?.appStoreID.map { "https://apps.apple.com/app/id\($0)" } ?? ""
-                case .playStoreURL: return androidApp == nil ? "" : nil
-                case .intentURL: return androidApp == nil || !canOpenApp ? "" : nil
-                case .imageURL: return imageURL
-                case .webJoinURL: return callLinks.webJoinURL == nil ? "" : nil
-                case .openInAppURL: return canOpenApp ? nil : ""
-                case .lang: return locale.tag.text
-                case .dir: return locale.isRightToLeft ? "rtl" : "ltr"
-                case .languages: return languages
-                default: return nil
-                }
-            }
-        }
-        usedFields = templates.reduce(into: Set()) { $0.formUnion($1.usedFields) }
-        programs = templates.map(PageProgram.init)
+        templates = baked.templates
+        programs = baked.programs
+        usedFields = baked.usedFields
         canonicalLinks = callLinks.links.templates.map(CanonicalLink.init)
         baseURLText = callLinks.baseURL.map(URLText.init)
         playStorePrefix = URLText("https://play.google.com/store/apps/details?id=\(androidApp?.packageName ?? "")&referrer=")

@@ -36,7 +36,8 @@ public final class Site: Sendable {
         }
         let assetLinks = config.android.isEmpty ? [] : AssetLinksGenerator.bytes(for: config)
         let template = try Self.template(config, build: &build)
-        callPage = CallPage(site: config, template: template, locales: try Self.locales(config, template: template, build: &build))
+        let locales = try Self.locales(config, template: template, build: &build)
+        callPage = CallPage(site: config, baked: Self.bakedPages(config, template: template, locales: locales, build: &build), locales: locales)
         let tree = try Self.staticTree(config, build: &build)
         if let image = config.callLinks.previewImage, tree.resources.value(for: ("/" + image).utf8) == nil {
             throw ConfigError(source: config.staticFiles.root, diagnostics: [ConfigDiagnostic(.lh114, path: ConfigReader.join(sections.callLinks, "previewImage"), message: "\"\(image)\" is not a file in \(config.staticFiles.root)")])
@@ -72,6 +73,15 @@ public final class Site: Sendable {
         let parsed = try PageTemplate.load(path, setting: ConfigReader.join(config.sections.callLinks, "template"))
         build.templates[path] = parsed
         return parsed
+    }
+
+    /// The site's page baked in its locales, once per snapshot for all sites that bake alike.
+    private static func bakedPages(_ config: SiteConfig, template: PageTemplate, locales: [PageLocale], build: inout SnapshotBuild) -> BakedPages {
+        let key = BakedPages.key(site: config, locales: locales)
+        if let baked = build.bakedPages[key] { return baked }
+        let baked = BakedPages(site: config, template: template, locales: locales)
+        build.bakedPages[key] = baked
+        return baked
     }
 
     /// The site's page locales, read against the strings its template uses, once per snapshot however many

@@ -102,6 +102,8 @@ struct SnapshotBuild {
     var templates: [String: PageTemplate] = [:]
     /// Page locales by folder, default and the strings the template uses, read once.
     var locales: [LocalesKey: [PageLocale]] = [:]
+    /// Pages baked per app, template and locales, shared by the sites that bake alike.
+    var bakedPages: [BakedPages.Key: BakedPages] = [:]
     /// Association documents by bytes, so sites that serve the same file share one prepared response.
     var documents: [DocumentKey: Resource] = [:]
     /// The 405 of every site.

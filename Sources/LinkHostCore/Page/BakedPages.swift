@@ -1,0 +1,82 @@
+/// A page template baked in each of a site's locales and flattened for rendering: the part of a call page
+/// that depends on the app and the language but not on the site's link shapes or hosts.
+///
+/// Sites that show the same app through the same template and locales (production and staging, one domain
+/// per region) share one value: with seven locales a bake is most of a site's load time and memory.
+struct BakedPages: Sendable {
+    /// The template baked for each locale, in the order of the locales: the default first.
+    let templates: [PageTemplate]
+    /// `templates`, flattened for rendering.
+    let programs: [PageProgram]
+    /// The fields the baked templates still leave for each request.
+    let usedFields: Set<PageTemplate.Field>
+
+    /// Everything a bake reads: two sites with equal keys bake to the same bytes.
+    struct Key: Hashable {
+        let templatePath: String
+        let locales: [LocaleKey]
+        let appName: String?
+        let appStoreID: String?
+        let hasAndroidApp: Bool
+        let canOpenApp: Bool
+        let hasWebJoinURL: Bool
+        let imageURL: String?
+
+        /// A locale as the bake sees it.
+        struct LocaleKey: Hashable {
+            let tag: String
+            let isRightToLeft: Bool
+            let strings: [String: String]
+        }
+    }
+
+    /// What decides the bake of `site`'s page in `locales`.
+    static func key(site: SiteConfig, locales: [PageLocale]) -> Key {
+        let callLinks = site.callLinks
+        let app = site.apps.first
+        return Key(templatePath: callLinks.template,
+                   locales: locales.map { Key.LocaleKey(tag: $0.tag.text, isRightToLeft: $0.isRightToLeft, strings: $0.strings) },
+                   appName: app?.name, appStoreID: app?.appStoreID, hasAndroidApp: !site.android.isEmpty,
+                   canOpenApp: canOpenApp(site), hasWebJoinURL: callLinks.webJoinURL != nil, imageURL: imageURL(callLinks))
+    }
+
+    /// True when the page has an open-in-app URL: `openInAppURL`, or the default built from the app's scheme.
+    static func canOpenApp(_ site: SiteConfig) -> Bool {
+        site.callLinks.openInAppURL != nil || site.apps.first?.urlScheme != nil
+    }
+
+    /// The preview image's URL as baked: absolute under `baseURL`, empty without an image, nil (per request) otherwise.
+    private static func imageURL(_ callLinks: CallLinkSettings) -> String? {
+        callLinks.previewImage.map { image in callLinks.baseURL.map { "\($0)/\(image)" } } ?? ""
+    }
+
+    /// Bakes `parsed` for `site` in each of `locales`: app name, store links, strings and every other per-site value.
+    init(site: SiteConfig, template parsed: PageTemplate, locales: [PageLocale]) {
+        let callLinks = site.callLinks
+        let app = site.apps.first
+        let hasAndroidApp = !site.android.isEmpty
+        let canOpenApp = Self.canOpenApp(site)
+        let imageURL = Self.imageURL(callLinks)
+        let languages = locales.map(\.tag.text).joined(separator: " ")
+        templates = locales.map { locale in
+            parsed.baked(strings: locale.strings) { field in
+                switch field {
+                case .appName: return app?.name ?? ""
+                case .appStoreID: return app?.appStoreID ?? ""
+                case .appStoreURL: return app?.appStoreID.map { "https://apps.apple.com/app/id\($0)" } ?? ""
+                case .playStoreURL: return hasAndroidApp ? nil : ""
+                case .intentURL: return !hasAndroidApp || !canOpenApp ? "" : nil
+                case .imageURL: return imageURL
+                case .webJoinURL: return callLinks.webJoinURL == nil ? "" : nil
+                case .openInAppURL: return canOpenApp ? nil : ""
+                case .lang: return locale.tag.text
+                case .dir: return locale.isRightToLeft ? "rtl" : "ltr"
+                case .languages: return languages
+                default: return nil
+                }
+            }
+        }
+        usedFields = templates.reduce(into: Set()) { $0.formUnion($1.usedFields) }
+        programs = templates.map(PageProgram.init)
+    }
+}
