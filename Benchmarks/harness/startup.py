@@ -36,17 +36,25 @@ def time_to_first_ok(server, path, timeout=10.0, host=HOST_HEADER):
     raise BenchError(f"{server.name} served no 200 within {timeout} s")
 
 
-def measure_startup(testbed):
-    """Milliseconds to the first 200, per server kind."""
-    log(f"start to first served request: {STARTS} starts of each server, alternating")
-    times = {kind: [] for kind in SERVERS}
+def alternating_starts(makers, first_ok):
+    """STARTS starts of each server that `makers` (name → a function returning a fresh server and its port)
+    makes, in turn and in reversed order every other time, so drift hits all; `first_ok(server, port)` times
+    one start in seconds. Returns milliseconds per name."""
+    times = {name: [] for name in makers}
     for index in range(STARTS):
-        order = SERVERS if index % 2 == 0 else SERVERS[::-1]
-        for kind in order:
-            server = testbed.make_server(kind)
+        names = list(makers) if index % 2 == 0 else list(makers)[::-1]
+        for name in names:
+            server, port = makers[name]()
             try:
-                times[kind].append(time_to_first_ok(server, AASA_PATH) * 1000)
+                times[name].append(first_ok(server, port) * 1000)
             finally:
                 server.stop()
             time.sleep(0.2)
     return times
+
+
+def measure_startup(testbed):
+    """Milliseconds to the first 200, per server kind."""
+    log(f"start to first served request: {STARTS} starts of each server, alternating")
+    makers = {kind: (lambda kind=kind: (testbed.make_server(kind), None)) for kind in SERVERS}
+    return alternating_starts(makers, lambda server, _: time_to_first_ok(server, AASA_PATH))

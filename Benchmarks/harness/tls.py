@@ -21,6 +21,7 @@ from harness.procfs import CLK_TCK, heavy_processes, loadavg, machine_busy_ticks
 from harness.routes import AASA_PATH, HOST_HEADER
 from harness.server import Server, wait_for_line
 from harness.settings import DURATION, PORTS, ROUNDS, STARTS, WRK_THREADS
+from harness.startup import alternating_starts
 from harness.wrk import measured_wrk
 
 # What each TLS figure is, as run records name it (route) and reports title it.
@@ -175,14 +176,4 @@ def measure_tls_startup(testbed):
         "linkhost (certificateFile)": lambda: (linkhost_tls_server(testbed, "linkhost-tls-start"), PORTS["linkhost_tls"]),
         "nginx": lambda: (testbed.make_server("nginx"), PORTS["nginx_tls"]),
     }
-    times = {name: [] for name in makers}
-    for index in range(STARTS):
-        names = list(makers) if index % 2 == 0 else list(makers)[::-1]
-        for name in names:
-            server, port = makers[name]()
-            try:
-                times[name].append(first_https_ok(server, port) * 1000)
-            finally:
-                server.stop()
-            time.sleep(0.2)
-    return times
+    return alternating_starts(makers, first_https_ok)

@@ -46,12 +46,7 @@ struct FaultTests {
     func missingCertificate() async throws {
         try #require(ExternalTool.exists("openssl"), "openssl is needed")
         let site = try SiteFixture()
-        let made = try ExternalTool.run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-                                                    "-keyout", site.directory + "/key.pem", "-out", site.directory + "/cert.pem"])
-        try #require(made.status == 0, "\(made.error)")
-        var config = TestConfig()
-        config.serverExtra["tls"] = ["certificateFile": site.directory + "/cert.pem", "privateKeyFile": site.directory + "/key.pem"]
-        try site.writeConfig(config)
+        try site.writeConfig(try site.servingHTTPS())
         let server = try await LinkHostProcess.start(site)
         try FileManager.default.removeItem(atPath: site.directory + "/cert.pem")
         server.signal(SIGHUP)

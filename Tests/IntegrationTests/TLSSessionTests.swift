@@ -19,13 +19,8 @@ struct TLSSessionTests {
     func resumption(version: String) async throws {
         try #require(ExternalTool.exists("openssl"), "openssl is needed")
         let site = try SiteFixture()
-        let made = try ExternalTool.run("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
-                                                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
-                                                    "-keyout", site.directory + "/key.pem", "-out", site.directory + "/cert.pem"])
-        try #require(made.status == 0, "\(made.error)")
-        var config = TestConfig()
-        config.serverExtra["tls"] = ["certificateFile": site.directory + "/cert.pem", "privateKeyFile": site.directory + "/key.pem"]
-        try site.writeConfig(config)
+        try site.writeConfig(try site.servingHTTPS(keyArguments: ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"],
+                                                   extraArguments: ["-addext", "subjectAltName=DNS:localhost"]))
         let server = try await LinkHostProcess.start(site)
         let session = site.directory + "/session\(version).pem"
 
