@@ -11,6 +11,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
+// Without Foundation (the SDK-less availability check of scripts/check-apple-availability.sh) there is no URL.
+#if canImport(FoundationEssentials) || canImport(Foundation)
 extension CallLinkParser {
     /// The call `url` names (from `onOpenURL` or `NSUserActivity.webpageURL`), or nil when it is not a
     /// call link; the URL is read as written, still percent-encoded, like the server reads the request.
@@ -18,4 +20,5 @@ extension CallLinkParser {
         parse(url.absoluteString)
     }
 }
+#endif
 #endif
