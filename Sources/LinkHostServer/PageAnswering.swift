@@ -33,10 +33,7 @@ extension Server {
                 return queued.result
             }
             guard let fresh = render(page, headers: native.pageHeaders[site.index], tag: tag) else {
-                let response = site.notFound
-                let result = queue(response, on: connection, native: native)
-                finish(request, route: response.route, status: response.status, bytes: response.body.count, site: site, native: native)
-                return result
+                return respond(site.notFound, to: request, site: site, native: native)
             }
             let queued: PageCache.Queued
             if let key, admitted, let notModified = fresh.makeNotModified() {
@@ -56,11 +53,7 @@ extension Server {
         let callPage = page.site.callPage
         let plan = callPage.plan(page.link, language: language, host: page.host)
         guard let shell = shells.checkout(headerSet: callPage.headerSet(for: language), length: plan.length) else { return nil }
-        var output = RawPageOutput(base: shell.body, capacity: plan.length)
-        plan.write(into: &output)
-        let written = UnsafeBufferPointer(start: UnsafePointer(shell.body), count: output.count)
-        var tagSpan = tag.mutableSpan
-        let tagLength = EntityTag.writeTag(digest: EntityTag.digest(Span(_unsafeElements: written)), length: written.count, into: &tagSpan)
+        let (written, tagLength) = Self.write(plan, into: shell.body, tag: tag)
         shell.setTag(UnsafeBufferPointer(rebasing: tag[..<tagLength]))
         let result = MHD_queue_response(connection, 200, shell.response)
         guard result == .YES else {
@@ -72,6 +65,17 @@ extension Server {
         let retained = Unmanaged.passRetained(shell).toOpaque()
         if cmhd_request_tag_set(connection, retained, releaseShellTag) == 0 { Unmanaged<PageShells.Shell>.fromOpaque(retained).release() }
         return PageCache.Queued(result: result, status: 200, bytes: written.count)
+    }
+
+    /// Writes `plan` into `body` (its exact length) and the page's ETag into `tag`: the bytes written and the
+    /// tag's length (no NUL after it).
+    private static func write(_ plan: PagePlan, into body: UnsafeMutablePointer<UInt8>, tag: UnsafeMutableBufferPointer<UInt8>)
+        -> (written: UnsafeBufferPointer<UInt8>, tagLength: Int) {
+        var output = RawPageOutput(base: body, capacity: plan.length)
+        plan.write(into: &output)
+        let written = UnsafeBufferPointer(start: UnsafePointer(body), count: output.count)
+        var tagSpan = tag.mutableSpan
+        return (written, EntityTag.writeTag(digest: EntityTag.digest(Span(_unsafeElements: written)), length: written.count, into: &tagSpan))
     }
 
     /// Room for a rendered page's ETag and its NUL.
@@ -87,11 +91,7 @@ extension Server {
         let callPage = page.site.callPage
         let plan = callPage.plan(page.link, language: language, host: page.host)
         guard let body = malloc(max(plan.length, 1))?.assumingMemoryBound(to: UInt8.self) else { return nil }
-        var output = RawPageOutput(base: body, capacity: plan.length)
-        plan.write(into: &output)
-        let written = UnsafeBufferPointer(start: body, count: output.count)
-        var tagSpan = tag.mutableSpan
-        let tagLength = EntityTag.writeTag(digest: EntityTag.digest(Span(_unsafeElements: written)), length: written.count, into: &tagSpan)
+        let (written, tagLength) = Self.write(plan, into: body, tag: tag)
         tag[tagLength] = 0
         // Takes the body: libmicrohttpd sends it from where it was written and frees it with the response.
         guard let ok = cmhd_response_take(body, written.count) else { return nil }

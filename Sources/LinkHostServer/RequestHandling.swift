@@ -19,9 +19,7 @@ extension Server {
         let request = RequestBytes(connection: connection, method: methodBytes, path: path, userAgent: userAgent, started: started)
         // The plain-HTTP listener beside HTTPS answers challenges and redirects itself (Certificates/).
         if let plainHTTP, let response = plainHTTP.intercept(connection, path: path, site: site, snapshot: native.snapshot, hostField: hostField) {
-            let result = queue(response, on: connection, native: native)
-            finish(request, route: response.route, status: response.status, bytes: response.body.count, site: site, native: native)
-            return result
+            return respond(response, to: request, site: site, native: native)
         }
         if Self.isGetOrHead(methodBytes) {
             let ifNoneMatch = Self.requestHeader(connection, "If-None-Match")
@@ -29,9 +27,7 @@ extension Server {
             // request's bytes, without making a String, from the very table `Router.decide` reads.
             if let resource = native.snapshot.exactResource(path, on: site) {
                 if ifNoneMatch == nil, resource.ok.route != .metrics, resource.ok.route != .health || !metrics.certificates.isActive {
-                    let result = queue(resource.ok, on: connection, native: native)
-                    finish(request, route: resource.ok.route, status: resource.ok.status, bytes: resource.ok.body.count, site: site, native: native)
-                    return result
+                    return respond(resource.ok, to: request, site: site, native: native)
                 }
             } else if Self.isPlainOriginForm(path) {
                 // Not a file: a call page, its QR code or the 404, decided by `Router.pageTarget` as `decide`
@@ -40,12 +36,7 @@ extension Server {
                     path: path, on: site, query: { native.queryValue(connection, $0) },
                     language: { Self.queryString(connection, "lang") },
                     acceptLanguage: { Self.requestHeader(connection, "Accept-Language").map { String(cString: $0) } })
-                guard let target else {
-                    let response = site.notFound
-                    let result = queue(response, on: connection, native: native)
-                    finish(request, route: response.route, status: response.status, bytes: response.body.count, site: site, native: native)
-                    return result
-                }
+                guard let target else { return respond(site.notFound, to: request, site: site, native: native) }
                 let host = Router.usesRequestHost(site) ? (hostField.map(Self.bytes) ?? UnsafeBufferPointer(start: nil, count: 0)) : nil
                 return answerPage(target, site: site, host: host, hostText: nil, ifNoneMatch: ifNoneMatch, request: request, native: native)
             }
@@ -80,9 +71,7 @@ extension Server {
                 response.body += Array(metrics.certificates.healthLines(now: LogTime.now().seconds).utf8)
                 response.preparedID = nil
             }
-            let result = queue(response, on: connection, native: native)
-            finish(bytes, route: response.route, status: response.status, bytes: response.body.count, site: decision.site, native: native)
-            return result
+            return respond(response, to: bytes, site: decision.site, native: native)
         case .callPage(let page):
             let host = Array((page.host ?? "").utf8)
             return host.withUnsafeBufferPointer { host in
@@ -101,6 +90,13 @@ extension Server {
         let request = RequestBytes(connection: connection, method: Self.bytes(method), path: Self.bytes(url), userAgent: Self.header(connection, "User-Agent"),
                                    started: LogTime.monotonicNanoseconds())
         finish(request, route: .badRequest, status: 400, bytes: response.body.count, site: native.snapshot.sites[0], native: native)
+        return result
+    }
+
+    /// Queues `response`, then counts and logs it as the answer to `request`.
+    func respond(_ response: Response, to request: RequestBytes, site: Site, native: NativeSnapshot) -> MHD_Result {
+        let result = queue(response, on: request.connection, native: native)
+        finish(request, route: response.route, status: response.status, bytes: response.body.count, site: site, native: native)
         return result
     }
 

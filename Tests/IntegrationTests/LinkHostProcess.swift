@@ -79,6 +79,18 @@ final class LinkHostProcess: Sendable {
     /// Sends a signal to the server.
     func signal(_ signal: Int32) { child.send(signal) }
 
+    /// Sends `signal` and returns how long the server took to exit (`limit` when it had not by then). Signal
+    /// and stopwatch run on a thread of their own: in a full run the test's own steps may wait seconds for a
+    /// cooperative-pool thread, which would be timed too.
+    func signalAndTimeExit(_ signal: Int32, limit: Duration = .seconds(20)) async -> Duration {
+        await onThreads([self], width: 1) { server -> Duration in
+            let sent = ContinuousClock.now
+            server.signal(signal)
+            while server.isRunning && ContinuousClock.now - sent < limit { usleep(5_000) }
+            return ContinuousClock.now - sent
+        }[0]
+    }
+
     /// Waits for the server to exit; throws when it is still running after `timeout`.
     func waitForExit(timeout: Duration) async throws -> Termination { try await child.waitForExit(timeout: timeout) }
 

@@ -99,13 +99,7 @@ struct ReloadPolicyTests {
         server.signal(SIGHUP)
         try await server.waitForStderr(containing: "reloaded")
         let held = try SignalTests.holdRequest(on: server)
-        // Signal and stopwatch on a thread of their own, for the same reason as above.
-        let drained = await onThreads([server], width: 1) { server -> Duration in
-            let stop = ContinuousClock.now
-            server.signal(SIGTERM)
-            while server.isRunning && ContinuousClock.now - stop < .seconds(20) { usleep(10_000) }
-            return ContinuousClock.now - stop
-        }[0]
+        let drained = await server.signalAndTimeExit(SIGTERM)
         let ended = try await server.waitForExit(timeout: .seconds(10))
         #expect(ended.exitCode == 0, "\(ended)")
         #expect(drained < .seconds(4), "the drain took \(drained), longer than the reloaded 1 s allows")

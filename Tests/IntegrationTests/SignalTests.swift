@@ -53,13 +53,7 @@ struct SignalTests {
 
     @Test("SIGTERM lets an in-flight request finish, answers it, then exits 0 without waiting out shutdownTimeout")
     func stopDrainsInFlightRequest() async throws {
-        var config = TestConfig()
-        config.shutdownTimeout = 30
-        // The held request must outlive any delay of this test's own steps on a loaded machine: past
-        // connectionTimeout (15 s idle) libmicrohttpd would close it, ending the drain with it.
-        config.serverExtra["connectionTimeout"] = 300
-        let server = try await LinkHostProcess.start(SiteFixture(config))
-        let client = try Self.holdRequest(on: server)
+        let (server, client) = try await Self.startHoldingRequest()
         server.signal(SIGTERM)
         try await server.waitForStderr(containing: "stopping")
         try client.send("67890")
@@ -67,6 +61,22 @@ struct SignalTests {
         #expect(answer.status == 405, "the in-flight request must still be answered during the drain: \(answer)")
         let ended = try await server.waitForExit(timeout: .seconds(5))
         #expect(ended.exitCode == 0, "\(ended)")
+    }
+
+    /// A config whose drain may wait 30 s for a request held in flight.
+    static var drainConfig: TestConfig {
+        var config = TestConfig()
+        config.shutdownTimeout = 30
+        // The held request must outlive any delay of this test's own steps on a loaded machine: past
+        // connectionTimeout (15 s idle) libmicrohttpd would close it, ending the drain with it.
+        config.serverExtra["connectionTimeout"] = 300
+        return config
+    }
+
+    /// A server on `site` (by default one with `drainConfig`) with a request in flight on it (`holdRequest`).
+    static func startHoldingRequest(on site: SiteFixture? = nil) async throws -> (LinkHostProcess, RawHTTPClient) {
+        let server = try await LinkHostProcess.start(site ?? SiteFixture(drainConfig))
+        return (server, try holdRequest(on: server))
     }
 
     /// A request the server has in hand and waits on: headers with `Expect: 100-continue`, the 100
@@ -82,23 +92,10 @@ struct SignalTests {
 
     @Test("A second SIGTERM or SIGINT during the drain exits at once with 128 + the signal (143, 130)", arguments: [SIGTERM, SIGINT])
     func secondStopSignal(signal: Int32) async throws {
-        var config = TestConfig()
-        config.shutdownTimeout = 30
-        // The held request must outlive any delay of this test's own steps on a loaded machine: past
-        // connectionTimeout (15 s idle) libmicrohttpd would close it, ending the drain with it.
-        config.serverExtra["connectionTimeout"] = 300
-        let server = try await LinkHostProcess.start(SiteFixture(config))
-        let held = try Self.holdRequest(on: server)
+        let (server, held) = try await Self.startHoldingRequest()
         server.signal(signal)
         try await server.waitForStderr(containing: "stopping")
-        // Signal and stopwatch on a thread of their own: the test's own steps may wait seconds for a
-        // cooperative-pool thread in a full run.
-        let took = await onThreads([signal], width: 1) { signal -> Duration in
-            let second = ContinuousClock.now
-            server.signal(signal)
-            while server.isRunning && ContinuousClock.now - second < .seconds(20) { usleep(5_000) }
-            return ContinuousClock.now - second
-        }[0]
+        let took = await server.signalAndTimeExit(signal)
         let ended = try await server.waitForExit(timeout: .seconds(10))
         // 128 + signal is only the forced stop's code (the drain's end is 0).
         #expect(ended.exitCode == 128 + signal, "\(ended)")
@@ -110,14 +107,9 @@ struct SignalTests {
 
     @Test("SIGHUP during the drain is logged and ignored; the held request is still answered and the exit is 0")
     func reloadDuringDrain() async throws {
-        var config = TestConfig()
-        config.shutdownTimeout = 30
-        // The held request must outlive any delay of this test's own steps on a loaded machine: past
-        // connectionTimeout (15 s idle) libmicrohttpd would close it, ending the drain with it.
-        config.serverExtra["connectionTimeout"] = 300
+        let config = Self.drainConfig
         let site = try SiteFixture(config)
-        let server = try await LinkHostProcess.start(site)
-        let held = try Self.holdRequest(on: server)
+        let (server, held) = try await Self.startHoldingRequest(on: site)
         server.signal(SIGTERM)
         try await server.waitForStderr(containing: "stopping")
         var changed = config
