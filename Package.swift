@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd"), .linkedLibrary("gnutls")]),
         // Signals, resource limits and thread priority.
         .target(name: "CSystem"),
-        .target(name: "LinkHostServer", dependencies: ["LinkHostCore", "LinkHostFiles", "LinkHostCheck", "CMicroHTTPD", "CSystem", "CCrypto"]),
+        .target(name: "LinkHostServer", dependencies: ["CallLinks", "LinkHostCore", "LinkHostFiles", "LinkHostCheck", "CMicroHTTPD", "CSystem", "CCrypto"]),
 
         .executableTarget(name: "linkhost", dependencies: ["LinkHostServer", "LinkHostCheck", "LinkHostCore"]),
 

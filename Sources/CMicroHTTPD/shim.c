@@ -254,7 +254,12 @@ void cmhd_deadlines_destroy(struct cmhd_deadlines *deadlines) {
     free(deadlines);
 }
 
-int cmhd_deadline_head_arrived(struct MHD_Connection *connection) {
+int cmhd_deadline_passed(struct MHD_Connection *connection) {
+    struct cmhd_connection_state *entry = cmhd_state_of(connection);
+    return entry != NULL && entry->watched && atomic_load(&entry->due) == CMHD_CLOSING;
+}
+
+int cmhd_deadline_request_arrived(struct MHD_Connection *connection) {
     struct cmhd_connection_state *entry = cmhd_state_of(connection);
     if (entry == NULL || !entry->watched) return 0;
     uint64_t due = atomic_load(&entry->due);
@@ -481,6 +486,21 @@ int cmhd_request_is_ambiguous(struct MHD_Connection *connection, const char *ver
     return counts.malformed || (needs_host && counts.host == 0) || counts.host > 1 || counts.content_length > 1
         || counts.transfer_encoding > 1 || (counts.transfer_encoding > 0 && counts.content_length > 0)
         || counts.unsupported_coding;
+}
+
+enum cmhd_body cmhd_request_body(struct MHD_Connection *connection) {
+    if (MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Transfer-Encoding") != NULL) return CMHD_BODY_REFUSED;
+    const char *length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
+    if (length == NULL) return CMHD_BODY_NONE;
+    // libmicrohttpd has already refused a malformed value (400/413); what reaches here is digits.
+    unsigned long long value = 0;
+    for (const char *digit = length; *digit; digit++) {
+        if (*digit == ' ' || *digit == '\t') continue;
+        if (*digit < '0' || *digit > '9') return CMHD_BODY_REFUSED;
+        value = value * 10 + (unsigned long long)(*digit - '0');
+        if (value > CMHD_MAXIMUM_BODY) return CMHD_BODY_REFUSED;
+    }
+    return value == 0 ? CMHD_BODY_NONE : CMHD_BODY_SMALL;
 }
 
 struct MHD_Response *cmhd_response_take(void *bytes, size_t length) {

@@ -13,8 +13,11 @@ final class NativeSnapshot: @unchecked Sendable {
     let tls: TLSMaterial?
     /// Native copies of `snapshot.preparedResponses`, by prepared ID.
     let responses: [OpaquePointer?]
-    /// Rendered call pages of this snapshot, a cache per site (each bounded by its `pageCacheSize`).
+    /// Rendered call pages of this snapshot, a cache per site (each bounded by its `pageCacheSize`, all of
+    /// them together by `pageBudget`).
     let pages: [PageCache]
+    /// The bytes all of `pages` may hold (`server.pageCacheBytes`).
+    let pageBudget: PageCacheBudget
     /// Each site's call-page header sets in C form, by site index, then by `CallPage.headerSets` position.
     let pageHeaders: [[PageHeaders]]
     /// Each site's reusable responses for rendered pages, by site index.
@@ -34,7 +37,15 @@ final class NativeSnapshot: @unchecked Sendable {
         shells = pageHeaders.map(PageShells.init)
         queryItemNames = snapshot.queryItemNames.map { ($0, Array($0.utf8CString)) }
         counters = metrics.counters(forSites: snapshot.sites.map(\.config.label))
-        pages = snapshot.sites.map { PageCache(capacity: $0.config.callLinks.pageCacheSize) }
+        let budget = PageCacheBudget(limit: snapshot.config.server.pageCacheBytes, metrics: metrics)
+        pageBudget = budget
+        pages = snapshot.sites.map { PageCache(capacity: $0.config.callLinks.pageCacheSize, budget: budget) }
+    }
+
+    /// Empties every site's page cache, so the budget has room again: the pages kept are the ones asked
+    /// for since, whichever site they belong to.
+    func clearPageCaches() {
+        for cache in pages { cache.clear() }
     }
 
     deinit {

@@ -35,12 +35,18 @@ extension Server {
             guard let fresh = render(page, headers: native.pageHeaders[site.index], tag: tag) else {
                 return respond(site.notFound, to: request, site: site, native: native)
             }
-            let queued: PageCache.Queued
+            var stored: PageCache.Queued?
             if let key, admitted, let notModified = fresh.makeNotModified() {
-                queued = cache.store(key, ok: fresh.ok, notModified: notModified, etag: fresh.etagText, bytes: fresh.bytes, ifNoneMatch: ifNoneMatch, on: connection)
-            } else {
-                queued = fresh.queueOnce(ifNoneMatch: ifNoneMatch, on: connection)
+                let store = { cache.store(key, ok: fresh.ok, notModified: notModified, etag: fresh.etagText, bytes: fresh.bytes, ifNoneMatch: ifNoneMatch, on: connection) }
+                stored = store()
+                if stored == nil {
+                    // The snapshot's pages are over their shared budget: make room across every site, once.
+                    native.clearPageCaches()
+                    stored = store()
+                }
+                if stored == nil { MHD_destroy_response(notModified) }
             }
+            let queued = stored ?? fresh.queueOnce(ifNoneMatch: ifNoneMatch, on: connection)
             finish(request, route: route, status: queued.status, bytes: queued.bytes, site: site, native: native)
             return queued.result
         }

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import CallLinks
 import LinkHostCore
 import Synchronization
 
@@ -23,10 +24,13 @@ final class PageCache: @unchecked Sendable {
         let notModified: OpaquePointer
         let etag: String
         let bytes: Int
+        /// What the entry holds against the budget.
+        let cost: Int
 
-        func destroy() {
+        func destroy(releasingFrom budget: PageCacheBudget) {
             MHD_destroy_response(ok)
             MHD_destroy_response(notModified)
+            budget.release(cost)
         }
     }
 
@@ -53,18 +57,32 @@ final class PageCache: @unchecked Sendable {
     private static let recentSlots = 1024
     private let state: Mutex<State>
     private let capacity: Int
+    /// The bytes every site's cache of the snapshot may hold together.
+    private let budget: PageCacheBudget
 
-    /// An empty cache of at most `capacity` pages.
-    init(capacity: Int) {
-        self.capacity = capacity
-        state = Mutex(State(recent: capacity > 0 ? [UInt64](repeating: 0, count: Self.recentSlots) : []))
+    /// An empty cache of at most `capacity` pages, whose bytes count against `budget`.
+    init(capacity: Int, budget: PageCacheBudget) {
+        self.capacity = budget.limit > 0 ? capacity : 0
+        self.budget = budget
+        state = Mutex(State(recent: self.capacity > 0 ? [UInt64](repeating: 0, count: Self.recentSlots) : []))
     }
 
-    deinit {
-        state.withLock { state in for entry in state.entries.values { entry.destroy() } }
-    }
+    deinit { clear() }
 
     var isEnabled: Bool { capacity > 0 }
+
+    /// Drops every page (the budget gets their bytes back); responses being sent are kept by libmicrohttpd.
+    func clear() {
+        let budget = budget
+        state.withLock { state in
+            for entry in state.entries.values { entry.destroy(releasingFrom: budget) }
+            state.entries.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// What keeping a page costs against the budget: its body, its key, and the two native responses'
+    /// own memory (headers and bookkeeping, about a kilobyte together).
+    static func cost(bytes: Int, keyLength: Int) -> Int { bytes + keyLength + 1024 }
 
     /// Queues the cached page for `key`, or its 304 when `ifNoneMatch` names its ETag, if there is one.
     func queue(_ key: PageKeyBytes, ifNoneMatch: UnsafePointer<CChar>?, on connection: OpaquePointer) -> Queued? {
@@ -93,17 +111,21 @@ final class PageCache: @unchecked Sendable {
     }
 
     /// Keeps a rendered page and its 304 (emptying the cache when full; the cache owns both responses from
-    /// now on) and queues the one the request asks for.
+    /// now on) and queues the one the request asks for; nil, with nothing kept or queued, when the budget
+    /// has no room for it (the caller makes room across sites, or sends the page once).
     func store(_ key: PageKeyBytes, ok: OpaquePointer, notModified: OpaquePointer, etag: String, bytes: Int,
-               ifNoneMatch: UnsafePointer<CChar>?, on connection: OpaquePointer) -> Queued {
-        let entry = Entry(key: key.copy(), ok: ok, notModified: notModified, etag: etag, bytes: bytes)
+               ifNoneMatch: UnsafePointer<CChar>?, on connection: OpaquePointer) -> Queued? {
+        let cost = Self.cost(bytes: bytes, keyLength: key.bytes.count)
+        guard budget.reserve(cost) else { return nil }
+        let entry = Entry(key: key.copy(), ok: ok, notModified: notModified, etag: etag, bytes: bytes, cost: cost)
         let handle = ConnectionHandle(pointer: connection)
+        let budget = budget
         return state.withLock { state in
             if state.entries.count >= capacity {
-                for entry in state.entries.values { entry.destroy() }
+                for entry in state.entries.values { entry.destroy(releasingFrom: budget) }
                 state.entries.removeAll(keepingCapacity: true)
             }
-            state.entries.updateValue(entry, forKey: key.hash)?.destroy()
+            state.entries.updateValue(entry, forKey: key.hash)?.destroy(releasingFrom: budget)
             return Self.queue(entry, ifNoneMatch: ifNoneMatch, on: handle.pointer)
         }
     }
@@ -116,6 +138,46 @@ final class PageCache: @unchecked Sendable {
     }
 }
 
+/// The bytes the page caches of one snapshot hold together, over every site (`server.pageCacheBytes`):
+/// per-site page counts alone let many sites (or wildcard hosts) add up to far more than a pod's memory.
+final class PageCacheBudget: Sendable {
+    /// The most bytes; 0 keeps no page.
+    let limit: Int
+    private let used = Atomic<Int>(0)
+    /// Where the process shows what every live snapshot's pages hold (a reload's old snapshot holds on
+    /// until its last request ends): `linkhost_page_cache_bytes`.
+    private let metrics: Metrics
+
+    /// A budget of `limit` bytes, none used.
+    init(limit: Int, metrics: Metrics) {
+        self.limit = limit
+        self.metrics = metrics
+    }
+
+    /// The bytes held now.
+    var bytesInUse: Int { used.load(ordering: .relaxed) }
+
+    /// Takes `cost` bytes if they fit under the limit.
+    func reserve(_ cost: Int) -> Bool {
+        var current = used.load(ordering: .relaxed)
+        while true {
+            guard current + cost <= limit else { return false }
+            let (exchanged, original) = used.compareExchange(expected: current, desired: current + cost, ordering: .relaxed)
+            if exchanged {
+                metrics.pageCacheBytes.add(cost, ordering: .relaxed)
+                return true
+            }
+            current = original
+        }
+    }
+
+    /// Gives `cost` bytes back.
+    func release(_ cost: Int) {
+        used.subtract(cost, ordering: .relaxed)
+        metrics.pageCacheBytes.subtract(cost, ordering: .relaxed)
+    }
+}
+
 /// The bytes that name a rendered page within one snapshot's site, in a buffer of the caller's (on its
 /// stack): the kind and language, the call ID and type, and the Host when the site's URLs come from it.
 /// The same for every link shape of one call; the device is not part of it.
@@ -123,13 +185,17 @@ struct PageKeyBytes {
     let bytes: UnsafeRawBufferPointer
     let hash: UInt64
 
-    /// The most bytes a key takes: IDs and types are at most 64 bytes, and a longer Host is not cached.
-    static let capacity = 512
+    /// The longest Host a key holds; a page for a longer one is rendered, not cached.
     static let maximumHost = 384
+    /// The most bytes a key takes, from its parts' limits: kind and language (3), call ID and type with a
+    /// length byte each, the Host marker and the Host.
+    static let capacity = 3 + 2 * (1 + CallToken.maximumLength) + 1 + maximumHost
 
-    /// Writes the key into `buffer` (`capacity` bytes); nil when the Host is too long to be a key.
+    /// Writes the key into `buffer` (at least `capacity` bytes); nil when a part is longer than its limit,
+    /// so nothing is ever written past the buffer whatever the core lets through.
     init?(_ target: PageTarget, host: UnsafeBufferPointer<UInt8>?, into buffer: UnsafeMutableRawBufferPointer) {
-        guard (host?.count ?? 0) <= Self.maximumHost else { return nil }
+        guard (host?.count ?? 0) <= Self.maximumHost, target.link.callID.utf8.count <= CallToken.maximumLength,
+              target.link.callType.utf8.count <= CallToken.maximumLength, buffer.count >= Self.capacity else { return nil }
         var count = 0
         func put(_ byte: UInt8) {
             buffer[count] = byte

@@ -37,8 +37,20 @@ extension Server {
                     language: { Self.queryString(connection, "lang") },
                     acceptLanguage: { Self.requestHeader(connection, "Accept-Language").map { String(cString: $0) } })
                 guard let target else { return respond(site.notFound, to: request, site: site, native: native) }
-                let host = Router.usesRequestHost(site) ? (hostField.map(Self.bytes) ?? UnsafeBufferPointer(start: nil, count: 0)) : nil
-                return answerPage(target, site: site, host: host, hostText: nil, ifNoneMatch: ifNoneMatch, request: request, native: native)
+                let authority = hostField.map(Self.bytes)
+                switch native.snapshot.pageHost(authority: authority, site: site) {
+                case .noRequestHost:
+                    return answerPage(target, site: site, host: nil, hostText: nil, ifNoneMatch: ifNoneMatch, request: request, native: native)
+                case .request(let range):
+                    let host = UnsafeBufferPointer(rebasing: authority![range])
+                    return answerPage(target, site: site, host: host, hostText: nil, ifNoneMatch: ifNoneMatch, request: request, native: native)
+                case .lowercased(let bytes):
+                    return bytes.withUnsafeBufferPointer { host in
+                        answerPage(target, site: site, host: host, hostText: nil, ifNoneMatch: ifNoneMatch, request: request, native: native)
+                    }
+                case .refused:
+                    return respond(native.snapshot.hostRefused, to: request, site: site, native: native)
+                }
             }
         }
         return answerRouted(request, hostField: hostField, native: native)
@@ -83,13 +95,24 @@ extension Server {
 
     /// Answers 400 and closes, for a request whose framing or Host is ambiguous.
     func refuseAmbiguous(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> MHD_Result {
+        refuse(\.badRequest, connection, url: url, method: method)
+    }
+
+    /// Answers 413 and closes, for a request whose body is larger than linkhost reads (or of unknown size):
+    /// no route takes one, and reading it would hold the connection far past the request deadline.
+    func refuseBody(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> MHD_Result {
+        refuse(\.contentTooLarge, connection, url: url, method: method)
+    }
+
+    /// Queues a refusal made at load on the handler's first call (so libmicrohttpd reads nothing more and
+    /// closes), and logs it on the default site: such a request is not routed.
+    private func refuse(_ answer: KeyPath<Snapshot, Response>, _ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> MHD_Result {
         let native = current.withLock { $0 }
-        let response = native.snapshot.badRequest
+        let response = native.snapshot[keyPath: answer]
         let result = queue(response, on: connection, native: native)
-        // An ambiguous Host names no site for certain: the refusal is the default site's.
         let request = RequestBytes(connection: connection, method: Self.bytes(method), path: Self.bytes(url), userAgent: Self.header(connection, "User-Agent"),
                                    started: LogTime.monotonicNanoseconds())
-        finish(request, route: .badRequest, status: 400, bytes: response.body.count, site: native.snapshot.sites[0], native: native)
+        finish(request, route: .badRequest, status: response.status, bytes: response.body.count, site: native.snapshot.sites[0], native: native)
         return result
     }
 

@@ -10,6 +10,8 @@ struct CDNCacheTests {
     static func site(extra: (SiteFixture) -> [String: Any] = { _ in [:] }) throws -> SiteFixture {
         let site = try SiteFixture()
         var config = TestConfig(urlScheme: "examplevideo")
+        config.baseURL = nil
+        // No base URL: the browsers reach the cache as 127.0.0.1, a loopback name, which the pages then name.
         config.extra = ["callLinks": ["paths": ["call"], "webJoinURL": "https://meet.example.com/j/{callId}"]].merging(extra(site)) { $1 }
         try site.writeConfig(config)
         return site
@@ -88,7 +90,7 @@ struct CDNCacheTests {
             let client = try cache.connect()
             for index in (connection * 100)..<((connection + 1) * 100) {
                 let (acceptLanguage, tag) = languages[index % languages.count]
-                let page = try client.request("GET", "/call/viral42?type=video", headers: [("User-Agent", agents[index % agents.count]), ("Accept-Language", acceptLanguage)])
+                let page = try client.request("GET", "/call/viral42?type=video", headers: [("Host", "127.0.0.1:\(cache.port)"), ("User-Agent", agents[index % agents.count]), ("Accept-Language", acceptLanguage)])
                 answered += 1
                 if page.status != 200 || page.header("Content-Language") != tag || !page.text.contains("<code dir=\"ltr\">viral42</code>") {
                     wrong.append("request \(index): \(page.status) \(page.header("Content-Language") ?? "-")")
@@ -107,7 +109,7 @@ struct CDNCacheTests {
     func revalidation(cacheName: String) async throws {
         let server = try await LinkHostProcess.start(try Self.site { site in
             ["static": ["root": site.publicPath, "cacheMaxAge": 1], "aasa": ["cacheMaxAge": 1],
-             "callLinks": ["paths": ["call"], "cacheMaxAge": 1]]
+             "callLinks": ["paths": ["call"], "cacheMaxAge": 1, "baseURL": "https://links.example.com"]]
         })
         let cache = cacheName == "nginx" ? try await CacheProxy.nginx(backend: server.port, ignoringVary: false) : try await CacheProxy.varnish(backend: server.port)
         var first: [String: HTTPResponse] = [:]

@@ -55,7 +55,7 @@ struct CallLinkParserServerTests {
         {
           "server": { "host": "127.0.0.1", "port": 0 },
           "apps": [ { "name": "Parser Test", "teamID": "ABCDE12345", "bundleID": "com.example.parser" } ],
-          "callLinks": { "links": \(Self.templates.map { "\"\($0)\"" }.joined(separator: ", ").wrappedInBrackets), "template": "parsed.html", "pageCacheSize": 0 },
+          "callLinks": { "links": \(Self.templates.map { "\"\($0)\"" }.joined(separator: ", ").wrappedInBrackets), "template": "parsed.html", "pageCacheSize": 0, "baseURL": "https://links.example.com" },
           "static": { "root": "public" }
         }
         """)
@@ -87,9 +87,6 @@ struct CallLinkParserServerTests {
     @Test("linkhost print swift-parser prints the line that builds this very parser")
     func printedLine() async throws {
         let site = try Self.site()
-        var text = try String(contentsOfFile: site.configPath, encoding: .utf8)
-        text = text.replacingOccurrences(of: #""template": "parsed.html""#, with: #""baseURL": "https://links.example.com", "template": "parsed.html""#)
-        try site.writeConfigText(text)
         let run = try await LinkHostCLI.run(["print", "swift-parser", "--config", site.configPath], directory: site.directory)
         #expect(run.exitCode == 0, "\(run)")
         let expected = "let parser = try CallLinkParser(templates: [" + Self.templates.map { "\"\($0)\"" }.joined(separator: ", ") + "], defaultType: \"default\", hosts: [\"links.example.com\"])\n"

@@ -70,6 +70,8 @@ struct SignalTests {
         // The held request must outlive any delay of this test's own steps on a loaded machine: past
         // connectionTimeout (15 s idle) libmicrohttpd would close it, ending the drain with it.
         config.serverExtra["connectionTimeout"] = 300
+        // The request deadline covers a body too (R2 in docs/hardening.md); the held body must outlive it.
+        config.serverExtra["headerTimeout"] = 0
         return config
     }
 

@@ -18,6 +18,9 @@ struct TestConfig {
     var shutdownTimeout: Int?
     /// The iOS app's custom URL scheme, for the Open in app button.
     var urlScheme: String?
+    /// `callLinks.baseURL`: the host the raw client sends by default, so pages have their origin whatever
+    /// the Host; nil for tests of pages built from a Host the config names (`PageHost`).
+    var baseURL: String? = "https://links.example.com"
     /// Extra top-level sections merged into the config (e.g. "observability", or "server" keys via `serverExtra`).
     var extra: [String: Any] = [:]
     /// Extra keys merged into "server" (e.g. "tls").
@@ -36,7 +39,7 @@ struct TestConfig {
             "static": ["root": publicPath],
             // An absolute template: the server's working directory must not decide what it reads (a child
             // running as another user may not even be able to enter the repository).
-            "callLinks": ["paths": ["call"], "template": publicPath + "/call.html"],
+            "callLinks": ["paths": ["call"], "template": publicPath + "/call.html"].merging(baseURL.map { ["baseURL": $0] } ?? [:]) { $1 },
         ]
         if includesApple {
             var app: [String: Any] = ["name": name, "teamID": teamID, "bundleID": bundleID, "appStoreID": "1234567890"]

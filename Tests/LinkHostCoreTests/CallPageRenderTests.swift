@@ -116,8 +116,14 @@ struct CallPageRenderTests {
         let router = try Self.makeRouter { $0.sites[0].callLinks.baseURL = nil }
         #expect(router.respond(to: Request(path: "/call/abc/qr.svg")).status == 404)
         #expect(!router.respond(to: Request(path: "/call/abc")).bodyText.contains("qr.svg"))
-        let image = router.respond(to: Request(path: "/call/abc/qr.svg", host: "links.example.org"))
-        #expect(image.status == 200 && image.bodyText.contains("https://links.example.org/call/abc"))
+        let image = router.respond(to: Request(path: "/call/abc/qr.svg", host: "localhost:8443"))
+        #expect(image.status == 200 && image.bodyText.contains("https://localhost:8443/call/abc"))
+        // A Host the config does not name is no origin either (docs/cdn.md): a 404 no cache keeps.
+        for host in ["links.example.org", "bad host\"<x>", ""] {
+            let refused = router.respond(to: Request(path: "/call/abc/qr.svg", host: host))
+            #expect(refused.status == 404 && refused.header("Cache-Control") == "no-store", "\(host)")
+            #expect(router.respond(to: Request(path: "/call/abc", host: host)).status == 404, "\(host)")
+        }
     }
 
     @Test("the template and locale files are never served as static files")

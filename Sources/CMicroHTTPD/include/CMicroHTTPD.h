@@ -33,7 +33,7 @@ int cmhd_client_discipline_level(void);
 /// What `cmhd_client_discipline_level` answers when the library parses requests its one fixed way.
 #define CMHD_NO_DISCIPLINE_LEVEL (-100)
 
-/// Header deadlines of one daemon's connections (closing slowloris): a request head must be whole within
+/// Request deadlines of one daemon's connections (closing slowloris): a request (head and body) must be whole within
 /// `timeout_ms` of the connection opening or the previous response ending. libmicrohttpd (0.9.75 and
 /// 1.0.1 alike) has only an idle timeout, which every trickled byte resets, so linkhost keeps the
 /// deadlines itself: connections are noted as they start (MHD_OPTION_NOTIFY_CONNECTION, which every
@@ -50,9 +50,14 @@ struct cmhd_deadlines *cmhd_deadlines_create(unsigned int timeout_ms, int tls);
 /// forgets) every connection.
 void cmhd_deadlines_destroy(struct cmhd_deadlines *deadlines);
 
-/// The access handler's first call: the head is whole, so the connection has no deadline until its
-/// response ends. Returns 1 when the tracker is already closing it (the handler should refuse it).
-int cmhd_deadline_head_arrived(struct MHD_Connection *connection);
+/// The access handler's call when the request is whole (its head, and its body if it has one), so the
+/// connection has no deadline until its response ends: one deadline covers head and body, however slowly
+/// either trickles in. Returns 1 when the tracker is already closing it (the handler should refuse it).
+int cmhd_deadline_request_arrived(struct MHD_Connection *connection);
+
+/// 1 when the tracker is closing the connection (its deadline passed), without touching the deadline: for
+/// the handler's first call on a request whose body is still to come.
+int cmhd_deadline_passed(struct MHD_Connection *connection);
 
 /// The request-completed callback: the next request head is due `timeout_ms` from now.
 void cmhd_deadline_restart(struct MHD_Connection *connection);
@@ -79,6 +84,19 @@ int cmhd_tls_pair_is_usable(const char *key_pem, const char *certificate_pem);
 /// than chunked, a field name with whitespace, a value with CR or LF. libmicrohttpd 0.9.75 accepts all of
 /// these, and a proxy that reads them differently could smuggle a request past it.
 int cmhd_request_is_ambiguous(struct MHD_Connection *connection, const char *version);
+
+/// The largest request body linkhost reads (and drops: no route takes one yet but a small beacon may);
+/// larger ones are refused before a byte of them is read.
+#define CMHD_MAXIMUM_BODY 1024
+
+/// What a request's framing says of its body: none, one of at most CMHD_MAXIMUM_BODY bytes announced by
+/// Content-Length, or one to refuse (a larger Content-Length, or a Transfer-Encoding, whose size is
+/// unknown until it has been read).
+enum cmhd_body { CMHD_BODY_NONE = 0, CMHD_BODY_SMALL = 1, CMHD_BODY_REFUSED = 2 };
+
+/// Reads the request's Content-Length and Transfer-Encoding (after `cmhd_request_is_ambiguous` said they are
+/// not contradictory).
+enum cmhd_body cmhd_request_body(struct MHD_Connection *connection);
 
 /// Builds an option entry that carries a number (MHD_OptionItem mixes intptr_t and pointers).
 static inline struct MHD_OptionItem cmhd_option_value(enum MHD_OPTION option, intptr_t value) {

@@ -22,6 +22,10 @@ public struct ServerSettings: Sendable, Equatable {
     /// Bytes of memory per connection for the request line, headers and response headers; larger requests
     /// get 414/431. libmicrohttpd clears this memory between requests, so it is kept small.
     public var connectionMemoryLimit: Int = 8192
+    /// Bytes that rendered call pages and QR images may hold in memory, over every site together (the
+    /// per-site `callLinks.pageCacheSize` counts pages, which many sites could multiply past a pod's memory
+    /// limit); 0 keeps none.
+    public var pageCacheBytes: Int = 32 * 1_048_576
     /// Certificate and key files; when set, the listener speaks HTTPS only.
     public var tls: TLSSettings?
     /// Automatic HTTPS from an ACME CA (`server.tls.acme`); when set, the listener speaks HTTPS only.
@@ -59,7 +63,7 @@ enum ServerSettingsReader {
     }
 
     private static func readFile(_ value: JSONValue, into settings: inout ServerSettings, reader: inout ConfigReader) -> ACMESettingsReader.FileChoices {
-        let keys = ["host", "port", "httpPort", "threads", "connectionTimeout", "connectionLimit", "perIPConnectionLimit", "headerTimeout", "shutdownTimeout", "connectionMemoryLimit", "tls"]
+        let keys = ["host", "port", "httpPort", "threads", "connectionTimeout", "connectionLimit", "perIPConnectionLimit", "headerTimeout", "shutdownTimeout", "connectionMemoryLimit", "pageCacheBytes", "tls"]
         var choices = ACMESettingsReader.FileChoices()
         guard let object = reader.object(value, at: "server", allowed: keys) else { return choices }
         if let host = reader.string(object, "host", at: "server", expected: "an address such as \"::\" or \"0.0.0.0\"", rule: hostRule) {
@@ -75,6 +79,7 @@ enum ServerSettingsReader {
         settings.headerTimeout = reader.integer(object, "headerTimeout", at: "server", in: 0...3600) ?? settings.headerTimeout
         settings.shutdownTimeout = reader.integer(object, "shutdownTimeout", at: "server", in: 0...600) ?? settings.shutdownTimeout
         settings.connectionMemoryLimit = reader.integer(object, "connectionMemoryLimit", at: "server", in: 4096...1_048_576) ?? settings.connectionMemoryLimit
+        settings.pageCacheBytes = reader.integer(object, "pageCacheBytes", at: "server", in: 0...(1 << 34)) ?? settings.pageCacheBytes
         if let tls = object["tls"], let tlsObject = reader.object(tls, at: "server.tls", allowed: ["certificateFile", "privateKeyFile", "acme"]) {
             if let acme = tlsObject["acme"] {
                 settings.acme = ACMESettingsReader.read(acme, reader: &reader)

@@ -50,7 +50,15 @@ public struct Router: Sendable {
                                       language: { request.language }, acceptLanguage: { request.acceptLanguage })
         else { return .prepared(site.notFound) }
         guard request.isRead else { return .prepared(snapshot.methodNotAllowed) }
-        return .callPage(PageRequest(site: site, target: target, host: Self.usesRequestHost(site) ? request.host : nil))
+        let authority = request.host.map { Array($0.utf8) }
+        let host: String?
+        switch snapshot.pageHost(authority: authority, site: site) {
+        case .noRequestHost: host = nil
+        case .request(let range): host = authority.map { String(decoding: $0[range], as: UTF8.self) }
+        case .lowercased(let bytes): host = String(decoding: bytes, as: UTF8.self)
+        case .refused: return .prepared(snapshot.hostRefused)
+        }
+        return .callPage(PageRequest(site: site, target: target, host: host))
     }
 
     /// The call page or QR code a path that is no file asks for on `site`, or nil for none (a 404): the
@@ -68,10 +76,6 @@ public struct Router: Sendable {
         }
         return nil
     }
-
-    /// True when a site's absolute URLs come from the request's Host (it has no base URL): the Host is then
-    /// an input of its pages, and part of their cache key.
-    package static func usesRequestHost(_ site: Site) -> Bool { site.config.callLinks.baseURL == nil }
 
     /// Static file names may need percent-encoding in a URL; decode strictly, only when there is an escape.
     private func decodedResource(_ path: String, on site: Site) -> Resource? {
@@ -113,10 +117,11 @@ package struct PageRequest: Sendable {
     package let link: CallLink
     /// The page in a language, or the QR code.
     package let kind: PageKind
-    /// The request's Host, when the site builds absolute URLs from it.
+    /// The host of the page's absolute URLs when the site builds them from the Host (`PageHost`), as chosen
+    /// from the request's: part of the cache key.
     package let host: String?
 
-    /// The page `target` names on `site`; `host` is the request's Host when `Router.usesRequestHost(site)`.
+    /// The page `target` names on `site`; `host` is the one `PageHost` chose, nil under a base URL.
     package init(site: Site, target: PageTarget, host: String?) {
         self.site = site
         link = target.link

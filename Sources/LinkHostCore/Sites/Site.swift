@@ -18,6 +18,8 @@ public final class Site: Sendable {
     package let notFound: Response
     /// The call-link page renderer.
     @usableFromInline package let callPage: CallPage
+    /// True when the site has no `callLinks.baseURL`, so its pages' absolute URLs come from the Host (`PageHost`).
+    @usableFromInline package let usesRequestHost: Bool
 
     /// The header sets of the site's call pages (`CallPage.headerSets`), so the server can keep them in its own form.
     package var callPageHeaders: [[HTTPHeader]] { callPage.headerSets }
@@ -58,6 +60,7 @@ public final class Site: Sendable {
         }
         self.config = config
         self.index = index
+        usesRequestHost = config.callLinks.baseURL == nil
         self.aasaBytes = aasa
         self.assetLinksBytes = assetLinks
         self.generated = generated
@@ -103,12 +106,10 @@ public final class Site: Sendable {
 
     /// The site's static tree, loaded once per snapshot however many sites share its settings.
     private static func staticTree(_ config: SiteConfig, build: inout SnapshotBuild) throws(ConfigError) -> SnapshotBuild.StaticTree {
-        // The template and the locale files are sources, not pages: they are never served raw.
-        let excluded = StaticFiles.resolve(config.callLinks.template)
-        let locales = StaticFiles.resolve(config.callLinks.locales)
-        let key = SnapshotBuild.StaticTreeKey(settings: config.staticFiles, excludedTemplate: excluded + "\n" + locales)
+        // Templates and locale files are sources, not pages: no site serves any site's raw.
+        let key = SnapshotBuild.StaticTreeKey(settings: config.staticFiles)
         if let tree = build.staticTrees[key] { return tree }
-        let files = try StaticFiles.load(settings: config.staticFiles, setting: config.sections.staticFiles, excluded: [excluded, locales], into: &build.prepared)
+        let files = try StaticFiles.load(settings: config.staticFiles, setting: config.sections.staticFiles, excluded: build.pageSources, into: &build.prepared)
         var resources = ByteKeyedTable<Resource>(foldsCase: false)
         for (path, resource) in files { resources.insert(Array(path.utf8), resource) }
         let notFoundBody = files.first { $0.path == "/404.html" }?.resource.ok.body

@@ -15,18 +15,27 @@ public final class Snapshot: Sendable {
     public let warnings: [ConfigDiagnostic]
     /// The answer for requests whose framing or Host is ambiguous; the connection is closed after it.
     public let badRequest: Response
+    /// The answer for a call link asked for with a Host the config does not name (`PageHost.refused`): a
+    /// 404 that no cache may keep, so a cache whose key leaves out the Host cannot hand it to the real host.
+    public let hostRefused: Response
+    /// The answer for a request whose body is larger than the server reads, or of unknown size (chunked);
+    /// the connection is closed after it.
+    public let contentTooLarge: Response
     /// The answer for methods other than GET and HEAD on served paths, on every site.
     package let methodNotAllowed: Response
     /// The paths answered the same on every host: health and metrics.
     @usableFromInline package let shared: ByteKeyedTable<Resource>
     /// Which site answers which host.
     @usableFromInline package let directory: SiteDirectory
+    /// The names the default site vouches for without a base URL: the hosts it gets certificates for.
+    @usableFromInline let defaultSiteNames: ByteKeyedTable<Bool>
     /// The query item names any site's link templates read: all the server ever extracts from a query.
     public let queryItemNames: [String]
 
     /// Builds a snapshot, loading the files the config names; throws with every problem found.
     public init(config: Config, generation: Int = 1) throws(ConfigError) {
         var build = SnapshotBuild()
+        build.pageSources = Set(config.sites.flatMap { [StaticFiles.resolve($0.callLinks.template), StaticFiles.resolve($0.callLinks.locales)] })
         var sites: [Site] = []
         sites.reserveCapacity(config.sites.count)
         var failures: [ConfigDiagnostic] = []
@@ -55,15 +64,26 @@ public final class Snapshot: Sendable {
             status: 400,
             headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8"), HTTPHeader("Connection", "close")],
             body: Array("Bad Request\n".utf8), route: .badRequest))
+        hostRefused = build.prepared.add(Response(
+            status: 404,
+            headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8"), HTTPHeader("Cache-Control", "no-store")],
+            body: Array("Not Found: call links are served only on the hosts the config names\n".utf8), route: .notFound))
+        contentTooLarge = build.prepared.add(Response(
+            status: 413,
+            headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8"), HTTPHeader("Connection", "close")],
+            body: Array("Content Too Large: linkhost reads request bodies of at most 1024 bytes, sent with a Content-Length\n".utf8), route: .badRequest))
         self.config = config
         self.generation = generation
         self.sites = sites
         directory = SiteDirectory(sites: config.sites)
+        var defaultNames = ByteKeyedTable<Bool>(foldsCase: true)
+        for host in config.server.acme?.hosts ?? [] { _ = defaultNames.insert(Array(host.utf8), true) }
+        defaultSiteNames = defaultNames
         var names: [String] = []
         for name in config.sites.flatMap(\.callLinks.links.queryItemNames) where !names.contains(name) { names.append(name) }
         queryItemNames = names
         preparedResponses = build.prepared.all
-        warnings = build.warnings
+        warnings = build.warnings + Self.hiddenPageSources(config)
     }
 
     /// The metrics page's headers; its body is filled per request by the server, which owns the counters.
@@ -83,6 +103,34 @@ public final class Snapshot: Sendable {
         sites[directory.siteIndex(forAuthority: authority)]
     }
 
+    /// LH306 for each site's template or locale folder that lies inside a static folder one of whose sites
+    /// uses another: the file is left out there (no site serves any site's sources), which the site sharing
+    /// the folder may not expect. A folder whose sites all use the same sources (the shipped layout) is fine.
+    private static func hiddenPageSources(_ config: Config) -> [ConfigDiagnostic] {
+        func sources(_ site: SiteConfig) -> Set<String> { [StaticFiles.resolve(site.callLinks.template), StaticFiles.resolve(site.callLinks.locales)] }
+        var sitesSources: [String: [Set<String>]] = [:]
+        for site in config.sites { sitesSources[StaticFiles.resolve(site.staticFiles.root), default: []].append(sources(site)) }
+        var diagnostics: [ConfigDiagnostic] = []
+        var reported: Set<String> = []
+        for site in config.sites {
+            for (key, path) in [("template", site.callLinks.template), ("locales", site.callLinks.locales)] {
+                let source = StaticFiles.resolve(path)
+                for (root, used) in sitesSources.sorted(by: { $0.key < $1.key })
+                where source.hasPrefix(root + "/") && used.contains(where: { !$0.contains(source) }) && reported.insert(source + "\n" + root).inserted {
+                    diagnostics.append(ConfigDiagnostic(.lh306, path: ConfigReader.join(site.sections.callLinks, key),
+                                                        message: "\"\(path)\" lies inside the static folder \(root), which a site with other page sources serves; it is not served there as a file", severity: .warning))
+                }
+            }
+        }
+        return diagnostics
+    }
+
+    /// Which host `site`'s call pages and QR images name for a request with this `Host` value (`PageHost`).
+    @inlinable
+    package func pageHost<Bytes: RandomAccessCollection<UInt8>>(authority: Bytes?, site: Site) -> PageHost where Bytes.Index == Int {
+        PageHost.choose(authority: authority, site: site) { defaultSiteNames.value(for: $0) != nil }
+    }
+
     /// The resource computed at load for exactly these path bytes on `site`: health and metrics first, then
     /// the site's generated files, then its static files.
     @inlinable
@@ -96,8 +144,11 @@ public final class Snapshot: Sendable {
 struct SnapshotBuild {
     var prepared = PreparedResponses()
     var warnings: [ConfigDiagnostic] = []
-    /// Static trees by their settings and the template they leave out.
+    /// Static trees by their settings (every tree leaves out the same sources).
     var staticTrees: [StaticTreeKey: StaticTree] = [:]
+    /// Every site's page template and locale folder, resolved: sources, never served as static files by any
+    /// site, so sites that share a folder cannot serve each other's raw template or strings.
+    var pageSources: Set<String> = []
     /// Page templates by path, parsed once.
     var templates: [String: PageTemplate] = [:]
     /// Page locales by folder, default and the strings the template uses, read once.
@@ -119,7 +170,6 @@ struct SnapshotBuild {
     /// What makes two static trees the same.
     struct StaticTreeKey: Hashable {
         let settings: StaticFileSettings
-        let excludedTemplate: String
     }
 
     /// One loaded static tree: its resources and its 404 page's body, if it has one.

@@ -23,8 +23,9 @@ public final class PlainHTTPListener: Sendable {
             return Response(status: 200, headers: Self.common + [HTTPHeader("Content-Type", "application/octet-stream")], body: Array(answer.utf8), route: .acmeChallenge)
         }
         if let resource = snapshot.exactResource(path, on: site), [.aasa, .assetLinks, .health, .metrics].contains(resource.ok.route) { return nil }
-        guard let host = Self.redirectHost(hostField.map { String(cString: $0) }, site: site) else { return snapshot.badRequest }
-        let location = "https://\(host)\(Self.escape(pathText))\(Self.query(connection))"
+        guard let host = Self.redirectHost(hostField.map { String(cString: $0) }, site: site),
+              let target = Self.redirectPath(pathText) else { return snapshot.badRequest }
+        let location = "https://\(host)\(Self.escape(target))\(Self.query(connection))"
         return Response(status: 308, headers: Self.common + [HTTPHeader("Location", location), HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
                         body: Array("Permanent Redirect to \(location)\n".utf8), route: .httpsRedirect)
     }
@@ -45,6 +46,19 @@ public final class PlainHTTPListener: Sendable {
             if plain || bracketed { return host }
         }
         return site.config.hosts.first { !$0.hasPrefix("*.") }
+    }
+
+    /// The path a redirect names: the target itself in origin form (it starts with "/"), the path of an
+    /// absolute-form target (RFC 9112 §3.2.2; its authority is the request's, already checked as the Host),
+    /// nil for anything else (`*`, `@evil.example/x`), which would put text other than a path after the host.
+    static func redirectPath(_ target: String) -> String? {
+        if target.hasPrefix("/") { return target }
+        let lowered = target.prefix(8).lowercased()
+        let schemeLength = lowered.hasPrefix("http://") ? 7 : lowered.hasPrefix("https://") ? 8 : 0
+        guard schemeLength > 0 else { return nil }
+        let rest = target.dropFirst(schemeLength)
+        guard let slash = rest.firstIndex(of: "/") else { return "/" }
+        return String(rest[slash...])
     }
 
     /// The path with anything a URL may not hold percent-encoded (it is the raw request path, so mostly as is).

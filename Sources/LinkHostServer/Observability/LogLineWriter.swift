@@ -58,7 +58,8 @@ struct LogClock {
 /// Formats one access-log line into a buffer with room for it (`maximumLength`), escaping everything
 /// that came from the client. Bytes go straight into memory: no per-byte capacity or uniqueness checks.
 ///
-/// Control characters can never reach the log raw: a request cannot forge a line or a terminal escape.
+/// Nothing outside printable ASCII reaches the log raw: a request cannot forge a line, a terminal escape,
+/// or text that a bidi control reorders, and every line is JSON any reader accepts.
 struct LogLineWriter {
     let base: UnsafeMutablePointer<UInt8>
     private(set) var count: Int
@@ -161,26 +162,69 @@ struct LogLineWriter {
         count += width
     }
 
-    /// A JSON string; bytes below 0x20, DEL, quote and backslash are escaped, invalid UTF-8 passes as bytes
-    /// that JSON readers replace, never as structure.
+    /// A JSON string in printable ASCII only: quote and backslash escaped, every other byte outside
+    /// 0x20–0x7E written as `\uXXXX` (C0, DEL, C1, U+2028/2029, bidi controls and every other non-ASCII
+    /// character alike; a surrogate pair above U+FFFF), and each byte of invalid UTF-8 as `\ufffd`. So every
+    /// JSON reader, however strict, reads the line, and no client byte can reorder or hide text in a terminal.
+    /// At most six bytes out per byte in, as `maximumLength` counts.
     mutating func jsonString(_ text: UnsafeBufferPointer<UInt8>) {
         put(UInt8(ascii: "\""))
-        for byte in text {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                put(0x5C)
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            if byte >= 0x20, byte < 0x7F {
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { put(0x5C) }
                 put(byte)
-            case 0x00..<0x20, 0x7F:
-                put(0x5C); put(UInt8(ascii: "u")); put(UInt8(ascii: "0")); put(UInt8(ascii: "0"))
-                Self.hex.withUTF8Buffer { digits in
-                    put(digits[Int(byte >> 4)])
-                    put(digits[Int(byte & 0x0F)])
-                }
-            default:
-                put(byte)
+                index += 1
+                continue
             }
+            guard let (scalar, length) = Self.decodeScalar(text, at: index) else {
+                unicodeEscape(0xFFFD)
+                index += 1
+                continue
+            }
+            if scalar > 0xFFFF {
+                let offset = scalar - 0x10000
+                unicodeEscape(0xD800 + (offset >> 10))
+                unicodeEscape(0xDC00 + (offset & 0x3FF))
+            } else {
+                unicodeEscape(scalar)
+            }
+            index += length
         }
         put(UInt8(ascii: "\""))
+    }
+
+    /// `\uXXXX` for a UTF-16 code unit.
+    private mutating func unicodeEscape(_ unit: UInt32) {
+        put(0x5C); put(UInt8(ascii: "u"))
+        Self.hex.withUTF8Buffer { digits in
+            for shift in stride(from: 12, through: 0, by: -4) { put(digits[Int((unit >> UInt32(shift)) & 0xF)]) }
+        }
+    }
+
+    /// The scalar of the well-formed UTF-8 sequence at `index` and its length (an ASCII byte is one), or nil
+    /// for a byte that does not start one: overlong forms, surrogates and values past U+10FFFF are not UTF-8.
+    static func decodeScalar(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int)? {
+        let first = text[index]
+        let length: Int
+        var scalar: UInt32
+        var lowest: UInt32
+        switch first {
+        case 0x00..<0x80: return (UInt32(first), 1)
+        case 0xC2...0xDF: length = 2; scalar = UInt32(first & 0x1F); lowest = 0x80
+        case 0xE0...0xEF: length = 3; scalar = UInt32(first & 0x0F); lowest = 0x800
+        case 0xF0...0xF4: length = 4; scalar = UInt32(first & 0x07); lowest = 0x10000
+        default: return nil
+        }
+        guard index + length <= text.count else { return nil }
+        for offset in 1..<length {
+            let next = text[index + offset]
+            guard next & 0xC0 == 0x80 else { return nil }
+            scalar = scalar << 6 | UInt32(next & 0x3F)
+        }
+        guard scalar >= lowest, scalar <= 0x10FFFF, !(0xD800...0xDFFF).contains(scalar) else { return nil }
+        return (scalar, length)
     }
 
     /// A Common Log Format field: quotes, backslashes, control and non-ASCII bytes become `\xHH`.

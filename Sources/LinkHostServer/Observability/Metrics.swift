@@ -71,6 +71,8 @@ public final class Metrics: Sendable {
     private let sites = Mutex<[String: SiteCounters]>([:])
     private let reloads = ReloadResult.allCases.map { _ in Counter() }
     private let generationValue = Atomic<Int>(1)
+    /// Bytes the page caches of every live snapshot hold (`PageCacheBudget` keeps it).
+    let pageCacheBytes = Atomic<Int>(0)
     /// Unix time the process started, in seconds.
     public let startTime: Double
     /// Each certified host's certificate (automatic HTTPS), rendered with the other metrics.
@@ -164,6 +166,8 @@ public final class Metrics: Sendable {
         }
         text += "# HELP linkhost_connections Connections open now.\n# TYPE linkhost_connections gauge\n"
         text += "linkhost_connections \(currentConnections)\n"
+        text += "# HELP linkhost_page_cache_bytes Bytes held by rendered call pages and QR images, all sites together (at most server.pageCacheBytes).\n# TYPE linkhost_page_cache_bytes gauge\n"
+        text += "linkhost_page_cache_bytes \(pageCacheBytes.load(ordering: .relaxed))\n"
         text += "# HELP linkhost_reloads_total Config reloads, by result.\n# TYPE linkhost_reloads_total counter\n"
         for result in ReloadResult.allCases {
             text += "linkhost_reloads_total{result=\"\(result.label)\"} \(reloads[result.rawValue].value.load(ordering: .relaxed))\n"

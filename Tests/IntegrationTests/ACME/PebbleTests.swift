@@ -49,6 +49,12 @@ struct PebbleTests {
         #expect(plainAASA.output == "200", "AASA over HTTP: \(plainAASA)")
         let redirect = try runTool("/usr/bin/curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", "-H", "Host: b.test", "http://127.0.0.1:\(httpPort)/call/abc?type=video"])
         #expect(redirect.output == "308 https://b.test/call/abc?type=video", "call page over HTTP: \(redirect)")
+        // R9a (docs/hardening.md): a redirect names only a path after the host: an absolute-form target's path,
+        // and nothing at all for a target that is neither (`@evil.example/x` would make the host a user name).
+        let absolute = try RawHTTPClient(port: httpPort).request("GET", "http://b.test/call/abc?type=video", headers: [("Host", "b.test")])
+        #expect(absolute.status == 308 && absolute.header("Location") == "https://b.test/call/abc?type=video", "\(absolute)")
+        let userinfo = try RawHTTPClient(port: httpPort).request("GET", "@evil.example/x", headers: [("Host", "b.test")])
+        #expect(userinfo.status == 400 && userinfo.header("Location") == nil, "\(userinfo)")
 
         let health = try curlHTTPS("a.test", port: httpsPort, path: "/healthz", caFile: root)
         #expect(health.output.hasPrefix("ok\n") && health.output.contains("certificate www.b.test: valid until") && health.output.hasSuffix("\n200"), "\(health.output)")
