@@ -128,6 +128,8 @@ def build_config(overrides=(), base_config=BASE_CONFIG):
             node = node.setdefault(key, {})
         node[path[-1]] = value
     config.setdefault("server", {})["host"] = "127.0.0.1"
+    # The requests name HOST_HEADER; a deployment names its origin, else its call links answer 404 (docs/cdn.md).
+    config.setdefault("callLinks", {}).setdefault("baseURL", "https://" + HOST_HEADER)
     return config
 
 

@@ -9,7 +9,7 @@ import time
 
 from harness import BenchError, log
 from harness.http_client import fetch
-from harness.routes import AASA_PATH, CALL_ID, CALL_TYPE, ROUTE, SERVERS
+from harness.routes import AASA_PATH, CALL_ID, CALL_TYPE, HOST_HEADER, ROUTE, SERVERS
 from harness.server import Server, wait_for_line, wait_until_serving
 from harness.settings import ACCESS_LOG, BENCHMARKS_DIR, PORTS, REPO
 from harness.tls import make_certificate
@@ -37,6 +37,8 @@ class Testbed:
         call_links = config.setdefault("callLinks", {})
         call_links["template"] = os.path.join(REPO, call_links.get("template", "public/call.html"))
         call_links["locales"] = os.path.join(REPO, call_links.get("locales", "public/locales"))
+        # A deployment names its origin; a Host the config does not name gets no page (docs/cdn.md).
+        call_links.setdefault("baseURL", "https://" + HOST_HEADER)
         static = config.setdefault("static", {})
         static["root"] = os.path.join(REPO, static.get("root", "public"))
         self.config = self.enable_observability(config)
