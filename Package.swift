@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "CHTTPClient", linkerSettings: [.linkedLibrary("gnutls")]),
         // Keys, ES256 signatures, certificate requests and facts, and the SNI certificate table: GnuTLS.
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("gnutls")]),
-        .target(name: "LinkHostCheck", dependencies: ["LinkHostCore", "CHTTPClient", "CCrypto"]),
+        .target(name: "LinkHostCheck", dependencies: ["LinkHostCore", "LinkHostJSON", "CHTTPClient", "CCrypto"]),
 
         // The only code that touches libmicrohttpd's C API (and GnuTLS's, for the sessions it makes).
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd"), .linkedLibrary("gnutls")]),
@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "CSystem"),
         .target(name: "LinkHostServer", dependencies: ["CallLinks", "LinkHostCore", "LinkHostFiles", "LinkHostCheck", "CMicroHTTPD", "CSystem", "CCrypto"]),
 
-        .executableTarget(name: "linkhost", dependencies: ["LinkHostServer", "LinkHostCheck", "LinkHostCore"]),
+        .executableTarget(name: "linkhost", dependencies: ["LinkHostServer", "LinkHostCheck", "LinkHostCore", "LinkHostJSON", "CallLinks"]),
 
         // The entry points the libFuzzer harnesses call, outside the release library.
         .target(name: "LinkHostFuzzTargets", dependencies: ["CallLinks", "LinkHostCore", "LinkHostJSON"], path: "Fuzz/Targets"),
@@ -67,6 +67,8 @@ let package = Package(
         .testTarget(name: "LinkHostFilesTests", dependencies: ["LinkHostFiles"]),
         .testTarget(name: "LinkHostCoreTests", dependencies: ["LinkHostCore", "LinkHostFuzzTargets", "LinkHostTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "LinkHostCheckTests", dependencies: ["LinkHostCheck", "LinkHostCore", "LinkHostTestSupport"]),
+        // The server's parts that need no socket: log lines, page-cache keys, the reload policy, redirects.
+        .testTarget(name: "LinkHostServerTests", dependencies: ["LinkHostServer", "LinkHostCore", "CallLinks"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["linkhost", "LinkHostCore", "CallLinks", "CTestSupport", "CCheckSupport"],

@@ -1,5 +1,7 @@
-// The C half of linkhost's libmicrohttpd adapter: sockets, the variadic start call, and unions.
+// The C half of linkhost's libmicrohttpd adapter: sockets, the variadic start call, unions, the connection
+// notices (address, TLS tickets) and the RFC 9112 checks; the request deadlines are in deadlines.c.
 #include "CMicroHTTPD.h"
+#include "connection_state.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -128,157 +130,6 @@ int cmhd_client_discipline_level(void) {
     return cmhd_library_version() >= 0x01000000 ? CMHD_CLIENT_DISCIPLINE : CMHD_NO_DISCIPLINE_LEVEL;
 }
 
-// ---- per-connection state: the client's address and the header deadline ----------------------
-
-// One per connection, made when libmicrohttpd announces it (MHD_OPTION_NOTIFY_CONNECTION) and kept as its
-// socket context: the client's address as the access log writes it, formatted once rather than per request,
-// and the connection's place in the deadline tracker's list when there is one.
-struct cmhd_connection_state {
-    struct cmhd_connection_state *previous, *next;
-    int fd;
-    unsigned int timeout_ms;
-    // Monotonic milliseconds by which the head is due; 0 while a request is being answered,
-    // CMHD_CLOSING once the tracker has given up on it. Written by libmicrohttpd's threads and the tracker.
-    _Atomic uint64_t due;
-    // Set when the connection is on a tracker's list (the daemon has header deadlines).
-    int watched;
-    // What the request being answered holds until it completes (a reused page response), or NULL, and how
-    // to let go of it should the connection end without the request completing.
-    void *tag;
-    void (*release_tag)(void *);
-    size_t address_length;
-    char address[CMHD_ADDRESS_CAPACITY];
-};
-
-#define CMHD_CLOSING UINT64_MAX
-
-struct cmhd_deadlines {
-    pthread_mutex_t lock;
-    pthread_cond_t wake;
-    pthread_t thread;
-    int stopping;
-    int tls;
-    unsigned int timeout_ms;
-    struct cmhd_connection_state *head;
-};
-
-static uint64_t cmhd_now_ms(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (uint64_t)now.tv_sec * 1000u + (uint64_t)now.tv_nsec / 1000000u;
-}
-
-static struct cmhd_connection_state *cmhd_state_of(struct MHD_Connection *connection) {
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    return info ? (struct cmhd_connection_state *)info->socket_context : NULL;
-}
-
-static const char cmhd_408[] = "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
-
-static void cmhd_close_overdue(struct cmhd_deadlines *deadlines, uint64_t now) {
-    pthread_mutex_lock(&deadlines->lock);
-    for (struct cmhd_connection_state *entry = deadlines->head; entry; entry = entry->next) {
-        uint64_t due = atomic_load(&entry->due);
-        if (due == 0 || due == CMHD_CLOSING || due > now) continue;
-        // Only a connection still waiting for its head: a head that arrived meanwhile cleared `due`.
-        if (!atomic_compare_exchange_strong(&entry->due, &due, CMHD_CLOSING)) continue;
-        if (!deadlines->tls) {
-            // Best effort and never blocking: the connection is idle on the sending side (no response is
-            // under way while a head is due), so these bytes cannot interleave with another response.
-            (void)send(entry->fd, cmhd_408, sizeof cmhd_408 - 1, MSG_DONTWAIT | MSG_NOSIGNAL);
-        }
-        // libmicrohttpd reads end-of-file and closes the connection on its own thread; the descriptor
-        // stays valid until then because the CLOSED notice (which unlinks the entry under this lock)
-        // comes before libmicrohttpd closes it.
-        shutdown(entry->fd, SHUT_RDWR);
-    }
-    pthread_mutex_unlock(&deadlines->lock);
-}
-
-static void *cmhd_deadline_thread(void *context) {
-    struct cmhd_deadlines *deadlines = context;
-    unsigned int period = deadlines->timeout_ms / 4;
-    if (period > 250) period = 250;
-    if (period < 10) period = 10;
-    pthread_mutex_lock(&deadlines->lock);
-    while (!deadlines->stopping) {
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_nsec += (long)(period % 1000) * 1000000L;
-        until.tv_sec += period / 1000 + until.tv_nsec / 1000000000L;
-        until.tv_nsec %= 1000000000L;
-        pthread_cond_timedwait(&deadlines->wake, &deadlines->lock, &until);
-        if (deadlines->stopping) break;
-        pthread_mutex_unlock(&deadlines->lock);
-        cmhd_close_overdue(deadlines, cmhd_now_ms());
-        pthread_mutex_lock(&deadlines->lock);
-    }
-    pthread_mutex_unlock(&deadlines->lock);
-    return NULL;
-}
-
-struct cmhd_deadlines *cmhd_deadlines_create(unsigned int timeout_ms, int tls) {
-    struct cmhd_deadlines *deadlines = calloc(1, sizeof *deadlines);
-    if (deadlines == NULL) return NULL;
-    deadlines->timeout_ms = timeout_ms;
-    deadlines->tls = tls;
-    pthread_mutex_init(&deadlines->lock, NULL);
-    pthread_condattr_t attributes;
-    pthread_condattr_init(&attributes);
-    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
-    pthread_cond_init(&deadlines->wake, &attributes);
-    pthread_condattr_destroy(&attributes);
-    if (pthread_create(&deadlines->thread, NULL, cmhd_deadline_thread, deadlines) != 0) {
-        pthread_cond_destroy(&deadlines->wake);
-        pthread_mutex_destroy(&deadlines->lock);
-        free(deadlines);
-        return NULL;
-    }
-    return deadlines;
-}
-
-void cmhd_deadlines_destroy(struct cmhd_deadlines *deadlines) {
-    if (deadlines == NULL) return;
-    pthread_mutex_lock(&deadlines->lock);
-    deadlines->stopping = 1;
-    pthread_cond_signal(&deadlines->wake);
-    pthread_mutex_unlock(&deadlines->lock);
-    pthread_join(deadlines->thread, NULL);
-    // Normally empty: MHD_stop_daemon announced every connection's end before this.
-    for (struct cmhd_connection_state *entry = deadlines->head, *next; entry; entry = next) {
-        next = entry->next;
-        free(entry);
-    }
-    pthread_cond_destroy(&deadlines->wake);
-    pthread_mutex_destroy(&deadlines->lock);
-    free(deadlines);
-}
-
-int cmhd_deadline_passed(struct MHD_Connection *connection) {
-    struct cmhd_connection_state *entry = cmhd_state_of(connection);
-    return entry != NULL && entry->watched && atomic_load(&entry->due) == CMHD_CLOSING;
-}
-
-int cmhd_deadline_request_arrived(struct MHD_Connection *connection) {
-    struct cmhd_connection_state *entry = cmhd_state_of(connection);
-    if (entry == NULL || !entry->watched) return 0;
-    uint64_t due = atomic_load(&entry->due);
-    while (due != CMHD_CLOSING) {
-        if (atomic_compare_exchange_weak(&entry->due, &due, 0)) return 0;
-    }
-    return 1;
-}
-
-void cmhd_deadline_restart(struct MHD_Connection *connection) {
-    struct cmhd_connection_state *entry = cmhd_state_of(connection);
-    if (entry == NULL || !entry->watched) return;
-    uint64_t current = atomic_load(&entry->due);
-    // A connection the tracker is closing stays closing.
-    if (current != CMHD_CLOSING) {
-        atomic_compare_exchange_strong(&entry->due, &current, cmhd_now_ms() + entry->timeout_ms);
-    }
-}
-
 // Writes the decimal digits of `value` (0–255) at `out`; returns how many.
 static size_t cmhd_octet(unsigned value, char *out) {
     size_t length = 0;
@@ -349,28 +200,13 @@ static void cmhd_notify_connection(void *context, struct MHD_Connection *connect
         if (entry == NULL) return;
         entry->address_length = cmhd_format_address(connection, entry->address, sizeof entry->address);
         const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
-        if (deadlines != NULL && info != NULL) {
-            entry->fd = info->connect_fd;
-            entry->timeout_ms = deadlines->timeout_ms;
-            entry->watched = 1;
-            atomic_store(&entry->due, cmhd_now_ms() + deadlines->timeout_ms);
-            pthread_mutex_lock(&deadlines->lock);
-            entry->next = deadlines->head;
-            if (deadlines->head) deadlines->head->previous = entry;
-            deadlines->head = entry;
-            pthread_mutex_unlock(&deadlines->lock);
-        }
+        if (deadlines != NULL && info != NULL) cmhd_deadlines_watch(deadlines, entry, info->connect_fd);
         *socket_context = entry;
     } else if (code == MHD_CONNECTION_NOTIFY_CLOSED && *socket_context != NULL) {
         struct cmhd_connection_state *entry = *socket_context;
         // Normally taken by the request-completed callback already, which libmicrohttpd calls first.
         if (entry->tag != NULL && entry->release_tag != NULL) entry->release_tag(entry->tag);
-        if (entry->watched && deadlines != NULL) {
-            pthread_mutex_lock(&deadlines->lock);
-            if (entry->previous) entry->previous->next = entry->next; else deadlines->head = entry->next;
-            if (entry->next) entry->next->previous = entry->previous;
-            pthread_mutex_unlock(&deadlines->lock);
-        }
+        if (entry->watched && deadlines != NULL) cmhd_deadlines_forget(deadlines, entry);
         free(entry);
         *socket_context = NULL;
     }

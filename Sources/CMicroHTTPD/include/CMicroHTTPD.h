@@ -1,8 +1,13 @@
 /// CMicroHTTPD: the small C surface linkhost needs from libmicrohttpd.
 ///
-/// libmicrohttpd's entry point is variadic and several of its answers are unions, and neither
-/// imports into Swift. Every helper here exists to turn one of those into a plain, prefixed,
-/// non-variadic C function; nothing else in linkhost includes <microhttpd.h> directly.
+/// Three kinds of helper, each a plain, prefixed, non-variadic C function, so nothing else in linkhost
+/// includes <microhttpd.h> directly:
+/// - wrappers that turn what does not import into Swift (the variadic start call, union-typed answers)
+///   into plain calls (shim.c);
+/// - what libmicrohttpd does not do and linkhost needs below Swift: request deadlines kept by a thread of
+///   their own (deadlines.c), the RFC 9112 framing and body checks, per-connection state (the client's
+///   address, a reused response's tag) and TLS session tickets (shim.c);
+/// - listening sockets opened here, for exact bind errors and systemd's sockets (shim.c).
 #ifndef CMICROHTTPD_H
 #define CMICROHTTPD_H
 
