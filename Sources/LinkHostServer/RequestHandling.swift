@@ -26,7 +26,7 @@ extension Server {
             // The hot path: an unconditional GET or HEAD of a file computed at load is answered from the
             // request's bytes, without making a String, from the very table `Router.decide` reads.
             if let resource = native.snapshot.exactResource(path, on: site) {
-                if ifNoneMatch == nil, resource.ok.route != .metrics, resource.ok.route != .health || !metrics.certificates.isActive {
+                if ifNoneMatch == nil, !isLive(resource.ok.route) {
                     return respond(resource.ok, to: request, site: site, native: native)
                 }
             } else if Self.isPlainOriginForm(path) {
@@ -75,15 +75,8 @@ extension Server {
             language: Self.queryString(connection, "lang"))
         let decision = native.router.decide(request)
         switch decision.answer {
-        case .prepared(var response):
-            if response.route == .metrics {
-                response.body = metrics.render(currentConnections: currentConnections)
-            } else if response.route == .health, metrics.certificates.isActive {
-                // With ACME the probe's body also tells each host's certificate; the status stays 200 while serving.
-                response.body += Array(metrics.certificates.healthLines(now: LogTime.now().seconds).utf8)
-                response.preparedID = nil
-            }
-            return respond(response, to: bytes, site: decision.site, native: native)
+        case .prepared(let response):
+            return respond(isLive(response.route) ? filled(response) : response, to: bytes, site: decision.site, native: native)
         case .callPage(let page):
             let host = Array((page.host ?? "").utf8)
             return host.withUnsafeBufferPointer { host in
@@ -150,12 +143,28 @@ extension Server {
     }
 
     private func answerMetricsOnly(_ connection: OpaquePointer, url: UnsafePointer<CChar>, native: NativeSnapshot) -> MHD_Result {
-        var response = native.snapshot.sites[0].notFound
-        if String(cString: url) == native.snapshot.config.observability.metricsPath {
-            response = Snapshot.metricsResponse
+        let metricsPage = String(cString: url) == native.snapshot.config.observability.metricsPath
+        return queue(metricsPage ? filled(Snapshot.metricsResponse) : native.snapshot.sites[0].notFound, on: connection, native: native)
+    }
+
+    /// True for the answers whose body is made per request, so neither the fast path nor a prepared copy may
+    /// send them as they are: the metrics, and the health probe while certificates are managed. The one place
+    /// that says so; `filled` makes their bodies.
+    private func isLive(_ route: Route) -> Bool {
+        route == .metrics || (route == .health && metrics.certificates.isActive)
+    }
+
+    /// A live answer (`isLive`) with its body made now.
+    private func filled(_ response: Response) -> Response {
+        var response = response
+        if response.route == .metrics {
             response.body = metrics.render(currentConnections: currentConnections)
+        } else if response.route == .health, metrics.certificates.isActive {
+            // With ACME the probe's body also tells each host's certificate; the status stays 200 while serving.
+            response.body += Array(metrics.certificates.healthLines(now: LogTime.now().seconds).utf8)
+            response.preparedID = nil
         }
-        return queue(response, on: connection, native: native)
+        return response
     }
 
     /// The bytes of a NUL-terminated C string, without copying.
