@@ -1,14 +1,14 @@
-/// A pattern of Android's Dynamic App Links rules (`dynamic_app_link_components`), matched as Google
-/// documents it in "Configure website associations and dynamic rules": `?` is any one character, `?*`
-/// one or more, and `*` "zero or more characters up until the character after the wildcard in the
-/// pattern is found in the matching string".
+/// A pattern of Android's Dynamic App Links rules (`dynamic_app_link_components`) as Google's prose
+/// reads it ("Configure website associations and dynamic rules"): `?` is any one character, `?*` one or
+/// more, and `*` "zero or more characters up until the character after the wildcard in the pattern is
+/// found in the matching string".
 ///
-/// That `*` is lazy and never backtracks: `/a/*/b` matches `/a/x/b` but not `/a/x/y/b`, which Apple's `*`
-/// matches. A `*` at the end takes the rest. Google says nothing about a `*` followed by another wildcard;
-/// linkhost reads `**` as `*` and `*?` as `?*` (what iOS means by them) and never writes either.
+/// linkhost's generator writes patterns in this reading's documented form (`normalizedSource`: runs of
+/// wildcards as `?…?*`, never `**` or `*?`), where Google's prose and Android's code agree. What a device
+/// does is decided by `AndroidPatternMatcher`, which follows Android's code (`matches` uses it); the two
+/// differ on `**`, `*?` and other runs (`hasUndocumentedRun`).
 ///
-/// Text is compared in UTF-16 code units, as Android's `String.charAt` compares it, and case-sensitively,
-/// as Android's `PatternMatcher` does; Google documents neither.
+/// Text is compared in UTF-16 code units and case-sensitively, as Android's `PatternMatcher` does.
 public struct AndroidPattern: Sendable, Equatable {
     /// One step of the pattern.
     enum Token: Sendable, Equatable {
@@ -30,8 +30,14 @@ public struct AndroidPattern: Sendable, Equatable {
         tokens = Self.normalized(Self.tokens(of: source))
     }
 
-    /// Whether the whole of `text` matches.
+    /// Whether the whole of `text` matches, as Android's code decides (`AndroidPatternMatcher`); the empty
+    /// pattern, on which Android throws, matches nothing.
     public func matches(_ text: String) -> Bool {
+        AndroidPatternMatcher(expression: source)?.matches(text) ?? false
+    }
+
+    /// Whether the whole of `text` matches in Google's prose reading: the lazy `*`, runs normalized.
+    func proseMatches(_ text: String) -> Bool {
         let units = Array(text.utf16)
         var token = 0
         var position = 0
