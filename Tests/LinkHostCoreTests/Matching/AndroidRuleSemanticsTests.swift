@@ -4,9 +4,12 @@ import LinkHostJSON
 
 @Suite("Android dynamic rules: Google's semantics")
 struct AndroidRuleSemanticsTests {
+    /// A fingerprint: Android's AndroidAppAsset.create refuses a target without one, and then the whole file.
+    static let fingerprint = (0..<32).map { _ in "AB" }.joined(separator: ":")
+
     /// An assetlinks.json granting App Links to one app, with `components` as its dynamic rules.
     static func document(_ components: String) throws -> JSONValue {
-        try JSONParser.parse(#"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": []}, "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": \#(components)}}}]"#)
+        try JSONParser.parse(#"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\#(Self.fingerprint)"]}, "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": \#(components)}}}]"#)
     }
 
     @Test("every case of the table is decided as its source says", arguments: AndroidRuleCase.all)
@@ -28,7 +31,7 @@ struct AndroidRuleSemanticsTests {
 
     @Test("a statement without dynamic rules leaves the decision to the manifest; an unknown app is not listed")
     func withoutRules() throws {
-        let plain = try JSONParser.parse(#"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": []}}]"#)
+        let plain = try JSONParser.parse(#"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\#(Self.fingerprint)"]}}]"#)
         let matcher = AndroidLinkMatcher(document: plain)
         #expect(matcher.match(url: "https://example.com/x", packageName: "com.example.app", domain: "").decision == .manifestOnly)
         #expect(matcher.match(url: "https://example.com/x", packageName: "com.example.other", domain: "").decision == .notListed)
