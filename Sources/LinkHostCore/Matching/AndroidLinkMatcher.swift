@@ -30,6 +30,16 @@ public struct AndroidLinkMatcher: Sendable {
     /// The package names the document grants App Links to, in order; none when Android cannot read it.
     public var packageNames: [String] { (try? compiled.get())?.map(\.packageName) ?? [] }
 
+    /// The package names the document's statements grant App Links to as written, even when Android
+    /// cannot read the file (then each is `not_listed`, with the reason).
+    public var writtenPackageNames: [String] {
+        var names: [String] = []
+        for (_, statement) in AndroidRuleCompiler.statements(document) {
+            if let name = AndroidRuleCompiler.packageName(of: statement), !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+
     /// Why Android reads no statement from the document, or nil when it reads it.
     public var unreadableReason: String? {
         guard case .failure(let unreadable) = compiled else { return nil }
@@ -94,7 +104,7 @@ public enum AndroidMatchDecision: String, Sendable, Equatable {
     case noMatch = "no_match"
     /// The app has no usable dynamic rules: its manifest alone decides.
     case manifestOnly = "manifest_only"
-    /// The document grants no App Links to the app.
+    /// The document grants no App Links to the app, or Android cannot read it at all.
     case notListed = "not_listed"
 }
 
