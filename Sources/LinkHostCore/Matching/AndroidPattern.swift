@@ -36,31 +36,6 @@ public struct AndroidPattern: Sendable, Equatable {
         AndroidPatternMatcher(expression: source)?.matches(text) ?? false
     }
 
-    /// Whether the whole of `text` matches in Google's prose reading: the lazy `*`, runs normalized.
-    func proseMatches(_ text: String) -> Bool {
-        let units = Array(text.utf16)
-        var token = 0
-        var position = 0
-        while token < tokens.count {
-            switch tokens[token] {
-            case .literal(let unit):
-                guard position < units.count, units[position] == unit else { return false }
-                position += 1
-            case .any:
-                guard position < units.count else { return false }
-                position += 1
-            case .star:
-                guard token + 1 < tokens.count else { return true }
-                // After normalization a star is followed by a literal: skip to its first occurrence, no backtracking.
-                guard case .literal(let next) = tokens[token + 1],
-                      let found = units[position...].firstIndex(of: next) else { return false }
-                position = found
-            }
-            token += 1
-        }
-        return position == units.count
-    }
-
     /// True when some `*` is followed by more pattern, where Android's lazy `*` can fail on text Apple's matches.
     public var hasInnerStar: Bool {
         tokens.dropLast().contains(.star)
