@@ -108,6 +108,7 @@ struct AndroidRuleCase: Sendable, CustomStringConvertible {
         AndroidRuleCase("no-rules", #"[]"#, "https://example.com/call/abc", .manifestOnly),
         AndroidRuleCase("no-rules", #"{"/": "/call/*"}"#, "https://example.com/call/abc", .manifestOnly),
         AndroidRuleCase("no-rules", #""/call/*""#, "https://example.com/call/abc", .manifestOnly),
+        AndroidRuleCase("no-rules", #"[{"/": "/other"}]"#, "https://example.com/call/abc", .noMatch),
 
         AndroidRuleCase("empty-pattern", #"[{"/": ""}]"#, "https://example.com/call/abc", .manifestOnly),
         AndroidRuleCase("empty-pattern", ##"[{"/": "/call/*"}, {"#": ""}]"##, "https://example.com/elsewhere", .manifestOnly),
@@ -150,6 +151,7 @@ struct AndroidRuleCase: Sendable, CustomStringConvertible {
         AndroidRuleCase("decoded", #"[{"/": "/a b"}]"#, "https://example.com/a%20b", .match),
         AndroidRuleCase("decoded", #"[{"?": {"q": "a b"}}]"#, "https://example.com/s?q=a%20b", .match),
         AndroidRuleCase("decoded", #"[{"/": "/a/b"}]"#, "https://example.com/a%2Fb", .match),
+        AndroidRuleCase("decoded", #"[{"/": "/a%20b"}]"#, "https://example.com/a%20b", .noMatch),
 
         AndroidRuleCase("lone-percent", #"[{"/": "/x\ufffd"}]"#, "https://example.com/x%", .match),
         AndroidRuleCase("lone-percent", #"[{"/": "/x%"}]"#, "https://example.com/x%", .noMatch),

@@ -22,7 +22,9 @@ struct AndroidRuleSemanticsTests {
     @Test("every semantic rule has a source and at least two cases, and every case names a known rule")
     func tableCoversEveryRule() {
         for (rule, source) in AndroidRuleCase.sources {
-            #expect(AndroidRuleCase.all.filter { $0.rule == rule }.count >= 2, "\(rule) (\(source)) needs a case either side")
+            let cases = AndroidRuleCase.all.filter { $0.rule == rule }
+            #expect(cases.count >= 2, "\(rule) (\(source)) needs a case either side")
+            #expect(Set(cases.map(\.expected)).count >= 2, "\(rule) (\(source)) needs cases with different decisions")
         }
         for testCase in AndroidRuleCase.all {
             #expect(AndroidRuleCase.sources[testCase.rule] != nil, "\(testCase) names no source")
