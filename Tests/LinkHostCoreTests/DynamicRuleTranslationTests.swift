@@ -54,6 +54,7 @@ struct DynamicRuleTranslationTests {
         (#"[{"path": "/v1.2/*/x"}]"#, "as any character", "/v1x2/a/x"),
         (#"[{"path": "/api/*/v1.json", "exclude": true}, {"path": "*"}]"#, "as any character", "/api/a/v1xjson"),
         (#"[{"path": "/s", "query": {"a*": "1"}}]"#, "is a wildcard there", "/s?ab=1"),
+        (#"[{"path": "/s", "query": {"a.b": "x*y"}}]"#, "a \".\" of the name is any character", "/s?azb=xy"),
     ] as [(String, String, String)])
     func noted(rules: String, words: String, differing: String) throws {
         let site = try Self.site(rules: rules)

@@ -128,6 +128,9 @@ private struct RuleTranslator {
                 guard let pattern = optionalCondition(variant[2 + offset], what: "the query item \"\(item.name)\"") else { return [] }
                 if let pattern {
                     let android = readable(pattern)
+                    if !DynamicPatternTranslation.hasAnyCharacterDot(android), DynamicPatternTranslation.hasAnyCharacterDot(name + "=" + android) {
+                        note("Android's code matches the query item as the one pattern \"\(name)=\(android)\", where a \".\" of the name is any character: items with another character there open the app on Android")
+                    }
                     query.append(.init(name: name, pattern: android))
                     kept.append((pattern, android))
                 }
