@@ -100,7 +100,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh403: return "Only one certificate fingerprint is listed for an Android app."
         case .lh404: return "An Android package or fingerprint is listed more than once."
         case .lh405: return "An assetlinks.json statement is malformed or grants no App Links."
-        case .lh406: return "An app's Android 15+ dynamic rules (`dynamic_app_link_components`) are malformed or empty, so Android drops them all, or use what Google does not document."
+        case .lh406: return "An app's Android 15+ dynamic rules (`dynamic_app_link_components`) depart from Google's documented format (none, a rule without a condition, an empty pattern, an undocumented key or wildcard run); the message says what Android's code does with it."
         case .lh409: return "Android's StatementService reads the served assetlinks.json otherwise than written: a null, a number or a rule that is not an object makes it read nothing (no app verifies); a value of another type is coerced; a second statement for an app is never used."
         case .lh407: return "An AASA rule means something Android's dynamic rules cannot say; the message says what Android 15+ does instead."
         case .lh408: return "A URL opens the app on one platform and not on the other: iOS by the AASA, Android 15+ by the dynamic rules."

@@ -2,7 +2,7 @@ import Testing
 @testable import LinkHostCore
 import LinkHostJSON
 
-@Suite("Android dynamic rules: Google's semantics")
+@Suite("Android dynamic rules: the case table, decided as AOSP's code decides")
 struct AndroidRuleSemanticsTests {
     /// A fingerprint: Android's AndroidAppAsset.create refuses a target without one, and then the whole file.
     static let fingerprint = (0..<32).map { _ in "AB" }.joined(separator: ":")
