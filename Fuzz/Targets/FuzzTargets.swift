@@ -61,20 +61,20 @@ public enum FuzzTargets {
     }
 
     /// Android's dynamic rules on arbitrary input: the first line is a URL, the rest an assetlinks.json.
-    /// The matcher drops an app's rules only when the linter calls them malformed (an LH406 error).
+    /// The matcher reads no app from a file only when the linter says Android cannot read it (an LH409 or
+    /// LH105 error), and stores no rules for an empty pattern only when the linter finds one (LH406).
     public static func android(_ bytes: [UInt8]) {
         let parts = bytes.split(separator: 0x0A, maxSplits: 1, omittingEmptySubsequences: false)
         let url = String(decoding: parts[0], as: UTF8.self)
         let rest = parts.count > 1 ? Array(parts[1]) : []
         guard let document = try? JSONParser.parse(rest) else { return }
         let matcher = AndroidLinkMatcher(document: document)
-        let malformed = AssetLinksLinter.diagnostics(bytes: rest).contains { $0.code == .lh406 && $0.severity == .error }
-        var dropped = false
-        for package in matcher.packageNames {
+        let errors = Set(AssetLinksLinter.diagnostics(bytes: rest).filter { $0.severity == .error }.map(\.code))
+        precondition(matcher.unreadableReason == nil || errors.contains(.lh409) || errors.contains(.lh105), "the matcher reads nothing from a file the linter does not call unreadable")
+        for package in matcher.packageNames + matcher.writtenPackageNames {
             let result = matcher.match(url: url, packageName: package, domain: "")
-            if result.decision == .manifestOnly, result.reason.contains("malformed") { dropped = true }
+            precondition(result.decision != .notListed || matcher.unreadableReason != nil || !matcher.packageNames.contains(package), "a listed app was not listed")
         }
-        precondition(!dropped || malformed, "the matcher dropped dynamic rules the linter finds well-formed")
     }
 
     /// The config the app files are compared with: two sites, every kind of host and template.

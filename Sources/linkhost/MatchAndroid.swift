@@ -19,7 +19,7 @@ enum MatchAndroid {
         case .exclude: verdict = "stays in the browser: an exclusion matches"
         case .noMatch: verdict = "stays in the browser: no dynamic rule matches"
         case .manifestOnly: verdict = "no dynamic rules: the app's manifest alone decides"
-        case .notListed: verdict = "stays in the browser: the app is not in assetlinks.json"
+        case .notListed: verdict = "stays in the browser: assetlinks.json verifies no App Links for the app"
         }
         var text = "\(result.packageName) (Android): \(result.decision.rawValue), \(verdict)\n"
         if let rule = result.rule, let json = result.ruleJSON {

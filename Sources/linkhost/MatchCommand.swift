@@ -16,8 +16,12 @@ enum MatchCommand: Command {
     (match), stay in the browser because an exclusion matched (exclude), or stay in
     the browser because no rule matched (no_match). Prints, per app, the decision and
     the rule that made it: where it sits in the AASA, its JSON, and why it matched.
-    With --platform android it decides with Google's Android 15+ Dynamic App Links
-    rules (dynamic_app_link_components of assetlinks.json), and with both it shows
+    With --platform android it decides with Android 15+'s Dynamic App Links rules
+    (dynamic_app_link_components of assetlinks.json) as Android's own code (AOSP's
+    StatementService, UriRelativeFilterGroup, PatternMatcher, Uri) reads and matches
+    them: match, exclude, no_match, manifest_only (no rules Android reads, or an empty
+    pattern: the manifest decides) or not_listed (no statement for the app, or a file
+    Android cannot read, e.g. with a null or a number in it). With both it shows
     the two decisions one after the other and whether they agree.
 
     The files are the ones linkhost generates from the config for the site that serves
@@ -33,7 +37,8 @@ enum MatchCommand: Command {
       --config PATH     Config to generate the files from (default: $LINKHOST_CONFIG or
                         config/linkhost.json).
       --aasa FILE       An apple-app-site-association file to read instead of a config.
-      --assetlinks FILE An assetlinks.json file to read instead of a config.
+      --assetlinks FILE An assetlinks.json file to read instead of a config, e.g. the
+                        one a server serves; read as Android reads it.
       --domain HOST     The domain the files are served for (default: the URL's host); a URL
                         on another host never opens the app.
       --jsonl           Answer the shared conformance line protocol: one JSON case per line
@@ -102,7 +107,7 @@ enum MatchCommand: Command {
         if platform != "ios" {
             guard let (document, source, loaded) = MatchAndroid.loadDocument(arguments, host: authority, environment: environment) else { return 2 }
             let matcher = AndroidLinkMatcher(document: document)
-            let packages = arguments["--package"].map { [$0] } ?? matcher.packageNames
+            let packages = arguments["--package"].map { [$0] } ?? (matcher.unreadableReason == nil ? matcher.packageNames : matcher.writtenPackageNames)
             guard !packages.isEmpty else {
                 StandardStreams.error("linkhost match: \(source) grants App Links to no Android app, so no URL opens one\n")
                 return 1

@@ -27,7 +27,8 @@ enum ValidateCommand: Command {
         (and what Android does instead), and URLs that open the app on one platform
         and not on the other.
     With --aasa or --assetlinks, lints that file instead, e.g. one saved from a server
-    (for assetlinks.json also its dynamic rules, as Google documents them).
+    (for assetlinks.json also its dynamic rules, against Google's format and as
+    Android's code reads them: LH406, LH409).
 
     With --entitlements or --android-manifest, reads the app's own files and compares
     them with the config: hosts the server serves that the app does not claim (no

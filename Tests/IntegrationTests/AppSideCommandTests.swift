@@ -120,7 +120,7 @@ struct AppSideCommandTests {
         #expect(bad.exitCode == 2, "\(bad)")
     }
 
-    @Test("match --assetlinks decides with a saved file; a malformed rule list leaves the manifest to decide")
+    @Test("match --assetlinks decides with a saved file as Android reads it: no rules leave the manifest to decide, a null verifies no app, ** looks for a literal .")
     func matchFile() async throws {
         let site = try Self.site()
         let statement = #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.video", "sha256_cert_fingerprints": ["\#(Self.fingerprint)"]}, "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": RULES}}}]"#
@@ -129,7 +129,15 @@ struct AppSideCommandTests {
         let excluded = try await CheckBinary.run(["match", "https://links.example.com/call/abc", "--platform", "android", "--assetlinks", site.directory + "/assetlinks.json"])
         #expect(excluded.exitCode == 1 && excluded.stdout.contains("exclude, stays in the browser"), "\(excluded)")
         let empty = try await CheckBinary.run(["match", "https://links.example.com/call/abc", "--platform", "android", "--assetlinks", site.directory + "/empty.json"])
-        #expect(empty.stdout.contains("manifest_only") && empty.stdout.contains("malformed"), "\(empty)")
+        #expect(empty.stdout.contains("manifest_only") && empty.stdout.contains("no dynamic rules Android reads"), "\(empty)")
+        try site.write(statement.replacingOccurrences(of: "RULES", with: #"[{"/": "/call/*", "comments": null}]"#), to: "null.json")
+        let unreadable = try await CheckBinary.run(["match", "https://links.example.com/call/abc", "--platform", "android", "--assetlinks", site.directory + "/null.json"])
+        #expect(unreadable.exitCode == 1 && unreadable.stdout.contains("com.example.video (Android): not_listed") && unreadable.stdout.contains("cannot read"), "\(unreadable)")
+        let nullLint = try await CheckBinary.run(["validate", "--assetlinks", site.directory + "/null.json", "--format", "json"])
+        #expect(nullLint.exitCode == 2 && nullLint.stdout.contains("LH409"), "\(nullLint)")
+        try site.write(statement.replacingOccurrences(of: "RULES", with: #"[{"/": "/call/**"}]"#), to: "runs.json")
+        let runs = try await CheckBinary.run(["match", "https://links.example.com/call/abc", "--platform", "android", "--assetlinks", site.directory + "/runs.json"])
+        #expect(runs.exitCode == 1 && runs.stdout.contains("no_match"), "\(runs)")
         let lint = try await CheckBinary.run(["validate", "--assetlinks", site.directory + "/empty.json", "--format", "json"])
         #expect(lint.exitCode == 2 && lint.stdout.contains("LH406"), "\(lint)")
     }

@@ -51,6 +51,10 @@ struct DynamicRuleTranslationTests {
         (#"[{"path": "/call/*", "query": {"x": ""}}]"#, "absent or empty", ""),
         (#"[{"path": "/$(lang)_$(region)/*"}]"#, "more than 100", ""),
         (#"[{"path": "/$(lang)_$(region)/*", "exclude": true}, {"path": "*"}]"#, "an exclusion cannot be widened", "/en_US/x"),
+        (#"[{"path": "/v1.2/*/x"}]"#, "as any character", "/v1x2/a/x"),
+        (#"[{"path": "/api/*/v1.json", "exclude": true}, {"path": "*"}]"#, "as any character", "/api/a/v1xjson"),
+        (#"[{"path": "/s", "query": {"a*": "1"}}]"#, "is a wildcard there", "/s?ab=1"),
+        (#"[{"path": "/s", "query": {"a.b": "x*y"}}]"#, "a \".\" of the name is any character", "/s?azb=xy"),
     ] as [(String, String, String)])
     func noted(rules: String, words: String, differing: String) throws {
         let site = try Self.site(rules: rules)
@@ -91,5 +95,30 @@ struct DynamicRuleTranslationTests {
         let document = AssetLinksGenerator.document(for: site)
         let lint = AssetLinksLinter.diagnostics(bytes: JSONWriter.bytes(document, style: .pretty))
         #expect(!lint.contains { $0.code == .lh406 }, "the generated file passes the dynamic-rules lint: \(lint)")
+    }
+
+    @Test("no generated pattern is a form Android's code and Google's prose read differently: no **, *?, longer runs or empty values", arguments: [
+        #"[{"path": "/a/**"}, {"path": "/b/*?"}, {"path": "/c/***/d"}, {"path": "/e/?**"}]"#,
+        #"[{"path": "/a/*$(kind)"}, {"path": "/b/$(kind)*"}]"#,
+        #"[{"path": "/call/*", "query": {"x": "", "y": "**", "z": "*?"}, "fragment": "*?"}]"#,
+        #"[{"path": "/call/*", "query": "x=", "fragment": "a**"}]"#,
+    ])
+    func noDisputedForms(rules: String) throws {
+        let site = try Self.site(rules: rules, extra: #", "substitutionVariables": {"kind": ["x", "y*"]}"#)
+        let json = AssetLinksGenerator.dynamicRules(for: site).json
+        var patterns: [String] = []
+        for rule in json.arrayValue ?? [] {
+            for member in rule.objectValue?.members ?? [] {
+                if let text = member.value.stringValue { patterns.append(text) }
+                for item in member.value.objectValue?.members ?? [] { patterns.append(item.key + "=" + (item.value.stringValue ?? "")) ; patterns.append(item.value.stringValue ?? "") }
+            }
+        }
+        #expect(!patterns.isEmpty)
+        for pattern in patterns {
+            #expect(!pattern.isEmpty && !pattern.hasSuffix("="), "an empty value in \(JSONWriter.string(json, style: .compact))")
+            #expect(!pattern.contains("**") && !pattern.contains("*?"), "\(pattern) in \(JSONWriter.string(json, style: .compact))")
+        }
+        let lint = AssetLinksLinter.diagnostics(bytes: JSONWriter.bytes(AssetLinksGenerator.document(for: site), style: .pretty))
+        #expect(!lint.contains { $0.code == .lh406 || $0.code == .lh409 }, "\(lint)")
     }
 }

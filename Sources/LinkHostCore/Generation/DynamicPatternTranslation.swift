@@ -54,6 +54,19 @@ enum DynamicPatternTranslation {
         return filled && apple(witness) && !android.matches(witness) ? witness : nil
     }
 
+    /// True when Android's code makes a glob of the pattern (two wildcards, or one not at the end) and a
+    /// `.` of it does not directly follow a `*`: `DalComponentParser` escapes it as `\.`, and outside a
+    /// `.*` scan `PatternMatcher.matchGlobPattern` then matches any character there.
+    static func hasAnyCharacterDot(_ pattern: String) -> Bool {
+        guard AndroidPatternMatcher(expression: pattern)?.kind == .glob else { return false }
+        var previous: Character?
+        for character in pattern {
+            if character == ".", previous != "*" { return true }
+            previous = character
+        }
+        return false
+    }
+
     /// The first literal a lazy `*` stops at, shown in notes: `"/"`.
     static func stopCharacter(_ android: AndroidPattern) -> String {
         for (index, token) in android.tokens.enumerated() where token == .star && index + 1 < android.tokens.count {

@@ -122,9 +122,15 @@ private struct RuleTranslator {
         case .items(let items)?:
             for (offset, item) in items.enumerated() {
                 let name = percentEncoded ? (SplitURL.percentDecoded(item.name) ?? item.name) : item.name
+                if name.contains("*") || name.contains("?") {
+                    note("the query item name \"\(name)\" has a wildcard character; Android's code matches the item as the one pattern \"\(name)=…\", so its * or ? is a wildcard there, not a literal")
+                }
                 guard let pattern = optionalCondition(variant[2 + offset], what: "the query item \"\(item.name)\"") else { return [] }
                 if let pattern {
                     let android = readable(pattern)
+                    if !DynamicPatternTranslation.hasAnyCharacterDot(android), DynamicPatternTranslation.hasAnyCharacterDot(name + "=" + android) {
+                        note("Android's code matches the query item as the one pattern \"\(name)=\(android)\", where a \".\" of the name is any character: items with another character there open the app on Android")
+                    }
                     query.append(.init(name: name, pattern: android))
                     kept.append((pattern, android))
                 }
@@ -142,13 +148,22 @@ private struct RuleTranslator {
         return paths.map { DynamicAppLinkRule(path: $0, query: query, fragment: fragment, exclude: rule.exclude) }
     }
 
-    /// The pattern as Android compares it (decoded); noted and kept as written when that cannot be said.
+    /// The pattern as Android compares it (decoded) in the documented form (no `**`, `*?` or longer runs,
+    /// whose meaning Android's code and Google's prose disagree on); noted and kept as written when that
+    /// cannot be said.
     private mutating func readable(_ pattern: String) -> String {
+        let written: String
         if let decoded = DynamicPatternTranslation.decoded(pattern, percentEncoded: percentEncoded) {
-            return AndroidPattern(decoded).normalizedSource
+            written = AndroidPattern(decoded).normalizedSource
+        } else {
+            note("\"\(pattern)\" has escapes that Android, which compares decoded URLs, cannot read the same way; it gets the pattern as written, which decoded URLs rarely match: URLs \(difference)")
+            written = AndroidPattern(pattern).normalizedSource
         }
-        note("\"\(pattern)\" has escapes that Android, which compares decoded URLs, cannot read the same way; it gets the pattern as written, which decoded URLs rarely match: URLs \(difference)")
-        return AndroidPattern(pattern).normalizedSource
+        if DynamicPatternTranslation.hasAnyCharacterDot(written) {
+            let outcome = rule.exclude ? "which iOS opens in the app, stay in the browser on Android" : "which iOS keeps in the browser, open the app on Android"
+            note("Android's code matches a \".\" of \"\(written)\" as any character (PatternMatcher.matchGlobPattern ignores the escape DalComponentParser puts before it): URLs with another character there, \(outcome)")
+        }
+        return written
     }
 
     /// A fragment or query item pattern: `.some(nil)` when it constrains nothing (all `*`: iOS matches an

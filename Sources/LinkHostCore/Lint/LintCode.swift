@@ -23,8 +23,9 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case lh301 = "LH301", lh302 = "LH302", lh303 = "LH303", lh304 = "LH304", lh305 = "LH305", lh306 = "LH306"
     /// Android: package names, fingerprints, statements.
     case lh401 = "LH401", lh402 = "LH402", lh403 = "LH403", lh404 = "LH404", lh405 = "LH405"
-    /// Android 15+ dynamic rules: malformed in a file, meaning lost in translation, platforms disagreeing.
-    case lh406 = "LH406", lh407 = "LH407", lh408 = "LH408"
+    /// Android 15+ dynamic rules: malformed in a file, meaning lost in translation, platforms disagreeing,
+    /// read by Android's code otherwise than written.
+    case lh406 = "LH406", lh407 = "LH407", lh408 = "LH408", lh409 = "LH409"
     /// Live deployment: reachability, TLS, redirects, status, type, copies, HEAD, Apple's CDN.
     case lh501 = "LH501", lh502 = "LH502", lh503 = "LH503", lh504 = "LH504", lh505 = "LH505"
     /// Live deployment, continued.
@@ -51,6 +52,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh404: return "error (config) / warning (assetlinks file)"
         case .lh405: return "error, or warning when no statement grants App Links"
         case .lh406: return "error, or warning for what Google does not document"
+        case .lh409: return "error when Android reads nothing from the file, warning for a value it reads otherwise"
         case .lh701: return "error, or warning for a value that cannot be resolved"
         default: return "error"
         }
@@ -99,7 +101,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh403: return "Only one certificate fingerprint is listed for an Android app."
         case .lh404: return "An Android package or fingerprint is listed more than once."
         case .lh405: return "An assetlinks.json statement is malformed or grants no App Links."
-        case .lh406: return "An app's Android 15+ dynamic rules (`dynamic_app_link_components`) are malformed or empty, so Android drops them all, or use what Google does not document."
+        case .lh406: return "An app's Android 15+ dynamic rules (`dynamic_app_link_components`) depart from Google's documented format (none, a rule without a condition, an empty pattern, an undocumented key or wildcard run); the message says what Android's code does with it."
+        case .lh409: return "Android's StatementService reads the served assetlinks.json otherwise than written: a null, a number or a rule that is not an object makes it read nothing (no app verifies); a value of another type is coerced; a second statement for an app is never used."
         case .lh407: return "An AASA rule means something Android's dynamic rules cannot say; the message says what Android 15+ does instead."
         case .lh408: return "A URL opens the app on one platform and not on the other: iOS by the AASA, Android 15+ by the dynamic rules."
         case .lh501: return "The server could not be reached, or did not answer HTTP."
@@ -172,6 +175,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh404: return "List each package once, with all its fingerprints in one entry, each once."
         case .lh405: return "Give each statement \"relation\": [\"delegate_permission/common.handle_all_urls\"] and a target with namespace, package_name and sha256_cert_fingerprints."
         case .lh406: return "Give a non-empty array of rules with only \"/\", \"?\" (name → pattern), \"#\" and \"exclude\", each value non-empty, and one dynamic_app_link_components per app."
+        case .lh409: return "Write patterns as strings, \"exclude\" as true or false, \"?\" as an object, no null or numbers anywhere in a statement, and one statement per app with all its dynamic rules."
         case .lh407: return "Rewrite the rule in what both platforms say alike (case-sensitive, * only at the end, query items instead of a whole query), or accept the difference the message names."
         case .lh408: return "Change the rule the message names (see LH407), or check with linkhost match URL --platform both."
         case .lh501: return "Check DNS, the firewall, that the server listens on the port, and its TLS setup."

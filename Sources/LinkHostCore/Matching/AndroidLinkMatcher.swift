@@ -1,31 +1,50 @@
 import LinkHostJSON
 
-/// Decides, with Google's Dynamic App Links rules, what an Android 15+ device does with a URL for one
-/// app, given the `assetlinks.json` a domain serves.
+/// Decides what an Android 15+ device does with a URL for one app, given the `assetlinks.json` a domain
+/// serves, as Android's own code decides it.
 ///
-/// Google's semantics ("Configure website associations and dynamic rules"): the rules of the app's
-/// `dynamic_app_link_components` are read in order and the first whose every given component matches
-/// decides; an `exclude` rule keeps the URL in the browser; a URL no rule matches is excluded. A `?`
-/// dictionary needs, for each member, a query item of that name whose value matches (other items may be
-/// present). Where Google is silent linkhost decides, as Android's intent filters do: the path, query
-/// items and fragment are compared percent-decoded and case-sensitively, an absent fragment matches no
-/// `#` pattern, and one matching occurrence of a repeated query item is enough.
+/// - Reading: `AndroidStatementReader` (the StatementService's `StatementParser`): a file Android cannot
+///   read verifies no app; the first statement granting App Links to the app decides, rules or not
+///   (`DomainVerifier.verifyHost`, `firstOrNull`).
+/// - Rules: each becomes a `UriRelativeFilterGroup` (`CompiledDynamicRule`); an empty pattern throws while
+///   they are built, and the manifest alone decides.
+/// - Matching: `UriRelativeFilterGroup.matchGroupsToUri`: the first rule whose every condition matches
+///   decides, allow or block; a rule without conditions never matches; no match keeps the URL in the
+///   browser. Conditions compare `Uri.getPath()`, each `&`- (or `;`-) separated parameter of
+///   `Uri.getQuery()` and `Uri.getFragment()` (`AndroidURI`), decoded, with `PatternMatcher`
+///   (`AndroidPatternMatcher`).
 ///
 /// Dynamic rules only narrow the app's manifest: a URL the manifest does not claim never opens the app,
 /// whatever the rules say (`validate --android-manifest` checks the manifest).
 public struct AndroidLinkMatcher: Sendable {
     /// The document as given.
     public let document: JSONValue
-    private let apps: [CompiledAndroidApp]
+    private let compiled: Result<[CompiledAndroidApp], AndroidRuleCompiler.Unreadable>
 
     /// Compiles a parsed `assetlinks.json`.
     public init(document: JSONValue) {
         self.document = document
-        apps = AndroidRuleCompiler.compile(document)
+        compiled = AndroidRuleCompiler.compile(document)
     }
 
-    /// The package names the document grants App Links to, in order.
-    public var packageNames: [String] { apps.map(\.packageName) }
+    /// The package names the document grants App Links to, in order; none when Android cannot read it.
+    public var packageNames: [String] { (try? compiled.get())?.map(\.packageName) ?? [] }
+
+    /// The package names the document's statements grant App Links to as written, even when Android
+    /// cannot read the file (then each is `not_listed`, with the reason).
+    public var writtenPackageNames: [String] {
+        var names: [String] = []
+        for (_, statement) in AndroidRuleCompiler.statements(document) {
+            if let name = AndroidRuleCompiler.packageName(of: statement), !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+
+    /// Why Android reads no statement from the document, or nil when it reads it.
+    public var unreadableReason: String? {
+        guard case .failure(let unreadable) = compiled else { return nil }
+        return "\(unreadable.path): \(unreadable.reason)"
+    }
 
     /// What Android does with `url` for `packageName`, the file having been served for `domain` (empty:
     /// do not check the host).
@@ -47,23 +66,32 @@ public struct AndroidLinkMatcher: Sendable {
         case .portMismatch: return result(.noMatch, "the URL is on another port than \(domain)")
         case .matches, .skipped: break
         }
+        let apps: [CompiledAndroidApp]
+        switch compiled {
+        case .failure(let unreadable):
+            return result(.notListed, "Android's StatementService cannot read this assetlinks.json (\(unreadable.path): \(unreadable.reason)), so the host is verified for no app")
+        case .success(let read): apps = read
+        }
         guard let app = apps.first(where: { $0.packageName == packageName }) else {
             return result(.notListed, "no statement grants \(AssetLinksGenerator.relation) to \(packageName)")
         }
-        guard case .rules(let rules) = app.dynamic else {
-            if case .malformed(let why) = app.dynamic {
-                return result(.manifestOnly, "the dynamic rules are malformed (\(why)), so Android drops them and the app's manifest alone decides")
-            }
-            return result(.manifestOnly, "the statement has no dynamic rules, so the app's manifest alone decides")
+        let rules: [CompiledDynamicRule]
+        switch app.dynamic {
+        case .none: return result(.manifestOnly, "the first statement for \(packageName) has no dynamic rules Android reads, so the app's manifest alone decides")
+        case .unusable(let why): return result(.manifestOnly, "\(why); Android stores no dynamic rule for the host, so the app's manifest alone decides")
+        case .rules(let compiled): rules = compiled
         }
-        let url = AndroidURL(split)
+        let uri = AndroidURI(url)
         for (index, rule) in rules.enumerated() {
-            guard let checks = rule.checks(url) else { continue }
-            let what = checks.isEmpty ? "specifies no component, so it matches every URL" : "matches: " + checks.joined(separator: "; ")
-            return result(rule.exclude ? .exclude : .match, "dynamic_app_link_components[\(index)] \(what)", rule: index, json: rule.json)
+            guard let checks = rule.checks(uri) else { continue }
+            return result(rule.exclude ? .exclude : .match, "dynamic_app_link_components[\(index)] matches: " + checks.joined(separator: "; "), rule: index, json: rule.json)
         }
-        return result(.noMatch, "none of the \(rules.count) dynamic rules matches path \"\(url.path)\"\(url.queryDescription)\(url.fragment.map { ", fragment \"\($0)\"" } ?? ""), and Android treats a URL no rule matches as excluded")
+        let empty = rules.filter(\.isEmpty).count
+        let emptyNote = empty > 0 ? " (\(empty) of them without a condition, which never matches)" : ""
+        return result(.noMatch, "none of the \(rules.count) dynamic rules\(emptyNote) matches path \(show(uri.path)), query \(show(uri.query)), fragment \(show(uri.fragment)), and Android treats a URL no rule matches as excluded")
     }
+
+    private func show(_ text: String?) -> String { text.map { "\"\($0)\"" } ?? "(none)" }
 }
 
 /// What Android does with a URL for one app.
@@ -76,7 +104,7 @@ public enum AndroidMatchDecision: String, Sendable, Equatable {
     case noMatch = "no_match"
     /// The app has no usable dynamic rules: its manifest alone decides.
     case manifestOnly = "manifest_only"
-    /// The document grants no App Links to the app.
+    /// The document grants no App Links to the app, or Android cannot read it at all.
     case notListed = "not_listed"
 }
 
@@ -97,22 +125,4 @@ public struct AndroidMatchResult: Sendable, Equatable {
 
     /// True when the URL opens the app on a device whose manifest claims it.
     public var opensApp: Bool { decision == .match }
-}
-
-/// A URL as Android's intent filters read it: decoded path, query items and fragment.
-struct AndroidURL {
-    let path: String
-    let items: [(name: String, value: String)]
-    let fragment: String?
-
-    init(_ split: SplitURL) {
-        let raw = split.path.isEmpty ? "/" : split.path
-        path = SplitURL.percentDecoded(raw) ?? raw
-        items = split.queryItems.map { (SplitURL.percentDecoded($0.name) ?? $0.name, SplitURL.percentDecoded($0.value) ?? $0.value) }
-        fragment = split.fragment.map { SplitURL.percentDecoded($0) ?? $0 }
-    }
-
-    var queryDescription: String {
-        items.isEmpty ? "" : ", query items " + items.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-    }
 }

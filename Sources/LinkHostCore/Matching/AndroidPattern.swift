@@ -1,14 +1,14 @@
-/// A pattern of Android's Dynamic App Links rules (`dynamic_app_link_components`), matched as Google
-/// documents it in "Configure website associations and dynamic rules": `?` is any one character, `?*`
-/// one or more, and `*` "zero or more characters up until the character after the wildcard in the
-/// pattern is found in the matching string".
+/// A pattern of Android's Dynamic App Links rules (`dynamic_app_link_components`) as Google's prose
+/// reads it ("Configure website associations and dynamic rules"): `?` is any one character, `?*` one or
+/// more, and `*` "zero or more characters up until the character after the wildcard in the pattern is
+/// found in the matching string".
 ///
-/// That `*` is lazy and never backtracks: `/a/*/b` matches `/a/x/b` but not `/a/x/y/b`, which Apple's `*`
-/// matches. A `*` at the end takes the rest. Google says nothing about a `*` followed by another wildcard;
-/// linkhost reads `**` as `*` and `*?` as `?*` (what iOS means by them) and never writes either.
+/// linkhost's generator writes patterns in this reading's documented form (`normalizedSource`: runs of
+/// wildcards as `?…?*`, never `**` or `*?`), where Google's prose and Android's code agree. What a device
+/// does is decided by `AndroidPatternMatcher`, which follows Android's code (`matches` uses it); the two
+/// differ on `**`, `*?` and other runs (`hasUndocumentedRun`).
 ///
-/// Text is compared in UTF-16 code units, as Android's `String.charAt` compares it, and case-sensitively,
-/// as Android's `PatternMatcher` does; Google documents neither.
+/// Text is compared in UTF-16 code units and case-sensitively, as Android's `PatternMatcher` does.
 public struct AndroidPattern: Sendable, Equatable {
     /// One step of the pattern.
     enum Token: Sendable, Equatable {
@@ -30,29 +30,10 @@ public struct AndroidPattern: Sendable, Equatable {
         tokens = Self.normalized(Self.tokens(of: source))
     }
 
-    /// Whether the whole of `text` matches.
+    /// Whether the whole of `text` matches, as Android's code decides (`AndroidPatternMatcher`); the empty
+    /// pattern, on which Android throws, matches nothing.
     public func matches(_ text: String) -> Bool {
-        let units = Array(text.utf16)
-        var token = 0
-        var position = 0
-        while token < tokens.count {
-            switch tokens[token] {
-            case .literal(let unit):
-                guard position < units.count, units[position] == unit else { return false }
-                position += 1
-            case .any:
-                guard position < units.count else { return false }
-                position += 1
-            case .star:
-                guard token + 1 < tokens.count else { return true }
-                // After normalization a star is followed by a literal: skip to its first occurrence, no backtracking.
-                guard case .literal(let next) = tokens[token + 1],
-                      let found = units[position...].firstIndex(of: next) else { return false }
-                position = found
-            }
-            token += 1
-        }
-        return position == units.count
+        AndroidPatternMatcher(expression: source)?.matches(text) ?? false
     }
 
     /// True when some `*` is followed by more pattern, where Android's lazy `*` can fail on text Apple's matches.

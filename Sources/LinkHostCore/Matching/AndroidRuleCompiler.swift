@@ -2,13 +2,13 @@ import LinkHostJSON
 
 /// One app of an `assetlinks.json`, as Android reads it for Dynamic App Links.
 struct CompiledAndroidApp: Sendable {
-    /// What the app's statement says about dynamic rules.
+    /// What the app's statement gives Android's intent resolution.
     enum Dynamic: Sendable {
-        /// No `dynamic_app_link_components`.
+        /// No rules Android reads: the manifest alone decides.
         case none
-        /// Present but malformed or empty: Android drops them all.
-        case malformed(String)
-        /// The rules, in order.
+        /// Building the rules threw, so none is stored for the host and the manifest alone decides.
+        case unusable(String)
+        /// The rules, in order (`UriRelativeFilterGroup`s).
         case rules([CompiledDynamicRule])
     }
 
@@ -16,38 +16,77 @@ struct CompiledAndroidApp: Sendable {
     let dynamic: Dynamic
 }
 
-/// One dynamic rule, compiled.
+/// One dynamic rule as the `UriRelativeFilterGroup` the StatementService builds from it (StatementUtils'
+/// `createUriRelativeFilterGroup`): `exclude` makes it a block group, and each condition one
+/// `UriRelativeFilter`, a query item `name: pattern` being the single filter `name=pattern` that
+/// `UriRelativeFilter.matchQuery` tries on each parameter.
 struct CompiledDynamicRule: Sendable {
-    let path: AndroidPattern?
-    let query: [(name: String, pattern: AndroidPattern)]
-    let fragment: AndroidPattern?
+    let path: AndroidPatternMatcher?
+    let query: [(name: String, expression: String, matcher: AndroidPatternMatcher)]
+    let fragment: AndroidPatternMatcher?
     let exclude: Bool
     let json: JSONValue
 
-    /// The comparisons made when every given component matches `url`, or nil when one does not.
-    func checks(_ url: AndroidURL) -> [String]? {
+    /// Builds the group, or says which pattern `parseMatchingExpression` refuses (an empty one).
+    static func build(_ component: AndroidStatementReader.Component) -> Result<CompiledDynamicRule, EmptyPattern> {
+        func matcher(_ expression: String?, _ what: String) -> Result<AndroidPatternMatcher?, EmptyPattern> {
+            guard let expression else { return .success(nil) }
+            guard let built = AndroidPatternMatcher(expression: expression) else { return .failure(EmptyPattern(what: what)) }
+            return .success(built)
+        }
+        let path: AndroidPatternMatcher?, fragment: AndroidPatternMatcher?
+        switch matcher(component.path, "\"/\"") {
+        case .failure(let empty): return .failure(empty)
+        case .success(let built): path = built
+        }
+        switch matcher(component.fragment, "\"#\"") {
+        case .failure(let empty): return .failure(empty)
+        case .success(let built): fragment = built
+        }
+        let query = (component.query ?? []).compactMap { item -> (String, String, AndroidPatternMatcher)? in
+            let expression = item.name + "=" + item.pattern
+            return AndroidPatternMatcher(expression: expression).map { (item.name, expression, $0) }
+        }
+        return .success(CompiledDynamicRule(path: path, query: query, fragment: fragment, exclude: component.exclude, json: component.json))
+    }
+
+    /// A pattern `parseMatchingExpression` throws on.
+    struct EmptyPattern: Error {
+        let what: String
+    }
+
+    /// True when the rule has no condition: `UriRelativeFilterGroup.matchData` is false for a group
+    /// without filters, so it never matches.
+    var isEmpty: Bool { path == nil && query.isEmpty && fragment == nil }
+
+    /// The comparisons made when every condition matches `uri` (`UriRelativeFilterGroup.matchData`), or
+    /// nil when one does not or the rule has none.
+    func checks(_ uri: AndroidURI) -> [String]? {
+        guard !isEmpty else { return nil }
         var made: [String] = []
         if let path {
-            guard path.matches(url.path) else { return nil }
-            made.append("path \"\(url.path)\" against \"\(path.source)\"")
+            guard path.matches(uri.path) else { return nil }
+            made.append("path \(show(uri.path)) against \(path.description)")
         }
-        for (name, pattern) in query {
-            guard let item = url.items.first(where: { $0.name == name && pattern.matches($0.value) }) else { return nil }
-            made.append("query item \(name)=\"\(item.value)\" against \"\(pattern.source)\"")
+        for item in query {
+            guard let parameter = uri.queryParameters?.first(where: { item.matcher.matches($0) }) else { return nil }
+            made.append("query parameter \(show(parameter)) against \(item.matcher.description)")
         }
         if let fragment {
-            guard let text = url.fragment, fragment.matches(text) else { return nil }
-            made.append("fragment \"\(text)\" against \"\(fragment.source)\"")
+            guard fragment.matches(uri.fragment) else { return nil }
+            made.append("fragment \(show(uri.fragment)) against \(fragment.description)")
         }
         return made
     }
+
+    private func show(_ text: String?) -> String { text.map { "\"\($0)\"" } ?? "(none)" }
 }
 
-/// Reads the Android statements of an `assetlinks.json` and checks their dynamic rules as Google
-/// documents them; the linter reports the same problems the matcher acts on.
+/// Compiles the Android statements of an `assetlinks.json` as Android's StatementService reads them
+/// (`AndroidStatementReader`), and checks their dynamic rules against Google's documented format.
 enum AndroidRuleCompiler {
-    /// The keys Google documents for a rule.
-    static let ruleKeys = ["/", "?", "#", "exclude"]
+    /// The keys of a rule: Google's four, and `comments`, which the StatementService reads and ignores.
+    static let ruleKeys = ["/", "?", "#", "exclude", "comments"]
 
     /// One problem of a `dynamic_app_link_components` value.
     struct Problem: Equatable {
@@ -55,23 +94,45 @@ enum AndroidRuleCompiler {
         let path: DocumentPath
         /// What is wrong, and what Android does about it.
         let message: String
-        /// True when Android drops every dynamic rule of the app for it.
-        let dropsRules: Bool
+        /// True for what makes Android drop the rules or the file, false for what it reads otherwise than written.
+        let isError: Bool
     }
 
-    /// Every app granted App Links, once, with the dynamic rules of its first statement that has any.
-    static func compile(_ document: JSONValue) -> [CompiledAndroidApp] {
+    /// What Android verifies from a document: every app granted App Links, once, with the rules of its
+    /// first statement (`DomainVerifier.verifyHost` takes the first statement whose relation and target
+    /// match), or why Android reads no statement at all.
+    static func compile(_ document: JSONValue) -> Result<[CompiledAndroidApp], Unreadable> {
+        var ignored: [AndroidStatementReader.Misreading] = []
+        let statements: [AndroidStatementReader.Statement]
+        switch AndroidStatementReader.read(document, misreadings: &ignored) {
+        case .unreadable(let path, let reason): return .failure(Unreadable(path: path, reason: reason))
+        case .statements(let read): statements = read
+        }
         var apps: [CompiledAndroidApp] = []
-        for (_, statement) in statements(document) {
-            guard let package = packageName(of: statement) else { continue }
-            let dynamic = dynamicRules(statement, at: .root)
-            if let existing = apps.firstIndex(where: { $0.packageName == package }) {
-                if case .none = apps[existing].dynamic { apps[existing] = CompiledAndroidApp(packageName: package, dynamic: dynamic) }
-            } else {
-                apps.append(CompiledAndroidApp(packageName: package, dynamic: dynamic))
+        for statement in statements where statement.relations.contains(AssetLinksGenerator.relation) {
+            guard let package = statement.packageName, !apps.contains(where: { $0.packageName == package }) else { continue }
+            apps.append(CompiledAndroidApp(packageName: package, dynamic: dynamic(statement.components)))
+        }
+        return .success(apps)
+    }
+
+    /// Why Android's StatementService reads nothing from a document.
+    struct Unreadable: Error, Sendable {
+        let path: DocumentPath
+        let reason: String
+    }
+
+    /// The groups of one statement; any empty pattern throws while they are built, and none is stored.
+    private static func dynamic(_ components: [AndroidStatementReader.Component]) -> CompiledAndroidApp.Dynamic {
+        guard !components.isEmpty else { return .none }
+        var rules: [CompiledDynamicRule] = []
+        for (index, component) in components.enumerated() {
+            switch CompiledDynamicRule.build(component) {
+            case .failure(let empty): return .unusable("dynamic_app_link_components[\(index)] has an empty \(empty.what) pattern, on which DalComponentParser.parseMatchingExpression throws")
+            case .success(let rule): rules.append(rule)
             }
         }
-        return apps
+        return .rules(rules)
     }
 
     /// The statements of a document that grant App Links to an Android app, with their index.
@@ -95,73 +156,62 @@ enum AndroidRuleCompiler {
         return (value, path.key("relation_extensions").key(AssetLinksGenerator.relation).key("dynamic_app_link_components"))
     }
 
-    private static func dynamicRules(_ statement: JSONObject, at path: DocumentPath) -> CompiledAndroidApp.Dynamic {
-        guard let (value, valuePath) = components(of: statement, at: path) else { return .none }
-        if let problem = problems(value, at: valuePath).first(where: \.dropsRules) { return .malformed(problem.message) }
-        let rules = (value.arrayValue ?? []).compactMap(\.objectValue).map { rule in
-            CompiledDynamicRule(
-                path: rule["/"]?.stringValue.map(AndroidPattern.init),
-                query: (rule["?"]?.objectValue?.members ?? []).compactMap { member in member.value.stringValue.map { (member.key, AndroidPattern($0)) } },
-                fragment: rule["#"]?.stringValue.map(AndroidPattern.init),
-                exclude: rule["exclude"]?.boolValue ?? false,
-                json: .object(rule))
-        }
-        return .rules(rules)
-    }
-
-    /// The problems of a `dynamic_app_link_components` value: Google's "malformed or empty" (Android then
-    /// drops all the app's dynamic rules), and what Google does not document.
+    /// The problems of a `dynamic_app_link_components` value against Google's documented format, each
+    /// with what Android's code does with it (LH406; LH409 reports what breaks the whole file).
     static func problems(_ value: JSONValue, at path: DocumentPath) -> [Problem] {
         var found: [Problem] = []
-        func add(_ where: DocumentPath, _ message: String, drops: Bool = true) {
-            found.append(Problem(path: `where`, message: message, dropsRules: drops))
+        func add(_ where: DocumentPath, _ message: String, error: Bool = true) {
+            found.append(Problem(path: `where`, message: message, isError: error))
         }
+        let manifestDecides = "Android reads no dynamic rule of the app, so its manifest alone decides"
         guard let rules = value.arrayValue else {
-            add(path, "is \(value.typeDescription), not an array of rules")
+            add(path, "is \(value.typeDescription), not an array of rules; \(manifestDecides)")
             return found
         }
-        if rules.isEmpty { add(path, "is empty") }
+        if rules.isEmpty { add(path, "is empty; \(manifestDecides)") }
         for (index, element) in rules.enumerated() {
             let rulePath = path.index(index)
-            guard let rule = element.objectValue else {
-                add(rulePath, "is \(element.typeDescription), not a rule object")
-                continue
+            // Types Android coerces or refuses are LH409's (AndroidStatementReader); this is Google's format.
+            guard let rule = element.objectValue else { continue }
+            let members = AndroidStatementReader.javaObject(rule)
+            if !members.keys.contains(where: { $0 == "/" || $0 == "#" }), members["?"]?.objectValue?.members.isEmpty ?? true {
+                add(rulePath, "has no condition; Android never matches a rule without one (a UriRelativeFilterGroup without filters), so write {\"/\": \"*\"} to match every URL")
             }
-            if rule.members.isEmpty { add(rulePath, "is an empty rule; write {\"/\": \"*\"} to match every URL") }
             for member in rule.members {
                 let memberPath = rulePath.key(member.key)
                 switch member.key {
                 case "/", "#":
-                    guard let pattern = member.value.stringValue, !pattern.isEmpty else {
-                        add(memberPath, "must be a non-empty pattern string")
+                    guard let pattern = member.value.stringValue else { continue }
+                    guard !pattern.isEmpty else {
+                        add(memberPath, "is empty; Android's DalComponentParser throws on an empty pattern, so no dynamic rule of the app is stored and its manifest alone decides")
                         continue
                     }
                     undocumentedRun(pattern, at: memberPath, into: &found)
                 case "?":
-                    guard let items = member.value.objectValue, !items.members.isEmpty else {
-                        add(memberPath, "must be a non-empty object of query item name → pattern")
-                        continue
-                    }
+                    guard let items = member.value.objectValue else { continue }
+                    if items.members.isEmpty { add(memberPath, "is empty and adds no condition", error: false) }
                     for item in items.members {
-                        guard !item.key.isEmpty, let pattern = item.value.stringValue, !pattern.isEmpty else {
-                            add(memberPath.key(item.key), "must be a non-empty query item name with a non-empty pattern string")
-                            continue
+                        let itemPath = memberPath.key(item.key)
+                        guard let pattern = item.value.stringValue else { continue }
+                        if pattern.isEmpty || item.key.isEmpty {
+                            add(itemPath, "has an empty name or pattern, which Google calls malformed; Android keeps it and matches only the parameter \(ConfigReader.show(.string(item.key + "=" + pattern))) exactly", error: false)
                         }
-                        undocumentedRun(pattern, at: memberPath.key(item.key), into: &found)
+                        undocumentedRun(pattern, at: itemPath, into: &found)
                     }
-                case "exclude":
-                    if member.value.boolValue == nil { add(memberPath, "must be true or false") }
+                case "exclude", "comments":
+                    break
                 default:
-                    add(memberPath, "is not a key Google documents for dynamic rules (\(ruleKeys.joined(separator: ", "))); Android may ignore it or drop the rules", drops: false)
+                    add(memberPath, "is not a key Google documents for dynamic rules (\(ruleKeys.joined(separator: ", "))); Android ignores it", error: false)
                 }
             }
         }
         return found
     }
 
+    /// `**`, `*?` and longer runs: Google's prose and Android's code read them differently.
     private static func undocumentedRun(_ pattern: String, at path: DocumentPath, into found: inout [Problem]) {
         let compiled = AndroidPattern(pattern)
-        guard compiled.hasUndocumentedRun else { return }
-        found.append(Problem(path: path, message: "\"\(pattern)\" has a * followed by another wildcard, which Google does not define; linkhost reads it as \"\(compiled.normalizedSource)\"", dropsRules: false))
+        guard compiled.hasUndocumentedRun, let matcher = AndroidPatternMatcher(expression: pattern) else { return }
+        found.append(Problem(path: path, message: "\(ConfigReader.show(.string(pattern))) has a * followed by another wildcard, which Google does not define; Android builds the \(matcher.description), whose .* stops at the next pattern character taken literally (a \".\" for **, *?), so write \(ConfigReader.show(.string(compiled.normalizedSource))) instead", isError: false))
     }
 }

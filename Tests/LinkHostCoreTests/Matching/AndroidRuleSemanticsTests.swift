@@ -2,11 +2,14 @@ import Testing
 @testable import LinkHostCore
 import LinkHostJSON
 
-@Suite("Android dynamic rules: Google's semantics")
+@Suite("Android dynamic rules: the case table, decided as AOSP's code decides")
 struct AndroidRuleSemanticsTests {
+    /// A fingerprint: Android's AndroidAppAsset.create refuses a target without one, and then the whole file.
+    static let fingerprint = (0..<32).map { _ in "AB" }.joined(separator: ":")
+
     /// An assetlinks.json granting App Links to one app, with `components` as its dynamic rules.
     static func document(_ components: String) throws -> JSONValue {
-        try JSONParser.parse(#"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": []}, "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": \#(components)}}}]"#)
+        try JSONParser.parse(#"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\#(Self.fingerprint)"]}, "relation_extensions": {"delegate_permission/common.handle_all_urls": {"dynamic_app_link_components": \#(components)}}}]"#)
     }
 
     @Test("every case of the table is decided as its source says", arguments: AndroidRuleCase.all)
@@ -19,7 +22,9 @@ struct AndroidRuleSemanticsTests {
     @Test("every semantic rule has a source and at least two cases, and every case names a known rule")
     func tableCoversEveryRule() {
         for (rule, source) in AndroidRuleCase.sources {
-            #expect(AndroidRuleCase.all.filter { $0.rule == rule }.count >= 2, "\(rule) (\(source)) needs a case either side")
+            let cases = AndroidRuleCase.all.filter { $0.rule == rule }
+            #expect(cases.count >= 2, "\(rule) (\(source)) needs a case either side")
+            #expect(Set(cases.map(\.expected)).count >= 2, "\(rule) (\(source)) needs cases with different decisions")
         }
         for testCase in AndroidRuleCase.all {
             #expect(AndroidRuleCase.sources[testCase.rule] != nil, "\(testCase) names no source")
@@ -28,7 +33,7 @@ struct AndroidRuleSemanticsTests {
 
     @Test("a statement without dynamic rules leaves the decision to the manifest; an unknown app is not listed")
     func withoutRules() throws {
-        let plain = try JSONParser.parse(#"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": []}}]"#)
+        let plain = try JSONParser.parse(#"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.app", "sha256_cert_fingerprints": ["\#(Self.fingerprint)"]}}]"#)
         let matcher = AndroidLinkMatcher(document: plain)
         #expect(matcher.match(url: "https://example.com/x", packageName: "com.example.app", domain: "").decision == .manifestOnly)
         #expect(matcher.match(url: "https://example.com/x", packageName: "com.example.other", domain: "").decision == .notListed)
