@@ -181,8 +181,8 @@ static int start_tls(lhc_connection *connection, const char *host, const char *c
     return 0;
 }
 
-lhc_connection *lhc_open(const char *host, int port, int use_tls, const char *ca_file, int timeout_ms,
-                         int *failure, unsigned char *error, int error_capacity) {
+lhc_connection *lhc_open(const char *host, const char *connect_host, int connect_port, int use_tls, const char *ca_file,
+                         int timeout_ms, int *failure, unsigned char *error, int error_capacity) {
     if (failure != NULL) *failure = LHC_FAILURE_NONE;
     copy_message("", error, error_capacity);
     if (timeout_ms <= 0) timeout_ms = 1;
@@ -192,7 +192,7 @@ lhc_connection *lhc_open(const char *host, int port, int use_tls, const char *ca
         return NULL;
     }
     connection->timeout_ms = timeout_ms;
-    connection->fd = open_socket(host, port, timeout_ms, failure, error, error_capacity);
+    connection->fd = open_socket(connect_host, connect_port, timeout_ms, failure, error, error_capacity);
     if (connection->fd < 0) {
         free(connection);
         return NULL;

@@ -1,4 +1,7 @@
+import Dispatch
+import Synchronization
 import LinkHostCore
+import LinkHostJSON
 
 #if canImport(Glibc)
 import Glibc
@@ -23,6 +26,8 @@ public struct DeploymentCheckOptions: Sendable {
     public var expectedAASA: [UInt8]?
     /// The assetlinks.json the config generates for this host's site, likewise.
     public var expectedAssetLinks: [UInt8]?
+    /// What the host's live files must do for the config's apps (each app opens, each Android app verifies).
+    public var expectations: HostExpectations?
     /// Unix seconds to judge certificate expiry against; nil is the system clock (tests fix it).
     public var now: Int?
     /// A certificate expiring sooner than this many days is a warning (LH512).
@@ -46,8 +51,35 @@ public enum DeploymentCheck {
         if !run.unreachable { run.checkAssetLinks() }
         if options.checkCDN { run.checkCDN() }
         return DeploymentReport(target: options.origin.description, userAgent: options.userAgent, requests: run.records, diagnostics: run.diagnostics,
-                                certificate: run.certificate)
+                                certificate: run.certificate, unreachable: run.outage)
     }
+
+    /// Runs the checks of several hosts at the same time, at most `width` at once (each on a thread of
+    /// Dispatch's, blocked on its socket), so a host that hangs costs its own timeout, not everyone's;
+    /// the reports come back in the order of `checks`.
+    public static func runAll(_ checks: [DeploymentCheckOptions], width: Int = 8, fetch: @escaping Fetcher) -> [DeploymentReport] {
+        let results = ReportSlots(count: checks.count)
+        let slots = DispatchSemaphore(value: max(1, width))
+        let group = DispatchGroup()
+        let queue = DispatchQueue(label: "linkhost.check", attributes: .concurrent)
+        for (index, options) in checks.enumerated() {
+            slots.wait()
+            queue.async(group: group) {
+                let report = run(options, fetch: fetch)
+                results.slots.withLock { $0[index] = report }
+                slots.signal()
+            }
+        }
+        group.wait()
+        return results.slots.withLock { $0.compactMap { $0 } }
+    }
+}
+
+/// The reports of `runAll`, filled from several threads.
+private final class ReportSlots: Sendable {
+    let slots: Mutex<[DeploymentReport?]>
+
+    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
 }
 
 /// One run of the deployment checks, collecting requests made and problems found.
@@ -58,6 +90,9 @@ struct DeploymentCheckRun {
     private(set) var diagnostics: [LintDiagnostic] = []
     /// The origin could not be reached at all; further requests would only repeat the error.
     private(set) var unreachable = false
+    /// Nothing answered: the name did not resolve, no connection, or silence until the timeout. A TLS
+    /// failure is an answer (a wrong certificate is a broken deploy, not an outage).
+    private(set) var outage = false
     /// The AASA bytes the origin served, to compare with the CDN's copy.
     private var originAASA: [UInt8]?
     /// The certificate the origin presented over HTTPS.
@@ -89,7 +124,10 @@ struct DeploymentCheckRun {
             }
             add(code, .error, origin == nil ? path : request.url, error.message)
             // When the very first request cannot connect, every other one would only repeat the error.
-            if origin == nil && records.count == 1 && error.kind != .protocolError && error.kind != .tooLarge { unreachable = true }
+            if origin == nil && records.count == 1 && error.kind != .protocolError && error.kind != .tooLarge {
+                unreachable = true
+                outage = [.resolve, .connect, .timeout].contains(error.kind)
+            }
             return nil
         }
     }
@@ -104,6 +142,7 @@ struct DeploymentCheckRun {
         originAASA = response.body
         compareWithConfig(response.body, expected: options.expectedAASA, path)
         diagnostics += AASALinter.diagnostics(bytes: response.body).map { located($0, under: path) }
+        decideIOSApps(response.body, path)
         compareHead(with: response, path)
 
         let rootPath = Site.aasaPaths[1]
@@ -121,13 +160,23 @@ struct DeploymentCheckRun {
         let path = Site.assetLinksPath
         guard let response = request("GET", path) else { return }
         if response.status == 404 {
-            add(.lh510, .warning, path, "answers 404, so Android App Links cannot verify on this domain (fine if it has no Android app)")
+            if let expectations = options.expectations, !expectations.androidApps.isEmpty {
+                let packages = expectations.androidApps.map(\.packageName).joined(separator: ", ")
+                add(.lh510, .error, path, "answers 404, but the config gives \(expectations.siteName) the Android app\(expectations.androidApps.count == 1 ? "" : "s") \(packages): App Links cannot verify for \(expectations.androidApps.count == 1 ? "it" : "them")")
+            } else {
+                add(.lh510, .warning, path, "answers 404, so Android App Links cannot verify on this domain (fine if it has no Android app)")
+            }
             return
         }
         guard expectOK(response, path, severity: .error) else { return }
         expectJSONType(response, path, severity: .error)
         compareWithConfig(response.body, expected: options.expectedAssetLinks, path)
         diagnostics += AssetLinksLinter.diagnostics(bytes: response.body).map { located($0, under: path) }
+        if let expectations = options.expectations, let statements = try? JSONParser.parse(response.body) {
+            for (app, missing) in expectations.unverifiedAndroidApps(in: statements) {
+                add(.lh514, .error, path, "does not verify \(app.packageName) of \(expectations.siteName): \(missing)")
+            }
+        }
         compareHead(with: response, path)
     }
 
@@ -189,10 +238,27 @@ struct DeploymentCheckRun {
     }
 
     /// LH511 when the deployment serves another file than the config generates for the host's site: an old
-    /// deploy, another server in front, or the wrong site for the host.
+    /// deploy, another server in front, or the wrong site for the host. A warning, naming where the two
+    /// differ: whether the difference matters to an app is decided by LH513/LH514.
     private mutating func compareWithConfig(_ served: [UInt8], expected: [UInt8]?, _ path: String) {
         guard let expected, served != expected else { return }
-        add(.lh511, .warning, path, "differs from the file the config generates for this host (\(served.count) vs \(expected.count) bytes): an older deploy, a proxy's copy, or the host served by another site")
+        var where_ = ""
+        if let a = try? JSONParser.parse(served), let b = try? JSONParser.parse(expected) {
+            let paths = JSONDifference.paths(a, b)
+            where_ = paths.isEmpty ? "; the same JSON, written differently" : "; they differ at " + paths.joined(separator: ", ")
+        }
+        add(.lh511, .warning, path, "differs from the file the config generates for this host (\(served.count) vs \(expected.count) bytes)\(where_): an older deploy, a proxy's copy, or the host served by another site")
+    }
+
+    /// LH513 for each iOS app of the host's site that the live AASA would not open for one of the site's call links.
+    private mutating func decideIOSApps(_ served: [UInt8], _ path: String) {
+        guard let expectations = options.expectations, let document = try? JSONParser.parse(served) else { return }
+        let matcher = AASAMatcher(document: document)
+        for app in expectations.iosApps {
+            let result = matcher.match(url: expectations.callLinkURL, appID: app, domain: options.origin.authority)
+            guard result.decision != .match else { continue }
+            add(.lh513, .error, path, "does not open \(app) of \(expectations.siteName) for its call link \(expectations.callLinkURL) (\(result.decision.rawValue)): iOS would show the page instead of the app")
+        }
     }
 
     /// HEAD must agree with GET: same status, Content-Type and length.

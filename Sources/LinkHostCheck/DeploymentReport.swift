@@ -68,14 +68,18 @@ public struct DeploymentReport: Sendable, Equatable {
     public let diagnostics: [LintDiagnostic]
     /// The certificate the origin presented, over HTTPS.
     public let certificate: CertificateFacts?
+    /// True when nothing answered at all (no name, no connection, or silence until the timeout).
+    public let unreachable: Bool
 
     /// Makes a report.
-    public init(target: String, userAgent: String, requests: [FetchRecord], diagnostics: [LintDiagnostic], certificate: CertificateFacts? = nil) {
+    public init(target: String, userAgent: String, requests: [FetchRecord], diagnostics: [LintDiagnostic], certificate: CertificateFacts? = nil,
+                unreachable: Bool = false) {
         self.target = target
         self.userAgent = userAgent
         self.requests = requests
         self.diagnostics = diagnostics
         self.certificate = certificate
+        self.unreachable = unreachable
     }
 
     /// `certificate: issuer CN=R11,…, valid until 2026-03-01T00:00:00Z, names a.example.com, b.example.com`.
@@ -92,10 +96,27 @@ public struct DeploymentReport: Sendable, Equatable {
     public var codes: [LintCode] { diagnostics.map(\.code) }
 
     /// The report for people: the requests, a verdict, then one problem per line, errors first.
-    public var humanText: String {
+    public var humanText: String { humanText(certificateShownBefore: nil) }
+
+    /// Several reports for people, one after the other; a certificate shared by several hosts (one with many
+    /// names) has its line once, and later hosts name the first that showed it.
+    public static func humanText(of reports: [DeploymentReport]) -> String {
+        var shown: [CertificateFacts: String] = [:]
+        return reports.map { report in
+            let earlier = report.certificate.flatMap { shown[$0] }
+            if let certificate = report.certificate, earlier == nil { shown[certificate] = report.target }
+            return report.humanText(certificateShownBefore: earlier)
+        }.joined(separator: "\n")
+    }
+
+    private func humanText(certificateShownBefore earlier: String?) -> String {
         var lines = ["Checking \(target) as \"\(userAgent)\""]
         lines += requests.map { "  " + $0.line }
-        if let certificateLine { lines.append("  " + certificateLine) }
+        if let earlier {
+            lines.append("  certificate: the one shown for \(earlier)")
+        } else if let certificateLine {
+            lines.append("  " + certificateLine)
+        }
         let report = LintReport(source: target, diagnostics: diagnostics)
         let counts = report.counts
         lines.append(passed
@@ -133,5 +154,41 @@ public struct DeploymentReport: Sendable, Equatable {
         }
         object.append("diagnostics", .array(diagnostics.map(\.json)))
         return .object(object)
+    }
+}
+
+/// The outcome of a whole `check` run: one line for people and alerts, and the exit code.
+public struct DeploymentSummary: Sendable {
+    /// Hosts whose every check passed.
+    public let passed: [String]
+    /// Hosts that answered, with a check that failed.
+    public let failed: [String]
+    /// Hosts that could not be reached.
+    public let unreachable: [String]
+    /// Warnings over every host.
+    public let warnings: Int
+
+    /// Sums up `reports`.
+    public init(_ reports: [DeploymentReport]) {
+        unreachable = reports.filter(\.unreachable).map(\.target)
+        failed = reports.filter { !$0.unreachable && !$0.passed }.map(\.target)
+        passed = reports.filter { !$0.unreachable && $0.passed }.map(\.target)
+        warnings = reports.reduce(0) { $0 + $1.diagnostics.filter { $0.severity == .warning }.count }
+    }
+
+    /// 0 all passed, 1 a check failed on a host that answered, 3 only unreachable hosts (README, `check --help`).
+    public var exitCode: Int32 { !failed.isEmpty ? 1 : !unreachable.isEmpty ? 3 : 0 }
+
+    /// `check: 25 hosts, 23 passed, 1 failed (a.example), 1 unreachable (b.example); 4 warnings`.
+    public var line: String {
+        let total = passed.count + failed.count + unreachable.count
+        var parts = ["\(passed.count) passed"]
+        if !failed.isEmpty { parts.append("\(failed.count) failed (\(Self.names(failed)))") }
+        if !unreachable.isEmpty { parts.append("\(unreachable.count) unreachable (\(Self.names(unreachable)))") }
+        return "check: \(total) host\(total == 1 ? "" : "s"), " + parts.joined(separator: ", ") + "; \(warnings) warning\(warnings == 1 ? "" : "s")"
+    }
+
+    private static func names(_ targets: [String]) -> String {
+        targets.count <= 10 ? targets.joined(separator: ", ") : targets.prefix(10).joined(separator: ", ") + " and \(targets.count - 10) more"
     }
 }

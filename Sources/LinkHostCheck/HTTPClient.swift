@@ -12,12 +12,15 @@ public struct HTTPClient: Sendable {
     public var maximumResponseSize: Int
     /// PEM file of trust anchors to use instead of the system store (for private or test CAs).
     public var caFile: String?
+    /// Where to dial instead, as curl's `--connect-to` says: the first rule that fits an origin wins.
+    public var connectTo: [ConnectTo]
 
     /// Makes a client.
-    public init(timeoutSeconds: Int = 10, maximumResponseSize: Int = 1 << 20, caFile: String? = nil) {
+    public init(timeoutSeconds: Int = 10, maximumResponseSize: Int = 1 << 20, caFile: String? = nil, connectTo: [ConnectTo] = []) {
         self.timeoutSeconds = timeoutSeconds
         self.maximumResponseSize = maximumResponseSize
         self.caFile = caFile
+        self.connectTo = connectTo
     }
 
     /// This client as a `Fetcher`.
@@ -31,8 +34,10 @@ public struct HTTPClient: Sendable {
         let timeoutMilliseconds = Int32(clamping: timeoutSeconds * 1000)
         var failure: Int32 = 0
         var errorText = [UInt8](repeating: 0, count: 512)
+        let origin = request.origin
+        let rule = connectTo.first { $0.fits(host: origin.bareHost, port: origin.effectivePort) }
         let connection = lhc_open(
-            request.origin.bareHost, Int32(request.origin.effectivePort), request.origin.scheme == "https" ? 1 : 0,
+            origin.bareHost, rule?.host ?? origin.bareHost, Int32(rule?.port ?? origin.effectivePort), origin.scheme == "https" ? 1 : 0,
             caFile, timeoutMilliseconds, &failure, &errorText, Int32(errorText.count)
         )
         guard let connection else {
@@ -99,5 +104,57 @@ public struct HTTPClient: Sendable {
     /// A NUL-terminated C message as a string.
     private static func text(_ bytes: [UInt8]) -> String {
         String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+    }
+}
+
+/// One `--connect-to HOST1:PORT1:HOST2:PORT2` rule, as curl reads it: requests for HOST1 on PORT1 (either
+/// empty for any) are dialled at HOST2 on PORT2 (either empty to keep the request's), while the Host
+/// header, SNI and certificate check still name HOST1 — one origin or replica behind a CDN, checked as the
+/// fetchers see the name.
+public struct ConnectTo: Sendable, Equatable {
+    /// The host it applies to, or nil for any.
+    public let fromHost: String?
+    /// The port it applies to, or nil for any.
+    public let fromPort: Int?
+    /// Where to dial instead, or nil to keep the request's host.
+    public let host: String?
+    /// The port to dial instead, or nil to keep the request's.
+    public let port: Int?
+
+    /// Reads `HOST1:PORT1:HOST2:PORT2` (IPv6 literals in brackets); nil when it is not of that form.
+    public init?(_ text: String) {
+        var parts: [String] = []
+        var current = ""
+        var bracketed = false
+        for character in text {
+            if character == "[" { bracketed = true } else if character == "]" { bracketed = false }
+            if character == ":" && !bracketed {
+                parts.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        parts.append(current)
+        guard parts.count == 4 else { return nil }
+        func host(_ part: String) -> String? {
+            let bare = part.hasPrefix("[") && part.hasSuffix("]") ? String(part.dropFirst().dropLast()) : part
+            return bare.isEmpty ? nil : bare.lowercased()
+        }
+        func port(_ part: String) -> Int?? {
+            if part.isEmpty { return .some(nil) }
+            guard let value = Int(part), (1...65535).contains(value) else { return nil }
+            return .some(value)
+        }
+        guard let fromPort = port(parts[1]), let toPort = port(parts[3]) else { return nil }
+        self.fromHost = host(parts[0])
+        self.fromPort = fromPort
+        self.host = host(parts[2])
+        self.port = toPort
+    }
+
+    /// True when a request to `host` on `port` is dialled by this rule.
+    public func fits(host requested: String, port requestedPort: Int) -> Bool {
+        (fromHost == nil || fromHost == requested.lowercased()) && (fromPort == nil || fromPort == requestedPort)
     }
 }

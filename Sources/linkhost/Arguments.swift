@@ -9,6 +9,8 @@ struct UsageError: Error {
 /// Parsed arguments of one command: options with values, flags, and positional words.
 struct Arguments {
     private(set) var values: [String: String] = [:]
+    /// Every value of each option, in order, for options that may be given more than once.
+    private(set) var allValues: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positional: [String] = []
 
@@ -36,6 +38,7 @@ struct Arguments {
                     throw UsageError(message: "\(name) needs a value", command: command)
                 }
                 values[name] = value
+                allValues[name, default: []].append(value)
             } else if allowedFlags.contains(name) || name == "--help" {
                 flags.insert(name)
             } else {
@@ -51,6 +54,9 @@ struct Arguments {
 
     /// The value of an option.
     subscript(option: String) -> String? { values[option] }
+
+    /// Every value given for an option that may repeat (`--connect-to A --connect-to B`).
+    func all(_ option: String) -> [String] { allValues[option] ?? [] }
 
     /// True when a flag was given.
     func has(_ flag: String) -> Bool { flags.contains(flag) }

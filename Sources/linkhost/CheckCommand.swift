@@ -8,7 +8,8 @@ enum CheckCommand: Command {
     static let summary = "Check a live deployment the way Apple's and Google's fetchers see it."
     static let help = """
     USAGE: linkhost check [URL ...] [--config PATH] [--user-agent UA] [--cdn] [--allow-http]
-                          [--cacert FILE] [--timeout SECONDS] [--format human|json]
+                          [--cacert FILE] [--timeout SECONDS] [--connect-to H1:P1:H2:P2 ...]
+                          [--format human|json]
 
     Fetches the association files from the deployment at each URL (its origin, e.g.
     https://links.example.com; a bare host name means https) and checks:
@@ -21,10 +22,18 @@ enum CheckCommand: Command {
     Redirects are never followed. TLS certificates are verified against the system
     trust store, including the host name.
 
-    With --config, each host's files are also compared with the ones the config
-    generates for the site serving that host (LH511), and without a URL every host
-    of every site is checked (wildcard hosts are skipped; the default site's
+    With --config, check decides for each app the config gives a host: the live AASA
+    must open every iOS app of the host's site for one of its call links (LH513), and
+    the live assetlinks.json must verify every Android app with every fingerprint the
+    config lists (LH514; a 404 there is an error, LH510) — each an error naming the
+    site and the app. A file that differs from the one the config generates but
+    changes no such decision is a warning naming where (LH511). Without a URL every
+    host of every site is checked (wildcard hosts are skipped; the default site's
     callLinks.baseURL stands for it when set).
+
+    Hosts are checked at the same time, at most 8 at once, so a host that hangs costs
+    its own --timeout and no one else's; the report lists them in the order given,
+    then one summary line.
 
     OPTIONS:
       --user-agent UA     User-Agent to send (default: AASA-Bot/1.0.0, the agent of
@@ -40,6 +49,11 @@ enum CheckCommand: Command {
       --cacert FILE       Trust the CA certificates of this PEM file instead of the system
                           store (a private CA, a test certificate).
       --timeout SECONDS   Time each request may take (default: 10).
+      --connect-to H1:P1:H2:P2
+                          Dial H2:P2 for requests to H1:P1, as curl's option of that name
+                          (an empty part matches any / keeps the request's): one origin or
+                          replica behind a CDN, checked with the host's name, SNI and
+                          certificate. May be given more than once; the first that fits wins.
       --format FORMAT     human (default) or json: {"target", "userAgent", "passed",
                           "requests", "diagnostics": [{code, severity, path, message}]},
                           an array of them when several deployments are checked.
@@ -48,13 +62,16 @@ enum CheckCommand: Command {
     Codes are listed in docs/diagnostics.md.
 
     EXIT CODES: 0 every check passed on every host (warnings may be printed),
-    1 problems found, 2 usage or config error.
+    1 a check failed on a host that answered (a wrong, missing or broken file, an
+    app that would not open or verify), 2 usage or config error, 3 a host could not
+    be reached at all (and nothing else failed) — so an alert can tell a broken
+    deploy from an outage.
     """
 
     static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {
         let arguments = try Arguments(
             words, command: name,
-            options: ["--config", "--user-agent", "--cdn-url", "--cacert", "--timeout", "--format"],
+            options: ["--config", "--user-agent", "--cdn-url", "--cacert", "--timeout", "--format", "--connect-to"],
             flags: ["--cdn", "--allow-http"]
         )
         if arguments.has("--help") { StandardStreams.output(help + "\n"); return 0 }
@@ -73,27 +90,35 @@ enum CheckCommand: Command {
         if let cdnBase, FetchOrigin(url: cdnBase) == nil {
             throw UsageError(message: "--cdn-url '\(cdnBase)' is not an http(s) URL", command: name)
         }
+        let connectTo = try arguments.all("--connect-to").map { text throws(UsageError) -> ConnectTo in
+            guard let rule = ConnectTo(text) else { throw UsageError(message: "--connect-to takes HOST1:PORT1:HOST2:PORT2 (as curl), not '\(text)'", command: name) }
+            return rule
+        }
         let client = HTTPClient(
             timeoutSeconds: try arguments.integer("--timeout", in: 1...300, command: name) ?? 10,
-            caFile: arguments["--cacert"]
+            caFile: arguments["--cacert"], connectTo: connectTo
         )
-        let reports = origins.map { origin in
+        let checks = origins.map { origin in
             var options = DeploymentCheckOptions(
                 origin: origin, userAgent: userAgent, checkCDN: arguments.has("--cdn") || cdnBase != nil,
                 cdnBase: cdnBase ?? DeploymentCheckOptions.appleCDNBase
             )
-            if let site = config?.site(forHost: origin.authority) {
+            if let config {
+                let site = config.site(forHost: origin.authority)
                 options.expectedAASA = site.apps.isEmpty ? nil : AASAGenerator.bytes(for: site)
                 options.expectedAssetLinks = site.android.isEmpty ? nil : AssetLinksGenerator.bytes(for: site)
+                options.expectations = HostExpectations(config: config, host: origin.authority, origin: "\(origin.scheme)://\(origin.authority)")
             }
-            return DeploymentCheck.run(options, fetch: client.fetcher)
+            return options
         }
+        let reports = DeploymentCheck.runAll(checks, fetch: client.fetcher)
+        let summary = DeploymentSummary(reports)
         if format == "json" {
             StandardStreams.output(reports.count == 1 ? reports[0].jsonText : DeploymentReport.jsonText(of: reports))
         } else {
-            StandardStreams.output(reports.map(\.humanText).joined(separator: "\n"))
+            StandardStreams.output(DeploymentReport.humanText(of: reports) + summary.line + "\n")
         }
-        return reports.allSatisfy(\.passed) ? 0 : 1
+        return summary.exitCode
     }
 
     /// The origin of one deployment given on the command line.

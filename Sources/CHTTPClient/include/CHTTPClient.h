@@ -27,13 +27,14 @@ enum lhc_receive_status {
     LHC_RECEIVE_TIMEOUT = -2,
 };
 
-/// Connects to `host` (a name or numeric address, without brackets) on `port`, trying each address the
-/// name resolves to, each step bounded by `timeout_ms`. With `use_tls`, runs a TLS handshake that sends
-/// SNI (for names) and verifies the certificate chain and the host name: against `ca_file` (PEM) when it
-/// is non-NULL, else against the system trust store. Returns NULL on failure, with `*failure` set and a
-/// NUL-terminated message in `error` (at most `error_capacity` bytes).
-lhc_connection *lhc_open(const char *host, int port, int use_tls, const char *ca_file, int timeout_ms,
-                         int *failure, unsigned char *error, int error_capacity);
+/// Connects to `connect_host` (a name or numeric address, without brackets) on `connect_port`, trying each
+/// address the name resolves to, each step bounded by `timeout_ms`. With `use_tls`, runs a TLS handshake
+/// for `host` (which is `connect_host` except under curl's --connect-to, when one origin or replica is
+/// dialled for another's name): it sends SNI (for names) and verifies the certificate chain and the host
+/// name: against `ca_file` (PEM) when it is non-NULL, else against the system trust store. Returns NULL on
+/// failure, with `*failure` set and a NUL-terminated message in `error` (at most `error_capacity` bytes).
+lhc_connection *lhc_open(const char *host, const char *connect_host, int connect_port, int use_tls, const char *ca_file,
+                         int timeout_ms, int *failure, unsigned char *error, int error_capacity);
 
 /// Sends all `count` bytes. Returns 0, or -1 on error or timeout (see `lhc_last_error`).
 int lhc_send(lhc_connection *connection, const unsigned char *bytes, int count);

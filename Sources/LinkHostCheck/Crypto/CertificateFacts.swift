@@ -2,7 +2,7 @@ import CCrypto
 
 /// What a certificate says about itself: validity, issuer, names, and the identifiers ACME Renewal
 /// Information uses; read from the first certificate of a PEM chain.
-public struct CertificateFacts: Sendable, Equatable {
+public struct CertificateFacts: Sendable, Hashable {
     /// Start of validity, Unix seconds.
     public let notBefore: Int
     /// End of validity, Unix seconds.

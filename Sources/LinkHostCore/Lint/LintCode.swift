@@ -31,7 +31,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     /// Live deployment, continued.
     case lh506 = "LH506", lh507 = "LH507", lh508 = "LH508", lh509 = "LH509", lh510 = "LH510"
     /// Live deployment, continued.
-    case lh511 = "LH511", lh512 = "LH512"
+    case lh511 = "LH511", lh512 = "LH512", lh513 = "LH513", lh514 = "LH514"
     /// The call page's locale files: tags, unknown keys, missing and malformed strings.
     case lh601 = "LH601", lh602 = "LH602", lh603 = "LH603", lh604 = "LH604", lh605 = "LH605"
     /// The app's files: unreadable, hosts or templates not claimed, claims the server does not serve, developer mode.
@@ -45,10 +45,11 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         switch self {
         case .lh104, .lh106, .lh111, .lh112: return "error (config) / warning (AASA file)"
         case .lh105, .lh209: return "error, or warning when iOS still reads the value"
-        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh306, .lh403, .lh407, .lh408, .lh508, .lh510, .lh511, .lh512, .lh602, .lh603, .lh703, .lh705, .lh706: return "warning"
+        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh306, .lh403, .lh407, .lh408, .lh508, .lh511, .lh512, .lh602, .lh603, .lh703, .lh705, .lh706: return "warning"
         case .lh118: return "error, or warning for a host no public CA can reach"
         case .lh119: return "error, or warning when the folder is readable by others"
         case .lh503, .lh504, .lh505: return "error (warning for the legacy root /apple-app-site-association)"
+        case .lh510: return "error when the config gives the host an Android app, else warning"
         case .lh404: return "error (config) / warning (assetlinks file)"
         case .lh405: return "error, or warning when no statement grants App Links"
         case .lh406: return "error, or warning for what Google does not document"
@@ -117,6 +118,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh510: return "No /.well-known/assetlinks.json is served, so Android App Links cannot verify."
         case .lh511: return "A served association file differs from the one the config generates for the host's site (`check --config`)."
         case .lh512: return "The host's TLS certificate expires within 14 days."
+        case .lh513: return "The live AASA does not open an iOS app of the config for the site's call link on that host (`check --config`)."
+        case .lh514: return "The live assetlinks.json does not verify an Android app of the config with every fingerprint the config lists (`check --config`)."
         case .lh601: return "A locale file's name is not a language tag (BCP 47, e.g. `pt-BR.json`), two files name one tag, or `callLinks.defaultLocale` has no file."
         case .lh602: return "A locale file has a key that nothing reads: a string the page template does not use, or an unknown member."
         case .lh603: return "A locale file lacks a string the page template uses; the page shows the default locale's string there."
@@ -189,6 +192,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh509: return "Fix what Apple-Failure-Reason and Apple-Failure-Details say; devices read the CDN's copy."
         case .lh510: return "Configure the Android apps under \"android\" so linkhost serves assetlinks.json, if the domain has Android apps."
         case .lh511: return "Deploy the config (and reload), check that the host is listed in the right site, and that no proxy in front serves its own copy."
+        case .lh513: return "Deploy the config's AASA to that host (and reload); if it is served, the app ID or the rules differ from the config: compare with `linkhost print aasa --host HOST`."
+        case .lh514: return "Deploy the config's assetlinks.json to that host; if it is served, add the missing package or fingerprint (compare with `linkhost print assetlinks --host HOST`)."
         case .lh512: return "Renew it now: with linkhost's ACME look at its log and /healthz for the failing order; with certificate files, run the renewal and send SIGHUP."
         case .lh601: return "Name each file after its tag (language, optional script and region: de.json, pt-BR.json, zh-Hant.json), once, and ship one for the default locale."
         case .lh602: return "Fix the key's spelling to the template's {{t.name}}, or remove it; a locale file has only \"direction\" and \"strings\"."

@@ -159,6 +159,14 @@ extension LintCodeCase {
         LintCodeCase(.lh704, "manifest filter without autoVerify", failing: .androidManifest(LintFixtures.androidManifest.replacing(" android:autoVerify=\"true\"", with: "")), passing: .androidManifest(LintFixtures.androidManifest)),
         LintCodeCase(.lh705, "manifest claiming a host no site serves", failing: .androidManifest(LintFixtures.androidManifest.replacing("<data android:scheme", with: "<data android:host=\"old.example.com\" />\n<data android:scheme")), passing: .androidManifest(LintFixtures.androidManifest)),
         LintCodeCase(.lh706, "entitlements in developer mode", failing: .entitlements(LintFixtures.entitlements.replacing("applinks:links.example.com", with: "applinks:links.example.com?mode=developer")), passing: .entitlements(LintFixtures.entitlements)),
+        LintCodeCase(.lh513, "served AASA opens another app than the config's",
+                     failing: .deployment(["GET /.well-known/apple-app-site-association": .ok(LintFixtures.aasa.replacing("com.example.video", with: "com.example.vidoe")),
+                                           "HEAD /.well-known/apple-app-site-association": .head(LintFixtures.aasa.replacing("com.example.video", with: "com.example.vidoe"))], expectingApps: true),
+                     passing: .deployment([:], expectingApps: true)),
+        LintCodeCase(.lh514, "served assetlinks misses a fingerprint of the config's",
+                     failing: .deployment(["GET /.well-known/assetlinks.json": .ok(LintFixtures.assetlinks.replacing(", \"\(LintFixtures.fingerprints[1])\"", with: "")),
+                                           "HEAD /.well-known/assetlinks.json": .head(LintFixtures.assetlinks.replacing(", \"\(LintFixtures.fingerprints[1])\"", with: ""))], expectingApps: true),
+                     passing: .deployment([:], expectingApps: true)),
         LintCodeCase(.lh510, "no assetlinks", failing: .deployment(["GET /.well-known/assetlinks.json": .response(FetchedResponse(status: 404))]), passing: .deployment([:])),
     ]
 }

@@ -15,7 +15,8 @@ enum LintInput: Sendable {
     /// An assetlinks.json document.
     case assetlinks(String)
     /// A deployment: the good canned deployment with some responses replaced, by `METHOD path` (or `CDN`).
-    case deployment([String: CannedResponse], cdn: Bool = false, expectedAASA: String? = nil, now: Int? = nil)
+    /// With `expectingApps`, `check --config` on the base config: its apps must open and verify.
+    case deployment([String: CannedResponse], cdn: Bool = false, expectedAASA: String? = nil, now: Int? = nil, expectingApps: Bool = false)
     /// An iOS app's .entitlements, compared with the base config serving links.example.com.
     case entitlements(String)
     /// An Android app's AndroidManifest.xml, compared with the base config serving links.example.com.
@@ -155,8 +156,8 @@ enum LintFixtures {
             return summarize(AASALinter.diagnostics(bytes: Array(text.utf8)))
         case .assetlinks(let text):
             return summarize(AssetLinksLinter.diagnostics(bytes: Array(text.utf8)))
-        case .deployment(let overrides, let cdn, let expected, let now):
-            return summarize(deployment(overrides, cdn: cdn, expectedAASA: expected, now: now).diagnostics)
+        case .deployment(let overrides, let cdn, let expected, let now, let expectingApps):
+            return summarize(deployment(overrides, cdn: cdn, expectedAASA: expected, now: now, expectingApps: expectingApps).diagnostics)
         case .entitlements(let text):
             return summarize(AppFilesLinter.lint(entitlements: Array(text.utf8), source: "test", config: try appConfig()).diagnostics)
         case .androidManifest(let text):
@@ -165,7 +166,8 @@ enum LintFixtures {
     }
 
     /// Runs the deployment check against the good canned deployment with `overrides`.
-    static func deployment(_ overrides: [String: CannedResponse], cdn: Bool = false, expectedAASA: String? = nil, now: Int? = nil) -> DeploymentReport {
+    static func deployment(_ overrides: [String: CannedResponse], cdn: Bool = false, expectedAASA: String? = nil, now: Int? = nil,
+                           expectingApps: Bool = false) -> DeploymentReport {
         var canned: [String: CannedResponse] = [
             "GET /.well-known/apple-app-site-association": .ok(aasa),
             "HEAD /.well-known/apple-app-site-association": .head(aasa),
@@ -179,6 +181,9 @@ enum LintFixtures {
         var options = DeploymentCheckOptions(origin: FetchOrigin(scheme: "https", host: "links.example.com", port: nil), checkCDN: cdn)
         options.expectedAASA = expectedAASA.map { Array($0.utf8) }
         options.now = now
+        if expectingApps, let config = try? appConfig() {
+            options.expectations = HostExpectations(config: config, host: "links.example.com", origin: "https://links.example.com")
+        }
         return DeploymentCheck.run(options) { request in
             let key = request.origin.host == "links.example.com" ? "\(request.method) \(request.path)" : "CDN"
             switch responses[key] {
