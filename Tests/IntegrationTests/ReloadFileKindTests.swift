@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 19, item 7: a reload reads only regular files and checks their size before reading, so a FIFO
+/// in `public/` cannot block the reload thread and a huge sparse file cannot balloon the process; a later
+/// SIGHUP with the folder fixed still applies.
+@Suite("Reload reads only regular files", .timeLimit(.minutes(2)))
+struct ReloadFileKindTests {
+    /// The largest resident size the process has had (VmHWM), in kB.
+    private func peakResidentKilobytes(_ pid: pid_t) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let value = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) else {
+            throw HarnessError("no VmHWM in /proc/\(pid)/status")
+        }
+        return value
+    }
+
+    /// After the folder is fixed, one more SIGHUP applies: a file added with the fix is served.
+    private func expectFixedReloadApplies(_ server: LinkHostProcess, _ site: SiteFixture) async throws {
+        try site.write("added after the fix\n", to: "public/fixed.txt")
+        server.signal(SIGHUP)
+        try await server.waitForStderr(containing: "reloaded", timeout: .seconds(10))
+        let served = try await eventually(timeout: .seconds(5)) { try server.request("GET", "/fixed.txt").status == 200 }
+        #expect(served, "\(server.stderr)")
+        let metrics = try server.request("GET", "/metrics").text
+        #expect(metrics.contains("linkhost_reloads_total{result=\"failed\"} 1"), "\(metrics)")
+    }
+
+    @Test("a FIFO in public/: the reload is refused at once naming it, the old snapshot serves, a later SIGHUP applies")
+    func fifo() async throws {
+        let site = try SiteFixture()
+        let server = try await LinkHostProcess.start(site)
+        let pipe = site.publicPath + "/pipe"
+        try #require(mkfifo(pipe, 0o644) == 0)
+        server.signal(SIGHUP)
+        // Before the fix the reload thread blocked in open() for ever and logged nothing.
+        try await server.waitForStderr(containing: "reload failed", timeout: .seconds(10))
+        #expect(server.stderr.contains("\(pipe) is a FIFO (named pipe), not a regular file"), "\(server.stderr)")
+        #expect(try server.request("GET", "/style.css").status == 200)
+        try #require(unlink(pipe) == 0)
+        try await expectFixedReloadApplies(server, site)
+    }
+
+    @Test("a 1 GiB sparse file in public/: the reload is refused before reading it, memory stays flat, a later SIGHUP applies")
+    func hugeSparseFile() async throws {
+        let site = try SiteFixture()
+        let server = try await LinkHostProcess.start(site)
+        let huge = site.publicPath + "/huge.bin"
+        try #require(FileManager.default.createFile(atPath: huge, contents: nil))
+        try #require(truncate(huge, 1 << 30) == 0)
+        let before = try peakResidentKilobytes(server.child.pid)
+        server.signal(SIGHUP)
+        try await server.waitForStderr(containing: "reload failed", timeout: .seconds(20))
+        #expect(server.stderr.contains("\(huge) is 1073741824 bytes"), "\(server.stderr)")
+        let after = try peakResidentKilobytes(server.child.pid)
+        // Before the fix the whole gigabyte was read first: the peak went from ~13 MB to over 1 GB.
+        #expect(after - before < 64 * 1024, "peak resident size grew from \(before) kB to \(after) kB")
+        print("sparse 1 GiB reload: peak resident \(before) kB before, \(after) kB after")
+        try #require(unlink(huge) == 0)
+        try await expectFixedReloadApplies(server, site)
+    }
+}
