@@ -64,4 +64,27 @@ struct ReloadFileKindTests {
         try #require(unlink(huge) == 0)
         try await expectFixedReloadApplies(server, site)
     }
+
+    @Test("a reload past the watchdog's limit is logged and counted; a SIGHUP meanwhile applies once it ends")
+    func watchdog() async throws {
+        let site = try SiteFixture()
+        // 24 MB of static files make a reload last well past a 10 ms limit, on any machine.
+        for index in 0..<8 {
+            try Data(repeating: UInt8(index), count: 3 << 20).write(to: URL(fileURLWithPath: site.publicPath + "/large-\(index).bin"))
+        }
+        let server = try await LinkHostProcess.start(site, environment: ["LINKHOST_RELOAD_WATCHDOG_SECONDS": "0.01"])
+        server.signal(SIGHUP)
+        try await server.waitForStderr(containing: "a reload is still running after 0.01 s", timeout: .seconds(20))
+        var changed = TestConfig()
+        changed.bundleID = "com.example.afterwatchdog"
+        try site.writeConfig(changed)
+        server.signal(SIGHUP)
+        let applied = try await eventually(timeout: .seconds(20)) {
+            aasaAppIDs(parseJSON(try server.request("GET", "/.well-known/apple-app-site-association").body)) == [changed.appID]
+        }
+        #expect(applied, "\(server.stderr)")
+        #expect(server.stderr.contains("the reload that was stuck ended after"), "\(server.stderr)")
+        let metrics = try server.request("GET", "/metrics").text
+        #expect(metrics.contains("linkhost_reloads_stuck_total ") && !metrics.contains("linkhost_reloads_stuck_total 0\n"), "\(metrics)")
+    }
 }
