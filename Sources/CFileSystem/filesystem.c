@@ -69,8 +69,8 @@ int cfs_open_folder(int folder, const char *name, int create, int follow) {
     return openat(folder, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
 }
 
-int cfs_open_for_reading(int folder, const char *name, int follow, struct cfs_file_facts *facts) {
-    int descriptor = openat(folder, name, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+int cfs_open_for_reading(int folder, const char *name, int follow, int wait, struct cfs_file_facts *facts) {
+    int descriptor = openat(folder, name, O_RDONLY | O_CLOEXEC | (wait ? 0 : O_NONBLOCK) | (follow ? 0 : O_NOFOLLOW));
     if (descriptor < 0) return -1;
     if (cfs_descriptor_facts(descriptor, facts) != 0) {
         int failure = errno;

@@ -102,14 +102,19 @@ package enum FileSystem {
     /// The file is opened without blocking and checked with `fstat` before a byte is read: a FIFO would
     /// block the reading thread until a writer came (forever, for a reload), a device or a socket has no end,
     /// and a huge (even sparse) file would be read whole before any size check after the fact.
-    package static func readFile(_ path: String, maximumSize: Int = defaultMaximumFileSize) throws(ReadError) -> [UInt8] {
-        try readFile(in: cfs_working_directory(), path, shownAs: path, following: true, maximumSize: maximumSize)
+    ///
+    /// `acceptingStreams` lets a FIFO, socket or character device through (still held to the limit) for a
+    /// file a person names on the command line, such as `validate --aasa <(curl …)`; never at load.
+    package static func readFile(_ path: String, maximumSize: Int = defaultMaximumFileSize, acceptingStreams: Bool = false) throws(ReadError) -> [UInt8] {
+        try readFile(in: cfs_working_directory(), path, shownAs: path, following: true, maximumSize: maximumSize, acceptingStreams: acceptingStreams)
     }
 
     /// `readFile` relative to the open folder `folder`, following a final symbolic link only when `following`.
-    package static func readFile(in folder: Int32, _ name: String, shownAs path: String, following: Bool, maximumSize: Int) throws(ReadError) -> [UInt8] {
+    package static func readFile(in folder: Int32, _ name: String, shownAs path: String, following: Bool, maximumSize: Int,
+                                 acceptingStreams: Bool = false) throws(ReadError) -> [UInt8] {
         var facts = cfs_file_facts()
-        let descriptor = cfs_open_for_reading(folder, name, following ? 1 : 0, &facts)
+        // A stream a person named is opened as a shell would, waiting for its writer.
+        let descriptor = cfs_open_for_reading(folder, name, following ? 1 : 0, acceptingStreams ? 1 : 0, &facts)
         guard descriptor >= 0 else {
             switch errno {
             case ENOENT: throw ReadError(path: path, reason: "no such file", missing: true)
@@ -120,14 +125,15 @@ package enum FileSystem {
             }
         }
         defer { close(descriptor) }
-        guard facts.kind == Int32(CFS_REGULAR.rawValue) else {
+        let isStream = [CFS_FIFO, CFS_SOCKET, CFS_DEVICE].contains { facts.kind == Int32($0.rawValue) }
+        guard facts.kind == Int32(CFS_REGULAR.rawValue) || (acceptingStreams && isStream) else {
             throw ReadError(path: path, reason: facts.kind == Int32(CFS_DIRECTORY.rawValue) ? "is a folder, not a file" : "is \(kindName(facts.kind)), not a regular file; only regular files are read")
         }
         guard facts.size <= maximumSize else {
             throw ReadError(path: path, reason: "is \(facts.size) bytes, more than the \(sizeText(maximumSize)) read here", tooLarge: true)
         }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(facts.size))
+        if !isStream { bytes.reserveCapacity(Int(facts.size)) }
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = read(descriptor, &chunk, chunk.count)

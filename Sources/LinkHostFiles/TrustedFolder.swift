@@ -48,8 +48,8 @@ package final class TrustedFolder {
     }
 
     /// Opens the subfolder `name` (creating it with mode 0700 when `create` is set and it is missing), never
-    /// through a symbolic link, and checks it as `open` checks its parent.
-    package func subfolder(_ name: String, create: Bool) throws(Problem) -> TrustedFolder {
+    /// through a symbolic link, and checks it as `open` checks its parent (`acceptingRoot`: or as root's).
+    package func subfolder(_ name: String, create: Bool, acceptingRoot: Bool = false) throws(Problem) -> TrustedFolder {
         let shown = path + "/" + name
         let opened = cfs_open_folder(descriptor, name, create ? 1 : 0, 0)
         guard opened >= 0 else {
@@ -60,18 +60,19 @@ package final class TrustedFolder {
             throw Problem(description: "\(shown) cannot be opened (\(Self.reason()))")
         }
         let folder = TrustedFolder(path: shown, descriptor: opened)
-        try folder.checkOwnership(what: "the folder \(shown)")
+        try folder.checkOwnership(what: "the folder \(shown)", acceptingRoot: acceptingRoot)
         return folder
     }
 
     /// Checks every entry of this folder that is a folder (or a symbolic link standing in for one) as
-    /// `subfolder` would, so a weak folder is found before anything is written to it.
+    /// `subfolder` would, so a weak folder is found before anything is written to it. A folder of root's
+    /// passes too: root is trusted anyway, and a volume's own `lost+found` belongs to root.
     package func checkSubfolders() throws(Problem) {
         for name in FileSystem.contentsOfDirectory(path) ?? [] {
             var facts = cfs_file_facts()
             guard cfs_facts_at(descriptor, name, &facts) == 0 else { continue }
             if facts.kind == Int32(CFS_DIRECTORY.rawValue) || facts.kind == Int32(CFS_SYMLINK.rawValue) {
-                _ = try subfolder(name, create: false)
+                _ = try subfolder(name, create: false, acceptingRoot: true)
             }
         }
     }
@@ -119,11 +120,11 @@ package final class TrustedFolder {
     }
 
     /// The folder belongs to this process's user and no one else may write to it.
-    private func checkOwnership(what: String) throws(Problem) {
+    private func checkOwnership(what: String, acceptingRoot: Bool = false) throws(Problem) {
         var facts = cfs_file_facts()
         guard cfs_descriptor_facts(descriptor, &facts) == 0 else { throw Problem(description: "\(what) cannot be checked (\(Self.reason()))") }
         let user = cfs_effective_user()
-        if facts.owner != user {
+        if facts.owner != user && !(acceptingRoot && facts.owner == 0) {
             throw Problem(description: "\(what) belongs to user \(facts.owner), not to user \(user) that linkhost runs as, so its owner could plant links that hand over the private keys: chown \(user) \(path) && chmod 700 \(path)")
         }
         if facts.mode & 0o022 != 0 {

@@ -87,4 +87,18 @@ struct ReloadFileKindTests {
         let metrics = try server.request("GET", "/metrics").text
         #expect(metrics.contains("linkhost_reloads_stuck_total ") && !metrics.contains("linkhost_reloads_stuck_total 0\n"), "\(metrics)")
     }
+
+    @Test("a file named on the command line may still be a pipe: validate --aasa reads a FIFO its writer fills")
+    func commandLinePipe() async throws {
+        let site = try SiteFixture()
+        let aasa = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.video"], "components": [{"/": "/call/*"}]}]}}"#
+        try site.write(aasa, to: "aasa.json")
+        let pipe = site.directory + "/aasa.pipe"
+        try #require(mkfifo(pipe, 0o600) == 0)
+        // The writer blocks in open() until validate opens the FIFO to read, as `<(curl …)` would feed it.
+        let writer = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "cat aasa.json > aasa.pipe"], environment: [:], directory: site.directory)
+        let ended = try await LinkHostCLI.run(["validate", "--aasa", pipe], directory: site.directory)
+        #expect(ended.exitCode == 0 && ended.stdout.contains("valid"), "\(ended)")
+        _ = try await writer.waitForExit(timeout: .seconds(5))
+    }
 }

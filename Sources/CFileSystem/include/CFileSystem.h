@@ -45,9 +45,10 @@ int cfs_descriptor_facts(int descriptor, struct cfs_file_facts *facts);
 int cfs_open_folder(int folder, const char *name, int create, int follow);
 
 /// Opens `name` in `folder` for reading without blocking on a FIFO or a device (O_NONBLOCK, cleared once
-/// open), following a final symbolic link only when `follow` is set, and fills `facts` from `fstat` of the
-/// open file so the caller decides on what it actually opened. Returns the descriptor, or -1 with errno.
-int cfs_open_for_reading(int folder, const char *name, int follow, struct cfs_file_facts *facts);
+/// open) unless `wait` is set, following a final symbolic link only when `follow` is set, and fills `facts`
+/// from `fstat` of the open file so the caller decides on what it actually opened. Returns the
+/// descriptor, or -1 with errno.
+int cfs_open_for_reading(int folder, const char *name, int follow, int wait, struct cfs_file_facts *facts);
 
 /// Opens (creating it with mode 0600 when missing) the lock file `name` in `folder`, never through a
 /// symbolic link. Returns the descriptor, or -1 with errno.

@@ -62,7 +62,7 @@ public struct CertificateStore: Sendable {
             _ = try state.subfolder(subfolderName, create: true)
             try state.checkSubfolders()
         } catch {
-            throw StoreError(description: "the ACME state folder cannot be trusted with private keys: \(error)")
+            throw StoreError(description: "cannot keep private keys in the ACME state folder: \(error)")
         }
         guard access(folder, W_OK) == 0 else { throw StoreError(description: "cannot write to \(folder): \(Self.reason())") }
     }
@@ -95,6 +95,9 @@ public struct CertificateStore: Sendable {
         let bytes: [UInt8]?
         do {
             bytes = try openFolder().read(file, maximumSize: Self.maximumFileSize)
+        } catch let error as FileSystem.ReadError {
+            problem("\(folder)/\(file) \(error); ignoring it")
+            return nil
         } catch {
             problem("\(error); ignoring it")
             return nil
@@ -140,7 +143,7 @@ public struct CertificateStore: Sendable {
         do throws(TrustedFolder.Problem) {
             return try TrustedFolder.open(stateDirectory, create: false).subfolder(subfolderName, create: false)
         } catch {
-            throw StoreError(description: "the ACME state folder cannot be trusted with private keys: \(error)")
+            throw StoreError(description: "cannot keep private keys in the ACME state folder: \(error)")
         }
     }
 
