@@ -33,6 +33,25 @@ struct TrustedFolderTests {
         }
     }
 
+    // Only root can give a folder away (chown).
+    @Test("a folder of another user's is not trusted, nor one below a parent of another user's; a subfolder of root's passes checkSubfolders",
+          .enabled(if: geteuid() == 0))
+    func otherOwners() throws {
+        let user = geteuid()
+        let other: uid_t = user == 65534 ? 65533 : 65534
+        let folder = try makeFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/inner", withIntermediateDirectories: false)
+        try #require(chmod(folder + "/inner", 0o700) == 0)
+        try #require(chown(folder, other, other) == 0)
+        let found = problem { _ = try TrustedFolder.open(folder, create: false) }
+        #expect(found?.contains("belongs to user \(other), not to user \(user)") == true && found?.contains("chown \(user) \(folder)") == true, "\(found ?? "trusted")")
+        let below = problem { _ = try TrustedFolder.open(folder + "/inner", create: false) }
+        #expect(below?.contains("\(folder), a folder above \(folder)/inner, belongs to user \(other)") == true, "\(below ?? "trusted")")
+        try #require(chown(folder, user, user) == 0)
+        #expect(problem { try TrustedFolder.open(folder, create: false).checkSubfolders() } == nil)
+    }
+
     @Test("a folder below a world-writable parent without the sticky bit is not trusted")
     func ancestors() throws {
         let parent = try makeFolder(mode: 0o777)
