@@ -34,7 +34,7 @@ struct TrustedFolderTests {
     }
 
     // Only root can give a folder away (chown).
-    @Test("a folder of another user's is not trusted, nor one below a parent of another user's; a subfolder of root's passes checkSubfolders",
+    @Test("a folder of another user's is not trusted, nor one below a parent of another user's, nor a subfolder of another user's",
           .enabled(if: geteuid() == 0))
     func otherOwners() throws {
         let user = geteuid()
@@ -50,6 +50,9 @@ struct TrustedFolderTests {
         #expect(below?.contains("\(folder), a folder above \(folder)/inner, belongs to user \(other)") == true, "\(below ?? "trusted")")
         try #require(chown(folder, user, user) == 0)
         #expect(problem { try TrustedFolder.open(folder, create: false).checkSubfolders() } == nil)
+        try #require(chown(folder + "/inner", other, other) == 0)
+        let inner = problem { try TrustedFolder.open(folder, create: false).checkSubfolders() }
+        #expect(inner?.contains("the folder \(folder)/inner belongs to user \(other)") == true, "\(inner ?? "trusted")")
     }
 
     @Test("a folder below a world-writable parent without the sticky bit is not trusted")
