@@ -16,6 +16,7 @@ import Darwin
 package final class TrustedFolder {
     /// Why a folder is not trusted or a file in it cannot be used, with the fix in words.
     package struct Problem: Error, CustomStringConvertible {
+        /// The problem and its fix, naming the path.
         package let description: String
     }
 
@@ -45,6 +46,12 @@ package final class TrustedFolder {
         try folder.checkOwnership(what: "the folder \(path)")
         try checkAncestors(of: FileSystem.resolvingSymlinks(path), below: path)
         return folder
+    }
+
+    /// Checks the folders above `path`, which does not exist yet, as `open` will once it is created:
+    /// `existingAncestor` (the nearest one that exists) and every folder above it.
+    package static func checkAncestors(ofMissing path: String, existingAncestor: String) throws(Problem) {
+        try checkAncestors(of: FileSystem.resolvingSymlinks(existingAncestor) + "/-", below: path)
     }
 
     /// Opens the subfolder `name` (creating it with mode 0700 when `create` is set and it is missing), never

@@ -61,8 +61,11 @@ struct TrustedFolderTests {
         defer { try? FileManager.default.removeItem(atPath: parent) }
         let found = problem { _ = try TrustedFolder.open(parent + "/state", create: true) }
         #expect(found?.contains("\(parent), a folder above \(parent)/state, is writable by its group and others") == true, "\(found ?? "trusted")")
+        let missing = problem { try TrustedFolder.checkAncestors(ofMissing: parent + "/new/state", existingAncestor: parent) }
+        #expect(missing?.contains("\(parent), a folder above \(parent)/new/state, is writable by its group and others") == true, "\(missing ?? "trusted")")
         try #require(chmod(parent, 0o1777) == 0)
         #expect(problem { _ = try TrustedFolder.open(parent + "/state", create: true) } == nil)
+        #expect(problem { try TrustedFolder.checkAncestors(ofMissing: parent + "/new/state", existingAncestor: parent) } == nil)
     }
 
     @Test("a subfolder is never reached through a link, and a weak one is refused by checkSubfolders")

@@ -71,6 +71,11 @@ public enum ACMELint {
         guard FileSystem.isWritable(ancestor) else {
             return LintDiagnostic(.lh119, .error, path: path, "\"\(folder)\" does not exist and cannot be created (\"\(ancestor)\" is not writable)")
         }
+        do throws(TrustedFolder.Problem) {
+            try TrustedFolder.checkAncestors(ofMissing: folder, existingAncestor: ancestor)
+        } catch {
+            return LintDiagnostic(.lh119, .error, path: path, "serve refuses to keep private keys here: \(error)")
+        }
         return nil
     }
 }
