@@ -1,9 +1,14 @@
-// The C half of LinkHostFiles: a folder's names copied out of readdir's storage.
+// The C half of LinkHostFiles: a folder's names copied out of readdir's storage; opens, fstat and
+// replacements relative to a folder descriptor.
 #include "CFileSystem.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 long cfs_directory_names(const char *path, char *names, size_t capacity, size_t *needed) {
     DIR *folder = opendir(path);
@@ -29,4 +34,90 @@ long cfs_directory_names(const char *path, char *names, size_t capacity, size_t 
     }
     *needed = used;
     return used <= capacity ? (long)used : -2;
+}
+
+// The rest: opening, checking and replacing files relative to a folder descriptor.
+int cfs_working_directory(void) { return AT_FDCWD; }
+
+unsigned int cfs_effective_user(void) { return (unsigned int)geteuid(); }
+
+static void describe(const struct stat *status, struct cfs_file_facts *facts) {
+    mode_t type = status->st_mode & S_IFMT;
+    facts->kind = type == S_IFREG ? CFS_REGULAR : type == S_IFDIR ? CFS_DIRECTORY : type == S_IFLNK ? CFS_SYMLINK
+        : type == S_IFIFO ? CFS_FIFO : type == S_IFSOCK ? CFS_SOCKET : (type == S_IFCHR || type == S_IFBLK) ? CFS_DEVICE : CFS_OTHER;
+    facts->mode = (unsigned int)(status->st_mode & 07777);
+    facts->owner = (unsigned int)status->st_uid;
+    facts->size = (long long)status->st_size;
+}
+
+int cfs_facts_at(int folder, const char *name, struct cfs_file_facts *facts) {
+    struct stat status;
+    if (fstatat(folder, name, &status, AT_SYMLINK_NOFOLLOW) != 0) return -1;
+    describe(&status, facts);
+    return 0;
+}
+
+int cfs_descriptor_facts(int descriptor, struct cfs_file_facts *facts) {
+    struct stat status;
+    if (fstat(descriptor, &status) != 0) return -1;
+    describe(&status, facts);
+    return 0;
+}
+
+int cfs_open_folder(int folder, const char *name, int create, int follow) {
+    if (create && mkdirat(folder, name, 0700) != 0 && errno != EEXIST) return -1;
+    return openat(folder, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+}
+
+int cfs_open_for_reading(int folder, const char *name, int follow, int wait, struct cfs_file_facts *facts) {
+    int descriptor = openat(folder, name, O_RDONLY | O_CLOEXEC | (wait ? 0 : O_NONBLOCK) | (follow ? 0 : O_NOFOLLOW));
+    if (descriptor < 0) return -1;
+    if (cfs_descriptor_facts(descriptor, facts) != 0) {
+        int failure = errno;
+        close(descriptor);
+        errno = failure;
+        return -1;
+    }
+    // Reads of a regular file do not block anyway; clearing the flag keeps a slow disk from reading EAGAIN.
+    int flags = fcntl(descriptor, F_GETFL);
+    if (flags >= 0) fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK);
+    return descriptor;
+}
+
+int cfs_open_lock(int folder, const char *name) {
+    return openat(folder, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+}
+
+int cfs_replace_file(int folder, const char *name, const char *temporary, const void *bytes, size_t count) {
+    int descriptor = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (descriptor < 0 && errno == EEXIST) {
+        // A crash's leftover, or an entry someone planted: unlinkat removes the entry itself (a link, not
+        // what it points to), and the exclusive create then makes a file of our own or fails.
+        if (unlinkat(folder, temporary, 0) != 0) return -CFS_STEP_CREATE;
+        descriptor = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    }
+    if (descriptor < 0) return -CFS_STEP_CREATE;
+    const unsigned char *next = bytes;
+    size_t left = count;
+    int step = 0;
+    while (left > 0) {
+        ssize_t written = write(descriptor, next, left);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) { step = CFS_STEP_WRITE; break; }
+        next += written;
+        left -= (size_t)written;
+    }
+    // The mode is set on the descriptor: the umask may have narrowed it, never widened it, but say it once.
+    if (step == 0 && fchmod(descriptor, 0600) != 0) step = CFS_STEP_WRITE;
+    if (step == 0 && fsync(descriptor) != 0) step = CFS_STEP_FLUSH;
+    int failure = errno;
+    close(descriptor);
+    if (step == 0 && renameat(folder, temporary, folder, name) != 0) { step = CFS_STEP_RENAME; failure = errno; }
+    if (step != 0) {
+        unlinkat(folder, temporary, 0);
+        errno = failure;
+        return -step;
+    }
+    fsync(folder);
+    return 0;
 }

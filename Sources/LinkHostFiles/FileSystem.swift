@@ -16,6 +16,10 @@ package enum FileSystem {
     package struct ReadError: Error, CustomStringConvertible {
         let path: String
         let reason: String
+        /// The file does not exist.
+        package var missing = false
+        /// The file is larger than the reader's limit (nothing of it was read).
+        package var tooLarge = false
         package var description: String { reason }
     }
 
@@ -37,6 +41,17 @@ package enum FileSystem {
     /// The permission bits of `path` (e.g. 0o700), following symbolic links; nil when it does not exist.
     package static func permissions(_ path: String) -> Int? {
         mode(path).map { Int($0 & 0o7777) }
+    }
+
+    /// "its group", "others" or "its group and others": who besides the owner may write (or read) a file
+    /// with permission bits `mode`, for messages.
+    package static func whoMay(_ mode: Int, write: Bool) -> String {
+        let (group, other) = write ? (0o020, 0o002) : (0o040, 0o004)
+        switch (mode & group != 0, mode & other != 0) {
+        case (true, true): return "its group and others"
+        case (true, false): return "its group"
+        default: return "others"
+        }
     }
 
     /// The names in a folder, without `.` and `..`, in no particular order; nil when it cannot be listed.
@@ -78,20 +93,47 @@ package enum FileSystem {
         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    /// Reads a whole regular file.
-    package static func readFile(_ path: String) throws(ReadError) -> [UInt8] {
-        guard exists(path) else {
-            throw ReadError(path: path, reason: "no such file")
+    /// Largest file `readFile` reads unless told otherwise: far above any config, template or key, and a
+    /// bound on what one mistaken path (a disk image, a log) can make a load allocate.
+    package static let defaultMaximumFileSize = 64 * 1024 * 1024
+
+    /// Reads a whole regular file of at most `maximumSize` bytes.
+    ///
+    /// The file is opened without blocking and checked with `fstat` before a byte is read: a FIFO would
+    /// block the reading thread until a writer came (forever, for a reload), a device or a socket has no end,
+    /// and a huge (even sparse) file would be read whole before any size check after the fact.
+    ///
+    /// `acceptingStreams` lets a FIFO, socket or character device through (still held to the limit) for a
+    /// file a person names on the command line, such as `validate --aasa <(curl …)`; never at load.
+    package static func readFile(_ path: String, maximumSize: Int = defaultMaximumFileSize, acceptingStreams: Bool = false) throws(ReadError) -> [UInt8] {
+        try readFile(in: cfs_working_directory(), path, shownAs: path, following: true, maximumSize: maximumSize, acceptingStreams: acceptingStreams)
+    }
+
+    /// `readFile` relative to the open folder `folder`, following a final symbolic link only when `following`.
+    package static func readFile(in folder: Int32, _ name: String, shownAs path: String, following: Bool, maximumSize: Int,
+                                 acceptingStreams: Bool = false) throws(ReadError) -> [UInt8] {
+        var facts = cfs_file_facts()
+        // A stream a person named is opened as a shell would, waiting for its writer.
+        let descriptor = cfs_open_for_reading(folder, name, following ? 1 : 0, acceptingStreams ? 1 : 0, &facts)
+        guard descriptor >= 0 else {
+            switch errno {
+            case ENOENT: throw ReadError(path: path, reason: "no such file", missing: true)
+            case EACCES: throw ReadError(path: path, reason: "permission denied")
+            case ELOOP where !following: throw ReadError(path: path, reason: "is a symbolic link, which is not followed here")
+            // The system's reason matters: "too many open files" calls for a different fix than a bad path.
+            default: throw ReadError(path: path, reason: "cannot be read (\(lastError()))")
+            }
         }
-        if isDirectory(path) { throw ReadError(path: path, reason: "is a folder, not a file") }
-        guard access(path, R_OK) == 0 else {
-            throw ReadError(path: path, reason: "permission denied")
-        }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        // The system's reason matters: "too many open files" calls for a different fix than a bad path.
-        guard descriptor >= 0 else { throw ReadError(path: path, reason: "cannot be read (\(lastError()))") }
         defer { close(descriptor) }
+        let isStream = [CFS_FIFO, CFS_SOCKET, CFS_DEVICE].contains { facts.kind == Int32($0.rawValue) }
+        guard facts.kind == Int32(CFS_REGULAR.rawValue) || (acceptingStreams && isStream) else {
+            throw ReadError(path: path, reason: facts.kind == Int32(CFS_DIRECTORY.rawValue) ? "is a folder, not a file" : "is \(kindName(facts.kind)), not a regular file; only regular files are read")
+        }
+        guard facts.size <= maximumSize else {
+            throw ReadError(path: path, reason: "is \(facts.size) bytes, more than the \(sizeText(maximumSize)) read here", tooLarge: true)
+        }
         var bytes: [UInt8] = []
+        if !isStream { bytes.reserveCapacity(Int(facts.size)) }
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = read(descriptor, &chunk, chunk.count)
@@ -101,7 +143,29 @@ package enum FileSystem {
             }
             if count == 0 { return bytes }
             bytes.append(contentsOf: chunk[..<count])
+            // A file growing after fstat is still held to the limit.
+            if bytes.count > maximumSize {
+                throw ReadError(path: path, reason: "grew past the \(sizeText(maximumSize)) read here while it was read", tooLarge: true)
+            }
         }
+    }
+
+    /// "a FIFO (named pipe)": a file kind in words, for errors.
+    static func kindName(_ kind: Int32) -> String {
+        switch UInt32(kind) {
+        case CFS_FIFO.rawValue: return "a FIFO (named pipe)"
+        case CFS_SOCKET.rawValue: return "a socket"
+        case CFS_DEVICE.rawValue: return "a device"
+        case CFS_SYMLINK.rawValue: return "a symbolic link"
+        case CFS_DIRECTORY.rawValue: return "a folder"
+        case CFS_REGULAR.rawValue: return "a file"
+        default: return "a special file"
+        }
+    }
+
+    /// "16 MiB" or "1000 bytes".
+    static func sizeText(_ bytes: Int) -> String {
+        bytes >= 1_048_576 && bytes % 1_048_576 == 0 ? "\(bytes / 1_048_576) MiB" : "\(bytes) bytes"
     }
 
     /// The file type and permission bits of `path`, following symbolic links.

@@ -9,29 +9,59 @@ import Synchronization
 /// storm of signals costs at most one snapshot beyond the one being built, and the signal thread
 /// never waits. The thread runs at a lower priority (it is linkhost's own, so nothing else inherits
 /// that), leaving the cores to the threads answering requests.
+///
+/// Files are read only after `fstat` says they are regular and small enough, so a reload should not
+/// hang; a watchdog still says so when one runs past its limit (a hung network file system, a disk
+/// failing): one error line and `linkhost_reloads_stuck_total`, then one line when it ends. SIGHUPs
+/// meanwhile stay queued and are applied once it ends.
 final class Reloader: Sendable {
+    /// Seconds a reload may run before the watchdog reports it; `LINKHOST_RELOAD_WATCHDOG_SECONDS` sets it.
+    static let defaultWatchdogSeconds = 30.0
+
     private let service: Service
     private let options: ServeOptions
     private let pending = Atomic<Bool>(false)
     private let wake = DispatchSemaphore(value: 0)
+    /// One signal per build begun and per build ended, for the watchdog.
+    private let buildBegan = DispatchSemaphore(value: 0)
+    private let buildEnded = DispatchSemaphore(value: 0)
     /// Reloads built so far, whatever their result (for the log and the tests' storm figures).
     let attempts = Atomic<Int>(0)
 
-    /// Starts the reload thread; it sleeps until `request()`.
+    /// Starts the reload thread, which sleeps until `request()`, and its watchdog.
     init(service: Service, options: ServeOptions) {
         self.service = service
         self.options = options
+        let limit = options.environment["LINKHOST_RELOAD_WATCHDOG_SECONDS"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil } ?? Self.defaultWatchdogSeconds
         OwnThread.start("linkhost reload") { [self] in
             csys_lower_thread_priority(10)
             while true {
                 wake.wait()
                 // Cleared before the build, so a SIGHUP during it asks for one more.
                 guard pending.exchange(false, ordering: .acquiringAndReleasing) else { continue }
+                buildBegan.signal()
                 reload()
+                buildEnded.signal()
                 // Here, not inside reload(): by now its references to the old snapshot are gone.
                 csys_return_free_memory()
             }
         }
+        OwnThread.start("linkhost reload watchdog") { [self] in
+            while true {
+                buildBegan.wait()
+                let began = LogTime.monotonicNanoseconds()
+                guard buildEnded.wait(timeout: .now() + limit) == .timedOut else { continue }
+                Lifecycle.error("a reload is still running after \(Self.seconds(limit)) s (a slow or hung file system?); still serving generation \(service.snapshot.generation), SIGHUPs meanwhile are applied once it ends")
+                service.metrics.recordStuckReload()
+                buildEnded.wait()
+                Lifecycle.info("the reload that was stuck ended after \(Self.seconds(Double(LogTime.monotonicNanoseconds() &- began) / 1e9)) s")
+            }
+        }
+    }
+
+    /// "30" or "0.05": seconds for the log.
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value))" : "\((value * 100).rounded() / 100)"
     }
 
     /// Asks for a reload; returns at once.

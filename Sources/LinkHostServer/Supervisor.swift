@@ -80,6 +80,10 @@ public enum Supervisor {
             break
         }
         let config = snapshot.config
+        // At start only: what validate reports as LH120, so an operator who never runs validate still sees it.
+        for found in FilePermissionLint.configFileDiagnostics(path: options.configPath) + FilePermissionLint.keyDiagnostics(config) {
+            Lifecycle.warning("\(found.path.isEmpty ? options.configPath : found.path): \(found.message)")
+        }
         let limit = Server.effectiveConnectionLimit(config.server.connectionLimit)
         if limit < config.server.connectionLimit {
             Lifecycle.warning("server.connectionLimit \(config.server.connectionLimit) is above what the open-files limit allows; using \(limit) (raise it with ulimit -n or LimitNOFILE=)")

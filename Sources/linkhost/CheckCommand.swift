@@ -83,7 +83,7 @@ enum CheckCommand: Command {
         if userAgent.isEmpty || userAgent.contains(where: { $0 == "\r" || $0 == "\n" }) {
             throw UsageError(message: "--user-agent needs a value on one line", command: name)
         }
-        if case .failure(let failure)? = arguments["--cacert"].map(DocumentFile.bytes(at:)) {
+        if case .failure(let failure)? = arguments["--cacert"].map({ DocumentFile.bytes(at: $0) }) {
             throw UsageError(message: "--cacert: \(failure.message)", command: name)
         }
         let cdnBase = arguments["--cdn-url"]

@@ -182,7 +182,7 @@ enum MatchCommand: Command {
         generate: (SiteConfig) -> JSONValue?, missing: (String) -> String
     ) -> (JSONValue, String, SiteConfig?)? {
         if let file {
-            switch DocumentFile.json(at: file) {
+            switch DocumentFile.json(at: file, fromCommandLine: true) {
             case .success(let document): return (document, file, nil)
             case .failure(let failure):
                 StandardStreams.error("linkhost match: \(failure.message)\n")

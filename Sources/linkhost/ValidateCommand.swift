@@ -70,7 +70,7 @@ enum ValidateCommand: Command {
             guard let config = loadedConfig(path, environment: environment) else { return 2 }
             for option in appFiles {
                 guard let file = arguments[option] else { continue }
-                switch DocumentFile.bytes(at: file) {
+                switch DocumentFile.bytes(at: file, fromCommandLine: true) {
                 case .success(let bytes):
                     reports.append(option == "--entitlements"
                         ? AppFilesLinter.lint(entitlements: bytes, source: file, config: config)
@@ -82,7 +82,7 @@ enum ValidateCommand: Command {
             summary = "agrees with \(path)"
         } else if let file = arguments["--aasa"] ?? arguments["--assetlinks"] {
             let lint = arguments["--aasa"] != nil ? AASALinter.lint(bytes:source:) : AssetLinksLinter.lint(bytes:source:)
-            switch DocumentFile.bytes(at: file) {
+            switch DocumentFile.bytes(at: file, fromCommandLine: true) {
             case .success(let bytes):
                 reports.append(lint(bytes, file))
                 summary = "\(bytes.count) bytes"

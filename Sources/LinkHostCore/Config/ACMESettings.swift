@@ -26,6 +26,22 @@ public struct ACMESettings: Sendable, Equatable {
 
     /// Settings with every default.
     public init() {}
+
+    /// `acme-v02.api.letsencrypt.org-directory`: the directory URL as the name of its subfolder of the state
+    /// folder, where `serve` keeps this CA's keys and `validate` checks them.
+    public static func storeFolderName(for directory: String) -> String {
+        var name = directory
+        for prefix in ["https://", "http://"] where name.hasPrefix(prefix) { name.removeFirst(prefix.count) }
+        let mapped = name.utf8.map { byte -> UInt8 in
+            let kept = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+            return kept ? byte : UInt8(ascii: "-")
+        }
+        return String(decoding: mapped.prefix(120), as: UTF8.self)
+    }
+
+    /// This CA's subfolder of the state folder.
+    public var storeFolder: String { stateDirectory + "/" + Self.storeFolderName(for: directory) }
 }
 
 /// An ACME external account binding: the key ID and MAC key the CA issued.

@@ -39,13 +39,19 @@ public enum ACMELint {
         LintDiagnostic(.lh118, .warning, path: path, "\"\(host)\" \(reason)")
     }
 
-    /// The folder must exist or be creatable, be writable, and keep its keys from other users.
+    /// The folder must exist or be creatable, be writable, deserve trust as `serve` checks it (an error
+    /// where `serve` refuses to start), and keep its keys from other users.
     static func stateDirectoryProblem(_ folder: String) -> LintDiagnostic? {
         let path = "server.tls.acme.stateDirectory"
         if FileSystem.exists(folder) {
             guard FileSystem.isDirectory(folder) else { return LintDiagnostic(.lh119, .error, path: path, "\"\(folder)\" is a file, not a folder") }
             guard FileSystem.isWritable(folder) else {
                 return LintDiagnostic(.lh119, .error, path: path, "\"\(folder)\" cannot be written by this user, so no certificate could be stored")
+            }
+            do throws(TrustedFolder.Problem) {
+                try TrustedFolder.open(folder, create: false).checkSubfolders()
+            } catch {
+                return LintDiagnostic(.lh119, .error, path: path, "serve refuses to keep private keys here: \(error)")
             }
             if let mode = FileSystem.permissions(folder), mode & 0o077 != 0 {
                 return LintDiagnostic(.lh119, .warning, path: path, "\"\(folder)\" is open to other users (mode \(String(mode & 0o777, radix: 8))); it holds private keys, so make it 700")
@@ -64,6 +70,11 @@ public enum ACMELint {
         }
         guard FileSystem.isWritable(ancestor) else {
             return LintDiagnostic(.lh119, .error, path: path, "\"\(folder)\" does not exist and cannot be created (\"\(ancestor)\" is not writable)")
+        }
+        do throws(TrustedFolder.Problem) {
+            try TrustedFolder.checkAncestors(ofMissing: folder, existingAncestor: ancestor)
+        } catch {
+            return LintDiagnostic(.lh119, .error, path: path, "serve refuses to keep private keys here: \(error)")
         }
         return nil
     }

@@ -20,7 +20,9 @@ public enum ConfigLinter {
         } catch {
             return Outcome(report: LintReport(source: path, diagnostics: [LintDiagnostic(.lh100, .error, path: "", "cannot read the config file: \(error)")]), snapshot: nil)
         }
-        return lint(bytes: bytes, source: path, environment: environment)
+        let outcome = lint(bytes: bytes, source: path, environment: environment)
+        let found = outcome.report.diagnostics + FilePermissionLint.configFileDiagnostics(path: path)
+        return Outcome(report: LintReport(source: path, diagnostics: found), snapshot: outcome.snapshot)
     }
 
     /// Lints config bytes; `source` names them in the report.
@@ -34,7 +36,7 @@ public enum ConfigLinter {
         }
         let (config, loaderDiagnostics) = ConfigLoader.validate(document, environment: environment)
         var found = loaderDiagnostics.map(LintDiagnostic.init)
-        if let config { found += config.sites.flatMap(AssetLinksLinter.configWarnings) + ACMELint.diagnostics(config) }
+        if let config { found += config.sites.flatMap(AssetLinksLinter.configWarnings) + ACMELint.diagnostics(config) + FilePermissionLint.keyDiagnostics(config) }
         guard let config, !found.contains(where: { $0.severity == .error }) else {
             return Outcome(report: LintReport(source: source, diagnostics: found), snapshot: nil)
         }

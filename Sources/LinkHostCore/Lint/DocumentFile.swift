@@ -13,19 +13,20 @@ public enum DocumentFile {
         public var description: String { message }
     }
 
-    /// The bytes of the file at `path`.
-    public static func bytes(at path: String) -> Result<[UInt8], Failure> {
+    /// The bytes of the file at `path`; `fromCommandLine` also reads a pipe or device a person named
+    /// (`--aasa <(curl …)`), which a load must never block on.
+    public static func bytes(at path: String, fromCommandLine: Bool = false) -> Result<[UInt8], Failure> {
         do {
-            return .success(try FileSystem.readFile(path))
+            return .success(try FileSystem.readFile(path, acceptingStreams: fromCommandLine))
         } catch {
             return .failure(Failure(code: .lh100, message: "cannot read \(path): \(error)"))
         }
     }
 
-    /// The parsed JSON of the file at `path`.
-    public static func json(at path: String) -> Result<JSONValue, Failure> {
+    /// The parsed JSON of the file at `path` (`fromCommandLine` as for `bytes`).
+    public static func json(at path: String, fromCommandLine: Bool = false) -> Result<JSONValue, Failure> {
         let bytes: [UInt8]
-        switch self.bytes(at: path) {
+        switch self.bytes(at: path, fromCommandLine: fromCommandLine) {
         case .success(let read): bytes = read
         case .failure(let failure): return .failure(failure)
         }

@@ -65,15 +65,16 @@ enum StaticFiles {
         var total = 0
         for file in try list(root: settings.root, setting: setting, excluded: excluded) {
             let bytes: [UInt8]
-            do {
-                bytes = try FileSystem.readFile(file.diskPath)
+            do throws(FileSystem.ReadError) {
+                // The limit is checked with fstat before reading: a 1 GB (even sparse) file is refused unread.
+                bytes = try FileSystem.readFile(file.diskPath, maximumSize: min(maximumFileSize, maximumTotalSize - total))
             } catch {
-                throw ConfigError(source: settings.root, diagnostics: [ConfigDiagnostic(.lh114, path: rootSetting, message: "\(file.diskPath) \(error)")])
+                let message = error.tooLarge
+                    ? "\(file.diskPath) \(error): files larger than \(maximumFileSize / 1_048_576) MiB each or \(maximumTotalSize / 1_048_576) MiB in all are not loaded; serve them from a CDN"
+                    : "\(file.diskPath) \(error)"
+                throw ConfigError(source: settings.root, diagnostics: [ConfigDiagnostic(.lh114, path: rootSetting, message: message)])
             }
             total += bytes.count
-            if bytes.count > maximumFileSize || total > maximumTotalSize {
-                throw ConfigError(source: settings.root, diagnostics: [ConfigDiagnostic(.lh114, path: rootSetting, message: "\(file.diskPath): files larger than \(maximumFileSize / 1_048_576) MiB each or \(maximumTotalSize / 1_048_576) MiB in all are not loaded; serve them from a CDN")])
-            }
             let type = MediaType.forFile(named: file.urlPath)
             // HTML pages get the same lock-down as the call page: no scripts, no framing, no referrer.
             let extra = type.hasPrefix("text/html") ? CallPage.securityHeaders : []

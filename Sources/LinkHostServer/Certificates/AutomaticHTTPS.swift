@@ -18,18 +18,16 @@ public final class AutomaticHTTPS: Sendable {
         let server = snapshot.config.server
         guard let httpPort = server.httpPort, server.servesHTTPS else { return nil }
         let challenges = ChallengeResponses()
+        // Checked before anything listens: with a state folder others can write to, serve does not start.
+        let manager = server.acme.map { CertificateManager(settings: $0, targets: CertificateTarget.targets(for: snapshot.config), challenges: challenges, board: metrics.certificates) }
+        do throws(StoreError) { try manager?.prepare() } catch { throw ServerError(description: "\(error)") }
         var settings = server
         settings.port = httpPort
         let listener = try Server(snapshot: snapshot, tls: nil, settings: settings, metrics: metrics, accessLog: accessLog,
                                   plainHTTP: PlainHTTPListener(challenges: challenges))
         let shown = listener.boundHost.contains(":") ? "[\(listener.boundHost)]" : listener.boundHost
         Lifecycle.info("HTTP listener on http://\(shown):\(listener.boundPort): ACME challenges, association files, health and metrics; 308 to HTTPS for the rest")
-        var manager: CertificateManager?
-        if let acme = server.acme {
-            let made = CertificateManager(settings: acme, targets: CertificateTarget.targets(for: snapshot.config), challenges: challenges, board: metrics.certificates)
-            made.start()
-            manager = made
-        }
+        manager?.start()
         return AutomaticHTTPS(listener: listener, manager: manager)
     }
 

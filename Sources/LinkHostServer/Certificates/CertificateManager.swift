@@ -41,9 +41,14 @@ public final class CertificateManager: Sendable {
         board.track(targets.flatMap(\.hosts))
     }
 
+    /// Creates the state folder where missing and checks that it deserves trust; `serve` refuses to start
+    /// when it does not (a folder others can write to would hand them the private keys).
+    public func prepare() throws(StoreError) {
+        try store.prepare()
+    }
+
     /// Serves what the state folder holds, then starts the thread that orders and renews.
     public func start() {
-        do { try store.prepare() } catch { Lifecycle.error("ACME: \(error); no certificate can be stored, retrying with backoff") }
         loadStored()
         let thread = DispatchQueue(label: "linkhost.certificates")
         thread.async { [self] in

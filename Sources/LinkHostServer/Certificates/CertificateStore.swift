@@ -1,4 +1,6 @@
 import LinkHostCheck
+import LinkHostCore
+import LinkHostFiles
 
 #if canImport(Glibc)
 import Glibc
@@ -25,37 +27,42 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
 ///
 /// Key and chain share a file so that the rename that replaces it is the one step that changes both:
 /// a crash at any point leaves the old pair or the new pair, never a key with another's certificate.
-/// Files are written to a temporary name, flushed with fsync, renamed over the old one, and the folder
-/// is flushed; mode 0600, folders 0700. `flock` locks keep two processes on one folder from ordering the
-/// same certificate at once.
+/// Every operation opens the state folder and the CA's subfolder anew as `TrustedFolder`s (owned by this
+/// user, writable by no one else, no link in place of the subfolder) and reaches files relative to them,
+/// never through a link: a folder whose permissions changed since the start is refused then too. Files are
+/// written by `TrustedFolder.replace` (exclusive create of a temporary file, fsync, rename, folder fsync),
+/// mode 0600, folders 0700. `flock` locks keep two processes on one folder from ordering the same
+/// certificate at once.
 public struct CertificateStore: Sendable {
     /// The folder of this CA's files.
     public let folder: String
+    private let stateDirectory: String
+    private let subfolderName: String
+
+    /// Largest state file read: a key and a chain are a few kilobytes.
+    static let maximumFileSize = 1 << 20
 
     /// The store for the CA at `directory` under `stateDirectory`.
     public init(stateDirectory: String, directory: String) {
-        folder = stateDirectory + "/" + Self.folderName(for: directory)
+        self.stateDirectory = stateDirectory
+        subfolderName = Self.folderName(for: directory)
+        folder = stateDirectory + "/" + subfolderName
     }
 
     /// `acme-v02.api.letsencrypt.org-directory`: the directory URL as a file name.
     static func folderName(for directory: String) -> String {
-        var name = directory
-        for prefix in ["https://", "http://"] where name.hasPrefix(prefix) { name.removeFirst(prefix.count) }
-        let mapped = name.utf8.map { byte -> UInt8 in
-            HostByte.isSafe(byte) ? byte : UInt8(ascii: "-")
-        }
-        return String(decoding: mapped.prefix(120), as: UTF8.self)
+        ACMESettings.storeFolderName(for: directory)
     }
 
-    /// Creates the folders (0700) where missing.
+    /// Creates the folders (0700) where missing and checks that they, every folder above them and every
+    /// other subfolder of the state folder deserve trust; throws the problem with its fix otherwise.
     public func prepare() throws(StoreError) {
-        var path = ""
-        for (index, part) in folder.split(separator: "/", omittingEmptySubsequences: false).enumerated() {
-            path = index == 0 ? String(part) : path + "/" + part
-            if part.isEmpty { continue }
-            if mkdir(path, 0o700) != 0 && errno != EEXIST {
-                throw StoreError(description: "cannot create \(path): \(Self.reason())")
-            }
+        do throws(TrustedFolder.Problem) {
+            let state = try TrustedFolder.open(stateDirectory, create: true)
+            _ = try state.subfolder(subfolderName, create: true)
+            try state.checkSubfolders()
+        } catch {
+            throw StoreError(description: "cannot keep private keys in the ACME state folder: \(error)")
         }
         guard access(folder, W_OK) == 0 else { throw StoreError(description: "cannot write to \(folder): \(Self.reason())") }
     }
@@ -63,15 +70,20 @@ public struct CertificateStore: Sendable {
     /// The account key, made and stored on first use (under a lock, so two processes agree on one).
     public func accountKey() throws(StoreError) -> P256Key {
         try withLock("account", wait: 30) { () throws(StoreError) -> P256Key in
-            let path = folder + "/account.key.pem"
-            if let bytes = Self.read(path) {
-                do { return try P256Key(pem: bytes) } catch {
-                    throw StoreError(description: "\(path) is not an ECDSA P-256 key (\(error)); move it away to make a new account")
+            let name = "account.key.pem"
+            let caFolder = try openFolder()
+            let stored: [UInt8]?
+            do throws(FileSystem.ReadError) { stored = try caFolder.read(name, maximumSize: Self.maximumFileSize) } catch {
+                throw StoreError(description: "\(folder)/\(name) \(error); move it away to make a new account")
+            }
+            if let stored {
+                do { return try P256Key(pem: stored) } catch {
+                    throw StoreError(description: "\(folder)/\(name) is not an ECDSA P-256 key (\(error)); move it away to make a new account")
                 }
             }
             let key: P256Key
             do throws(CryptoError) { key = try P256Key.generate() } catch { throw StoreError(description: error.description) }
-            try Self.writeAtomically(key.pem, to: path)
+            try Self.replace(name, with: key.pem, in: caFolder)
             return key
         }
     }
@@ -79,11 +91,21 @@ public struct CertificateStore: Sendable {
     /// The stored certificate named `name`, or nil when there is none; a file that is not a matching key and
     /// chain is reported through `problem` and treated as none.
     public func certificate(_ name: String, problem: (String) -> Void = { _ in }) -> StoredCertificate? {
-        let path = certificatePath(name)
-        guard let bytes = Self.read(path) else { return nil }
+        let file = Self.fileName(name) + ".pem"
+        let bytes: [UInt8]?
+        do {
+            bytes = try openFolder().read(file, maximumSize: Self.maximumFileSize)
+        } catch let error as FileSystem.ReadError {
+            problem("\(folder)/\(file) \(error); ignoring it")
+            return nil
+        } catch {
+            problem("\(error); ignoring it")
+            return nil
+        }
+        guard let bytes else { return nil }
         let (key, chain) = Self.split(bytes)
         guard !key.isEmpty, !chain.isEmpty, let facts = CertificateFacts(pem: chain), let parsed = try? P256Key(pem: key), parsed.matches(certificateChain: chain) else {
-            problem("\(path) is not a key and certificate chain that belong together; ignoring it")
+            problem("\(folder)/\(file) is not a key and certificate chain that belong together; ignoring it")
             return nil
         }
         return StoredCertificate(key: key, chain: chain, facts: facts)
@@ -93,20 +115,21 @@ public struct CertificateStore: Sendable {
     public func store(_ name: String, key: [UInt8], chain: [UInt8]) throws(StoreError) {
         var bytes = key
         if bytes.last != 10 { bytes.append(10) }
-        try Self.writeAtomically(bytes + chain, to: certificatePath(name))
+        try Self.replace(Self.fileName(name) + ".pem", with: bytes + chain, in: try openFolder())
     }
 
     /// Runs `body` holding the lock named `name`; waits up to `wait` seconds for another process's hold to
     /// end, then gives up with nil.
     public func withLock<T>(_ name: String, wait: Double, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
-        let path = folder + "/" + Self.fileName(name) + ".lock"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw StoreError(description: "cannot open the lock \(path): \(Self.reason())") }
+        let file = Self.fileName(name) + ".lock"
+        let descriptor: Int32
+        let caFolder = try openFolder()
+        do throws(TrustedFolder.Problem) { descriptor = try caFolder.openLock(file) } catch { throw StoreError(description: error.description) }
         defer { close(descriptor) }
         var waited = 0.0
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR, waited < wait else {
-                throw StoreError(description: "\(path) is held by another process (another linkhost on the same state folder)")
+                throw StoreError(description: "\(folder)/\(file) is held by another process (another linkhost on the same state folder)")
             }
             usleep(100_000)
             waited += 0.1
@@ -115,7 +138,18 @@ public struct CertificateStore: Sendable {
         return try body()
     }
 
-    private func certificatePath(_ name: String) -> String { folder + "/" + Self.fileName(name) + ".pem" }
+    /// This CA's subfolder, opened and checked from the state folder down (no link followed below it).
+    private func openFolder() throws(StoreError) -> TrustedFolder {
+        do throws(TrustedFolder.Problem) {
+            return try TrustedFolder.open(stateDirectory, create: false).subfolder(subfolderName, create: false)
+        } catch {
+            throw StoreError(description: "cannot keep private keys in the ACME state folder: \(error)")
+        }
+    }
+
+    private static func replace(_ name: String, with bytes: [UInt8], in folder: TrustedFolder) throws(StoreError) {
+        do throws(TrustedFolder.Problem) { try folder.replace(name, with: bytes) } catch { throw StoreError(description: error.description) }
+    }
 
     /// A host name is already a safe file name; anything else is mapped so it cannot leave the folder.
     private static func fileName(_ name: String) -> String {
@@ -138,60 +172,6 @@ public struct CertificateStore: Sendable {
             index += 1
         }
         return nil
-    }
-
-    /// A whole small file, or nil when it does not exist or cannot be read.
-    static func read(_ path: String) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while bytes.count <= 1 << 20 {
-            let count = Glibc.read(descriptor, &buffer, buffer.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return count == 0 ? bytes : nil }
-            bytes += buffer[0..<count]
-        }
-        return nil
-    }
-
-    /// temp file (0600) → write → fsync → rename → fsync the folder.
-    static func writeAtomically(_ bytes: [UInt8], to path: String) throws(StoreError) {
-        let temporary = path + ".tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw StoreError(description: "cannot write \(temporary): \(reason())") }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let why = reason()
-                close(descriptor)
-                unlink(temporary)
-                throw StoreError(description: "cannot write \(temporary): \(why)")
-            }
-            written += count
-        }
-        fchmod(descriptor, 0o600)
-        let synced = fsync(descriptor) == 0
-        let why = reason()
-        close(descriptor)
-        guard synced else {
-            unlink(temporary)
-            throw StoreError(description: "cannot flush \(temporary) to disk: \(why)")
-        }
-        guard rename(temporary, path) == 0 else {
-            let why = reason()
-            unlink(temporary)
-            throw StoreError(description: "cannot rename \(temporary) to \(path): \(why)")
-        }
-        let folder = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) : "."
-        let folderDescriptor = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folderDescriptor >= 0 {
-            fsync(folderDescriptor)
-            close(folderDescriptor)
-        }
     }
 
     private static func reason() -> String { String(cString: strerror(errno)) }

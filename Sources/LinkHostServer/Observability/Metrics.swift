@@ -70,6 +70,7 @@ public final class Metrics: Sendable {
     /// Every site seen since start, by label: a reload keeps counting where the last snapshot stopped.
     private let sites = Mutex<[String: SiteCounters]>([:])
     private let reloads = ReloadResult.allCases.map { _ in Counter() }
+    private let stuckReloads = Counter()
     private let generationValue = Atomic<Int>(1)
     /// Bytes the page caches of every live snapshot hold (`PageCacheBudget` keeps it).
     let pageCacheBytes = Atomic<Int>(0)
@@ -123,6 +124,11 @@ public final class Metrics: Sendable {
         if result == .ok { generationValue.store(generation, ordering: .relaxed) }
     }
 
+    /// Counts a reload still running when the reload watchdog's limit passed.
+    public func recordStuckReload() {
+        stuckReloads.value.add(1, ordering: .relaxed)
+    }
+
     /// Requests counted so far on every site for a route and status class ("2xx" …).
     public func count(route: Route, statusClass: String) -> Int {
         guard let index = Self.statusClasses.firstIndex(of: statusClass) else { return 0 }
@@ -172,6 +178,8 @@ public final class Metrics: Sendable {
         for result in ReloadResult.allCases {
             text += "linkhost_reloads_total{result=\"\(result.label)\"} \(reloads[result.rawValue].value.load(ordering: .relaxed))\n"
         }
+        text += "# HELP linkhost_reloads_stuck_total Reloads still running when the reload watchdog's limit passed (30 s by default).\n# TYPE linkhost_reloads_stuck_total counter\n"
+        text += "linkhost_reloads_stuck_total \(stuckReloads.value.load(ordering: .relaxed))\n"
         text += "# HELP linkhost_config_generation Generation of the config being served; 1 at start, +1 per reload.\n# TYPE linkhost_config_generation gauge\n"
         text += "linkhost_config_generation \(generationValue.load(ordering: .relaxed))\n"
         text += "# HELP process_start_time_seconds Start time of the process since the Unix epoch, in seconds.\n# TYPE process_start_time_seconds gauge\n"

@@ -90,6 +90,9 @@ extension LintCodeCase {
         LintCodeCase(.lh118, "localhost with ACME", failing: .config(["server.httpPort": "8081", "server.tls": #"{"acme": {"hosts": ["localhost"]}}"#]), passing: acme),
         LintCodeCase(.lh118, "IP address with ACME", failing: .config(["server.httpPort": "8081", "server.tls": #"{"acme": {"hosts": ["203.0.113.7"]}}"#]), passing: acme),
         LintCodeCase(.lh119, "state folder that cannot be created", failing: .config(["server.httpPort": "8081", "server.tls": #"{"acme": {"hosts": ["links.example.com"], "stateDirectory": "/etc/hostname/acme"}}"#]), passing: acme),
+        // /etc/passwd is readable by everyone and /proc/self/environ by its owner alone, on every Linux.
+        LintCodeCase(.lh120, "private key readable by others", failing: .config(["server.tls": #"{"certificateFile": "/etc/passwd", "privateKeyFile": "/etc/passwd"}"#]),
+                     passing: .config(["server.tls": #"{"certificateFile": "/etc/passwd", "privateKeyFile": "/proc/self/environ"}"#])),
         LintCodeCase(.lh601, "locale file not named after a tag", failing: locales(["en": #"{"heading": "Join"}"#, "english": #"{"heading": "Join"}"#]), passing: locales(["en": #"{"heading": "Join"}"#, "pt-BR": #"{"heading": "Entrar"}"#])),
         LintCodeCase(.lh601, "no file for the default locale", failing: locales(["de": #"{"heading": "Beitreten"}"#]), passing: locales(["en": #"{"heading": "Join"}"#, "de": #"{"heading": "Beitreten"}"#])),
         LintCodeCase(.lh602, "string the template does not use", failing: locales(["en": #"{"heading": "Join", "headng": "Join"}"#]), passing: locales(["en": #"{"heading": "Join"}"#])),
