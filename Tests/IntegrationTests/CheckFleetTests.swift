@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `linkhost check` over 25 generated tenants served by the real binary: it decides per app, names the
+/// tenants that are broken, reaches a loopback origin with --connect-to, and a host that hangs costs only
+/// its own timeout.
+@Suite("check across tenants")
+struct CheckFleetTests {
+    static let tenants = 25
+    static let fingerprint = "14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"
+
+    /// The config of `tenants` customers, each on its own host with its own iOS and Android app;
+    /// `bundle` and `android` let a test break one customer.
+    static func config(publicPath: String, bundle: (Int) -> String = { "com.customer\($0).video" }, android: (Int) -> Bool = { _ in true }) -> String {
+        let sites = (0..<tenants).map { index -> [String: Any] in
+            var site: [String: Any] = [
+                "hosts": ["meet.customer\(index).test"],
+                "apps": [["name": "Customer \(index)", "teamID": String(format: "TEAM%06d", index), "bundleID": bundle(index)]],
+                "android": android(index) ? [["packageName": "com.customer\(index).video", "sha256CertFingerprints": [fingerprint]]] : [],
+            ]
+            if !android(index) { site.removeValue(forKey: "android") }
+            return site
+        }
+        let root: [String: Any] = [
+            "server": ["host": "127.0.0.1", "port": 0],
+            "static": ["root": publicPath],
+            "callLinks": ["paths": ["call"], "template": publicPath + "/call.html", "baseURL": "https://links.example.com"],
+            "apps": [["name": "Default", "teamID": "DEFAULT123", "bundleID": "com.example.default"]],
+            "sites": sites,
+        ]
+        let data = try! JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// A TCP listener that never answers: the kernel completes connections into its backlog, nobody reads.
+    final class SilentListener {
+        let fd: Int32
+        let port: Int
+
+        init() throws {
+            let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            guard bound == 0, listen(socketFD, 16) == 0 else { throw HarnessError("cannot listen: \(errorText(errno))") }
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socketFD, $0, &length) } }
+            fd = socketFD
+            port = Int(UInt16(bigEndian: address.sin_port))
+        }
+
+        deinit { close(fd) }
+    }
+
+    @Test("a wrong bundle ID and a missing assetlinks.json fail check naming the tenants; the others pass; a hung host costs only its own timeout")
+    func brokenTenantsAreNamed() async throws {
+        let site = try SiteFixture()
+        // What is deployed: customer 7 with a typo in its bundle ID, customer 9 without its Android app.
+        try site.writeConfigText(Self.config(publicPath: site.publicPath, bundle: { $0 == 7 ? "com.customer7.vidoe" : "com.customer\($0).video" }, android: { $0 != 9 }))
+        let server = try await LinkHostProcess.start(site)
+        // What should be deployed.
+        try Self.config(publicPath: site.publicPath).write(toFile: site.directory + "/truth.json", atomically: true, encoding: .utf8)
+        let hung = try SilentListener()
+        let urls = (0..<Self.tenants).map { "http://meet.customer\($0).test" } + ["http://hung.test"]
+        let started = ContinuousClock.now
+        let run = try await LinkHostCLI.run(
+            ["check"] + urls + ["--config", site.directory + "/truth.json", "--allow-http", "--timeout", "3",
+                                "--connect-to", "hung.test:80:127.0.0.1:\(hung.port)", "--connect-to", "::127.0.0.1:\(server.port)"],
+            directory: site.directory, timeout: .seconds(60))
+        let elapsed = ContinuousClock.now - started
+        #expect(run.exitCode == 1, "\(run)")
+        let summary = try #require(run.stdout.split(separator: "\n").last.map(String.init))
+        #expect(summary.hasPrefix("check: 26 hosts, 23 passed, 2 failed (http://meet.customer7.test, http://meet.customer9.test), 1 unreachable (http://hung.test)"), "\(summary)")
+        #expect(run.stdout.contains("LH513") && run.stdout.contains("TEAM000007.com.customer7.video"), "the app that would not open is named")
+        #expect(run.stdout.contains("LH510") && run.stdout.contains("com.customer9.video"), "the Android app without assetlinks is named")
+        #expect(run.stdout.contains("site \"meet.customer7.test\" (sites[7])"), "the tenant is named")
+        // 26 hosts, one silent for its 3 s timeout: checked side by side, the run takes about one timeout.
+        #expect(elapsed < .seconds(15), "check took \(elapsed)")
+
+        let json = try await LinkHostCLI.run(["check", "http://meet.customer7.test", "http://meet.customer8.test", "--config", site.directory + "/truth.json",
+                                              "--allow-http", "--connect-to", "::127.0.0.1:\(server.port)", "--format", "json"], directory: site.directory)
+        #expect(json.exitCode == 1)
+        let reports = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+        #expect(reports.map { $0["passed"] as? Bool } == [false, true], "\(json.stdout)")
+    }
+
+    @Test("only silent hosts: exit 3, so an alert tells an outage from a broken deploy")
+    func outageExitCode() async throws {
+        let hung = try SilentListener()
+        let site = try SiteFixture()
+        let run = try await LinkHostCLI.run(["check", "http://hung.test", "--allow-http", "--timeout", "1", "--connect-to", ":80:127.0.0.1:\(hung.port)"],
+                                            directory: site.directory, timeout: .seconds(30))
+        #expect(run.exitCode == 3, "\(run)")
+        #expect(run.stdout.contains("check: 1 host, 0 passed, 1 unreachable (http://hung.test)"), "\(run.stdout)")
+    }
+}
