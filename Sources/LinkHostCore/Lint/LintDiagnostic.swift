@@ -1,7 +1,7 @@
 import LinkHostJSON
 
 /// One problem the linter or the deployment check found: a stable code, a severity, where, and what.
-public struct LintDiagnostic: Sendable, Equatable, CustomStringConvertible {
+public struct LintDiagnostic: Sendable, Hashable, CustomStringConvertible {
     /// The stable code, e.g. `LH101`.
     public let code: LintCode
     /// Errors fail `validate` (exit 2) and `check` (exit 1); warnings are reported only.
@@ -56,9 +56,9 @@ public struct LintReport: Sendable, Equatable {
     /// Makes a report, dropping exact repeats (one config rule can surface through several generated details).
     public init(source: String, diagnostics: [LintDiagnostic]) {
         self.source = source
-        var seen: [LintDiagnostic] = []
-        for diagnostic in diagnostics where !seen.contains(diagnostic) { seen.append(diagnostic) }
-        self.diagnostics = seen
+        // A set, not a scan of what was kept: a config of 1,000 sites can raise 10,000 diagnostics.
+        var seen: Set<LintDiagnostic> = []
+        self.diagnostics = diagnostics.filter { seen.insert($0).inserted }
     }
 
     /// The problems that are errors.
@@ -89,8 +89,45 @@ public struct LintReport: Sendable, Equatable {
             heading += "valid" + (validSummary.isEmpty ? "" : " (\(validSummary))")
             if !warnings.isEmpty { heading += ", " + counts }
         }
-        let lines = [heading] + (errors + warnings).map { "  " + $0.description }
+        let lines = [heading] + Self.grouped(errors + warnings).map { "  " + $0 }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One line per problem, except a problem repeated at the same place of three or more sites (the same
+    /// code and severity at `sites[N]…` paths that differ only in N), which is one line with the count, the
+    /// sites and the first one's words: a mistake in a shared section shows once, not a thousand times.
+    /// `--format json` keeps every one.
+    static func grouped(_ diagnostics: [LintDiagnostic]) -> [String] {
+        struct Group { var first: LintDiagnostic; var sites: [String] }
+        var order: [String] = []
+        var groups: [String: Group] = [:]
+        var lines: [String: String] = [:]
+        for diagnostic in diagnostics {
+            guard let (site, rest) = siteAndRest(diagnostic.path) else {
+                let key = "line \(order.count)"
+                order.append(key)
+                lines[key] = diagnostic.description
+                continue
+            }
+            let key = "\(diagnostic.severity.rawValue) \(diagnostic.code.rawValue) \(rest)"
+            if groups[key] == nil { order.append(key); groups[key] = Group(first: diagnostic, sites: []) }
+            groups[key]!.sites.append(site)
+        }
+        return order.map { key in
+            if let line = lines[key] { return line }
+            let group = groups[key]!
+            guard group.sites.count >= 3 else {
+                return diagnostics.filter { d in siteAndRest(d.path).map { "\(d.severity.rawValue) \(d.code.rawValue) \($0.1)" } == key }.map(\.description).joined(separator: "\n  ")
+            }
+            let names = group.sites.count <= 6 ? group.sites.joined(separator: ", ") : group.sites.prefix(3).joined(separator: ", ") + " … " + group.sites.suffix(2).joined(separator: ", ")
+            return "\(group.first.severity.rawValue) \(group.first.code.rawValue) in \(group.sites.count) sites (\(names)), at sites[N]\(group.first.path.dropFirst(group.sites[0].count)); first: \(group.first.message)"
+        }
+    }
+
+    /// `sites[12]` and the rest of `sites[12].callLinks.links[0]`; nil for a path outside the sites.
+    private static func siteAndRest(_ path: String) -> (String, String)? {
+        guard path.hasPrefix("sites["), let close = path.firstIndex(of: "]") else { return nil }
+        return (String(path[...close]), String(path[path.index(after: close)...]))
     }
 
     /// The problems as a JSON array of `{"code", "severity", "path", "message"}`, errors and warnings in order found.
