@@ -19,6 +19,7 @@ struct BakedPages: Sendable {
         let appStoreID: String?
         let hasAndroidApp: Bool
         let canOpenApp: Bool
+        let hasOpenInAppHost: Bool
         let hasWebJoinURL: Bool
         let imageURL: String?
 
@@ -37,10 +38,10 @@ struct BakedPages: Sendable {
         return Key(templatePath: callLinks.template,
                    locales: locales.map { Key.LocaleKey(tag: $0.tag.text, isRightToLeft: $0.isRightToLeft, strings: $0.strings) },
                    appName: app?.name, appStoreID: app?.appStoreID, hasAndroidApp: !site.android.isEmpty,
-                   canOpenApp: canOpenApp(site), hasWebJoinURL: callLinks.webJoinURL != nil, imageURL: imageURL(callLinks))
+                   canOpenApp: canOpenApp(site), hasOpenInAppHost: callLinks.openInAppHost != nil, hasWebJoinURL: callLinks.webJoinURL != nil, imageURL: imageURL(callLinks))
     }
 
-    /// True when the page has an open-in-app URL: `openInAppURL`, or the default built from the app's scheme.
+    /// True when the page has a custom-scheme URL: `openInAppURL`, or the default built from the app's scheme.
     static func canOpenApp(_ site: SiteConfig) -> Bool {
         site.callLinks.openInAppURL != nil || site.apps.first?.urlScheme != nil
     }
@@ -65,7 +66,9 @@ struct BakedPages: Sendable {
                 case .appStoreID: return app?.appStoreID ?? ""
                 case .appStoreURL: return app?.appStoreID.map { "https://apps.apple.com/app/id\($0)" } ?? ""
                 case .playStoreURL: return hasAndroidApp ? nil : ""
-                case .intentURL: return !hasAndroidApp || !canOpenApp ? "" : nil
+                // The intent opens the app through its https App Links filter: no custom scheme needed.
+                case .intentURL: return hasAndroidApp ? nil : ""
+                case .openInAppHostURL: return callLinks.openInAppHost == nil ? "" : nil
                 case .imageURL: return imageURL
                 case .webJoinURL: return callLinks.webJoinURL == nil ? "" : nil
                 case .openInAppURL: return canOpenApp ? nil : ""

@@ -16,8 +16,13 @@ package struct CallPage: Sendable {
     /// Picks a locale per request.
     @usableFromInline package let chooser: LanguageChooser
     let settings: CallLinkSettings
-    /// `openInAppURL`, or the default built from the app's URL scheme; nil when the page cannot open the app.
+    /// `openInAppURL` as configured; nil when the page uses the default form or has no scheme.
     let openInAppTemplate: ParsedURLTemplate?
+    /// `SCHEME:/`, which with a canonical path (`/call/abc?type=video`) makes the default custom-scheme URL
+    /// `SCHEME://call/abc?type=video`: the form `CallLinkParser(schemes:)` reads for every template.
+    let schemePrefix: URLText?
+    /// `https://` and `openInAppHost`: the origin of the iPhone open button's universal link.
+    let openInAppHostOrigin: URLText?
     /// `webJoinURL`, split at load.
     let webJoinTemplate: ParsedURLTemplate?
     let androidApp: AndroidApp?
@@ -62,8 +67,9 @@ package struct CallPage: Sendable {
         settings = callLinks
         self.locales = locales
         let app = site.apps.first
-        openInAppTemplate = (callLinks.openInAppURL ?? app?.urlScheme.map { "\($0)://{path}/{callId}?type={callType}" })
-            .map(ParsedURLTemplate.init)
+        openInAppTemplate = callLinks.openInAppURL.map(ParsedURLTemplate.init)
+        schemePrefix = callLinks.openInAppURL == nil ? app?.urlScheme.map { URLText("\($0):/") } : nil
+        openInAppHostOrigin = callLinks.openInAppHost.map { URLText("https://\($0)") }
         webJoinTemplate = callLinks.webJoinURL.map(ParsedURLTemplate.init)
         androidApp = site.android.first
         templates = baked.templates
