@@ -36,7 +36,10 @@ struct SiteDraft {
             callLinks: source(callLinks != nil, "callLinks"), aasa: source(aasa != nil, "aasa"),
             staticFiles: source(staticFiles != nil, "static"))
         let apps = self.apps ?? inherited?.apps ?? []
-        let callLinks = self.callLinks ?? inherited?.callLinks ?? CallLinkSettings()
+        var callLinks = self.callLinks ?? inherited?.callLinks ?? CallLinkSettings()
+        // A site's own callLinks replaces the top level's, except for the preview image: a brand's picture
+        // is the same on every host unless the site names another.
+        if callLinks.previewImage == nil { callLinks.previewImage = inherited?.callLinks?.previewImage }
         let aasa = (self.aasa ?? inherited?.aasa ?? AASADraft())
             .resolved(appIDs: apps.map(\.appID), callLinks: callLinks, callLinksPath: sections.callLinks)
         return SiteConfig(

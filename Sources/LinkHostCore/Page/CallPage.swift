@@ -153,6 +153,17 @@ package struct CallPage: Sendable {
         return Self.resource(body: Array(svg.utf8), headers: headers, route: .callQRCode)
     }
 
+    /// The QR-code image of a call's canonical URL as PNG; nil when the site has no origin to put in it.
+    func renderQRCodePNG(_ link: CallLink, host: String?) -> Resource? {
+        guard let origin = origin(host: host), let png = QRCodeMarkup.png(for: canonicalURL(link, origin: origin)) else { return nil }
+        let headers = PreparedResponses.commonHeaders + [
+            HTTPHeader("Content-Type", "image/png"),
+            HTTPHeader("Cache-Control", "public, max-age=\(Self.qrCodeMaxAge)"),
+            HTTPHeader("X-Robots-Tag", "noindex"),
+        ]
+        return Self.resource(body: png, headers: headers, route: .callQRCode)
+    }
+
     /// The fields of a rendered page's headers its 304 repeats (before the ETag): the validators and
     /// caching fields (RFC 9110 §15.4.5).
     package static func notModifiedHeaders(_ headers: [HTTPHeader]) -> [HTTPHeader] {
