@@ -64,9 +64,9 @@
     return tags[0];
   }
 
-  /** The host of an absolute URL, lowercased, or ''. */
+  /** The host name of an absolute URL (no port), lowercased, or ''. */
   function hostOf(url) {
-    var match = /^[a-z][a-z0-9+.-]*:\/\/([^\/?#]*)/i.exec(url || '');
+    var match = /^[a-z][a-z0-9+.-]*:\/\/([^\/?#:]*)/i.exec(url || '');
     return match ? match[1].toLowerCase() : '';
   }
 
@@ -78,7 +78,7 @@
 
   /**
    * What the page offers first. `page`: platform, webview, iOS version, the open button's candidates
-   * (intent, scheme, appHostURL), the canonical URL, the page's own host and whether web join exists.
+   * (intent, scheme, appHostURL), the canonical URL, the page's own host name and whether web join exists.
    * Returns the open button's href (or ''), whether it leads, which store shows, whether the app is known
    * to be missing, and the way out of an in-app browser (its href and which hint).
    */
@@ -177,7 +177,7 @@
     var decision = decide({
       platform: platform, webview: webview, iOSVersion: iOSVersionOf(agent), canonical: canonical,
       intent: data('data-intent'), scheme: data('data-scheme'), appHostURL: data('data-app-host'),
-      host: window.location.host.toLowerCase(), hasWeb: !!byId('web-join')
+      host: window.location.hostname.toLowerCase(), hasWeb: !!byId('web-join')
     });
     apply(document, decision, platform);
     wireStores(window, canonical, platform);
