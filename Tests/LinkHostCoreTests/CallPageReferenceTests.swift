@@ -111,7 +111,7 @@ struct CallPageReferenceTests {
                     + ";S.browser_fallback_url=\(HTMLEscaping.percentEncode(playStore));end"
             }
         }
-        let imageURL = settings.previewImage.flatMap { image in origin.map { "\($0)/\(image)" } } ?? ""
+        let imageURL = origin.map { "\($0)/\(settings.previewImage ?? "linkhost-preview.png")" } ?? ""
         let qrCodeURL = origin == nil ? "" : settings.links.canonicalQRCodePath(for: link)
         let qrCode = origin == nil ? "" : QRCodeMarkup.svg(for: canonicalURL)
         var body: [UInt8] = []

@@ -46,9 +46,15 @@ struct BakedPages: Sendable {
         site.callLinks.openInAppURL != nil || site.apps.first?.urlScheme != nil
     }
 
-    /// The preview image's URL as baked: absolute under `baseURL`, empty without an image, nil (per request) otherwise.
+    /// The preview image's URL as baked: absolute under `baseURL`, nil (per request, from the Host) otherwise;
+    /// a site without its own image shows linkhost's default picture.
     private static func imageURL(_ callLinks: CallLinkSettings) -> String? {
-        callLinks.previewImage.map { image in callLinks.baseURL.map { "\($0)/\(image)" } } ?? ""
+        callLinks.baseURL.map { $0 + previewImagePath(callLinks) }
+    }
+
+    /// `/` and the preview image's file name, or the default picture's path.
+    static func previewImagePath(_ callLinks: CallLinkSettings) -> String {
+        callLinks.previewImage.map { "/" + $0 } ?? DefaultPreviewImage.path
     }
 
     /// Bakes `parsed` for `site` in each of `locales`: app name, store links, strings and every other per-site value.

@@ -35,7 +35,7 @@ package struct CallPage: Sendable {
     /// The intent URL's fixed part between the open-in-app URL's scheme and the Play URL.
     let intentPackagePart: URLText
     /// `/` and the preview image's name: the image URL after the origin.
-    let previewImagePath: URLText?
+    let previewImagePath: URLText
     /// The per-request fields the templates use (`usedFields` without the ones baked at load).
     let renderedFields: PageFieldSet
     /// Bytes reserved for a page's values: enough for the shipped page's without growing.
@@ -79,7 +79,7 @@ package struct CallPage: Sendable {
         baseURLText = callLinks.baseURL.map(URLText.init)
         playStorePrefix = URLText("https://play.google.com/store/apps/details?id=\(androidApp?.packageName ?? "")&referrer=")
         intentPackagePart = URLText(";package=\(androidApp?.packageName ?? "");S.browser_fallback_url=")
-        previewImagePath = callLinks.previewImage.map { URLText("/" + $0) }
+        previewImagePath = URLText(BakedPages.previewImagePath(callLinks))
         renderedFields = PageFieldSet(usedFields)
         chooser = LanguageChooser(tags: locales.map(\.tag.text), defaultIndex: 0)
         headerSets = locales.indices.flatMap { index in

@@ -71,7 +71,7 @@ extension CallPage {
         }
         if used.contains(.imageURL) {
             values.set(.imageURL) { bytes in
-                guard origin.exists, let previewImagePath else { return }
+                guard origin.exists else { return }
                 origin.append(.escaped, to: &bytes)
                 bytes.append(contentsOf: previewImagePath.escaped)
             }
