@@ -140,28 +140,19 @@ package struct CallPage: Sendable {
         return PagePlan(program: program, values: values, length: program.length(values))
     }
 
-    /// The QR-code image of a call's canonical URL; nil when the site has no origin to put in it.
-    func renderQRCode(_ link: CallLink, host: String?) -> Resource? {
-        guard let origin = origin(host: host), let svg = QRCodeMarkup.image(for: canonicalURL(link, origin: origin)) else { return nil }
+    /// The QR-code image of a call's canonical URL, as SVG or (`png`) PNG; nil when the site has no origin
+    /// to put in it.
+    func renderQRCode(_ link: CallLink, host: String?, png: Bool = false) -> Resource? {
+        guard let origin = origin(host: host) else { return nil }
+        let url = canonicalURL(link, origin: origin)
+        guard let body = png ? QRCodeMarkup.png(for: url) : QRCodeMarkup.image(for: url).map({ Array($0.utf8) }) else { return nil }
+        // Opened on its own, an SVG is a document: this one needs nothing and may run nothing.
+        let policy = png ? [] : [HTTPHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")]
         let headers = PreparedResponses.commonHeaders + [
-            HTTPHeader("Content-Type", "image/svg+xml"),
+            HTTPHeader("Content-Type", png ? "image/png" : "image/svg+xml"),
             HTTPHeader("Cache-Control", "public, max-age=\(Self.qrCodeMaxAge)"),
-            // Opened on its own, an SVG is a document: this one needs nothing and may run nothing.
-            HTTPHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"),
-            HTTPHeader("X-Robots-Tag", "noindex"),
-        ]
-        return Self.resource(body: Array(svg.utf8), headers: headers, route: .callQRCode)
-    }
-
-    /// The QR-code image of a call's canonical URL as PNG; nil when the site has no origin to put in it.
-    func renderQRCodePNG(_ link: CallLink, host: String?) -> Resource? {
-        guard let origin = origin(host: host), let png = QRCodeMarkup.png(for: canonicalURL(link, origin: origin)) else { return nil }
-        let headers = PreparedResponses.commonHeaders + [
-            HTTPHeader("Content-Type", "image/png"),
-            HTTPHeader("Cache-Control", "public, max-age=\(Self.qrCodeMaxAge)"),
-            HTTPHeader("X-Robots-Tag", "noindex"),
-        ]
-        return Self.resource(body: png, headers: headers, route: .callQRCode)
+        ] + policy + [HTTPHeader("X-Robots-Tag", "noindex")]
+        return Self.resource(body: body, headers: headers, route: .callQRCode)
     }
 
     /// The fields of a rendered page's headers its 304 repeats (before the ETag): the validators and

@@ -134,7 +134,7 @@ package struct PageRequest: Sendable {
         switch kind {
         case .page(let language): return site.callPage.render(link, language: language, host: host)
         case .qrCode: return site.callPage.renderQRCode(link, host: host)
-        case .qrCodePNG: return site.callPage.renderQRCodePNG(link, host: host)
+        case .qrCodePNG: return site.callPage.renderQRCode(link, host: host, png: true)
         }
     }
 
