@@ -36,6 +36,16 @@ struct GuestJourneyTests {
         let manifest = try await LinkHostCLI.run(["print", "android-manifest", "--config", site.configPath, "--host", "127.0.0.1"], directory: site.directory)
         #expect(manifest.stdout.contains(#"<data android:scheme="https" />"#) && manifest.stdout.contains(#"<data android:pathPrefix="/call/" />"#), "\(manifest.stdout)")
         #expect(manifest.stdout.contains(#"<data android:scheme="examplevideo" />"#), "the page writes the scheme, so the manifest declares it")
+        // What print writes, validate accepts; an app without the scheme is told it lacks what the page relies on.
+        let plist = try await LinkHostCLI.run(["print", "info-plist", "--config", site.configPath, "--host", "127.0.0.1"], directory: site.directory)
+        #expect(plist.stdout.contains("<key>CFBundleURLSchemes</key>") && plist.stdout.contains("<string>examplevideo</string>"), "\(plist.stdout)")
+        try site.write(plist.stdout, to: "Info.plist")
+        try site.write(manifest.stdout, to: "AndroidManifest.xml")
+        let valid = try await LinkHostCLI.run(["validate", "--config", site.configPath, "--info-plist", site.directory + "/Info.plist", "--android-manifest", site.directory + "/AndroidManifest.xml"], directory: site.directory)
+        #expect(valid.exitCode == 0, "\(valid)")
+        try site.write(plist.stdout.replacing("<string>examplevideo</string>", with: "<string>other</string>"), to: "Info.plist")
+        let lacking = try await LinkHostCLI.run(["validate", "--config", site.configPath, "--info-plist", site.directory + "/Info.plist"], directory: site.directory)
+        #expect(lacking.exitCode == 2 && lacking.stderr.contains("LH707"), "\(lacking)")
 
         let iPhone = try HeadlessChromium.visit(url, as: .iPhone)
         #expect(iPhone.href(id: "open-app") == "examplevideo://call/abc123?type=video")

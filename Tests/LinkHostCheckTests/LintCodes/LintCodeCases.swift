@@ -152,6 +152,8 @@ extension LintCodeCase {
         LintCodeCase(.lh704, "manifest claiming another path", failing: .androidManifest(LintFixtures.androidManifest.replacing("/call/", with: "/meet/")), passing: .androidManifest(LintFixtures.androidManifest.replacing("android:pathPrefix=\"/call/\"", with: "android:pathPattern=\"/call/..*\""))),
         LintCodeCase(.lh704, "manifest filter without autoVerify", failing: .androidManifest(LintFixtures.androidManifest.replacing(" android:autoVerify=\"true\"", with: "")), passing: .androidManifest(LintFixtures.androidManifest)),
         LintCodeCase(.lh705, "manifest claiming a host no site serves", failing: .androidManifest(LintFixtures.androidManifest.replacing("<data android:scheme", with: "<data android:host=\"old.example.com\" />\n<data android:scheme")), passing: .androidManifest(LintFixtures.androidManifest)),
+        LintCodeCase(.lh707, "manifest without the page's scheme", failing: .androidManifest(LintFixtures.androidManifest.replacing("android:scheme=\"examplevideo\"", with: "android:scheme=\"othervideo\"")), passing: .androidManifest(LintFixtures.androidManifest)),
+        LintCodeCase(.lh707, "Info.plist without the page's scheme", failing: .infoPlist(LintFixtures.infoPlist.replacing("ExampleVideo", with: "other")), passing: .infoPlist(LintFixtures.infoPlist)),
         LintCodeCase(.lh706, "entitlements in developer mode", failing: .entitlements(LintFixtures.entitlements.replacing("applinks:links.example.com", with: "applinks:links.example.com?mode=developer")), passing: .entitlements(LintFixtures.entitlements)),
         LintCodeCase(.lh510, "no assetlinks", failing: .deployment(["GET /.well-known/assetlinks.json": .response(FetchedResponse(status: 404))]), passing: .deployment([:])),
     ]
