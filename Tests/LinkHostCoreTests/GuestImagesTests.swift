@@ -43,3 +43,17 @@ struct GuestImagesTests {
         #expect(image.body.count < 40_000, "flat colours compress: \(image.body.count) bytes")
     }
 }
+
+@Suite("openInAppHost and previewImage across sites")
+struct GuestSiteSettingsTests {
+    @Test("openInAppHost names a host of the site (a wildcard host covers it); a site with its own callLinks keeps the top level's previewImage")
+    func settings() throws {
+        let sites = #"[{"hosts": ["links.example.com", "open.links.example.com"], "callLinks": {"paths": ["meet"], "openInAppHost": "Open.Links.example.com"}}, {"hosts": ["*.b.example"], "callLinks": {"paths": ["m"], "openInAppHost": "x.b.example", "previewImage": "other.png"}}]"#
+        let text = try Fixtures.validConfig(setting: "sites", to: sites).replacingOccurrences(of: #""callLinks":{"paths":["call"]"#, with: #""callLinks":{"previewImage":"brand.png","paths":["call"]"#)
+        let config = try Fixtures.config(text)
+        #expect(config.defaultSite.callLinks.previewImage == "brand.png", "\(text)")
+        let named = config.sites.filter { !$0.hosts.isEmpty }
+        #expect(named.map(\.callLinks.openInAppHost) == ["open.links.example.com", "x.b.example"])
+        #expect(named.map(\.callLinks.previewImage) == ["brand.png", "other.png"])
+    }
+}
