@@ -1,47 +1,48 @@
 // linkhost call page. The HTML is the same bytes for every device, so any cache in front can share it;
 // this script runs in the visitor's browser and picks what works there. Without it the page still
-// works: open-in-app, both stores, web join and, on wide screens, the QR code.
-(function () {
+// works: both stores, web join, the Smart App Banner and, on wide screens, the QR code.
+//
+// Small pure functions decide (platform, in-app browser, language, which action leads); `main` reads the
+// page and applies the decision. Node loads the same file for the unit tests (Tests/JavaScript/).
+(function (global) {
   'use strict';
-  var root = document.documentElement;
 
-  // A cache that ignores Vary may hand out another visitor's language: ask for the browser's own once.
-  var offered = (root.getAttribute('data-languages') || '').split(' ').filter(Boolean);
-  if (offered.length > 1 && !/[?&]lang=/.test(location.search)) {
-    var wanted = chooseLanguage(navigator.languages || [navigator.language || ''], offered);
-    if (wanted.toLowerCase() !== root.lang.toLowerCase()) {
-      var url = new URL(location.href);
-      url.searchParams.set('lang', wanted);
-      location.replace(url.href);
-      return;
-    }
+  // In-app browsers by the token each app adds to its webview's User-Agent, checked in this order (Messenger
+  // before Facebook: its User-Agent carries FBAN/FBAV too). Sources: the User-Agent strings these apps send,
+  // as collected by the in-app browser test page inappdebugger.com (github.com/shalanah/inapp-debugger, e.g.
+  // issue 22 for Instagram's) and by the User-Agent parsers that recognise them (github.com/fnando/browser
+  // pull request 355 for Instagram); the Google app's GSA/ token by Google's own iOS app.
+  var WEBVIEWS = [
+    ['messenger', /\bFBAN\/Messenger|\bFB_IAB\/MESSENGER|\bFB_IAB\/Orca-Android|\bMessengerLite/],
+    ['instagram', /\bInstagram\b/],
+    ['facebook', /\bFBAN\/|\bFBAV\/|\bFB_IAB\//],
+    ['linkedin', /\bLinkedInApp\b/],
+    ['tiktok', /\bmusical_ly_|\bBytedanceWebview\b|\bTikTok\b|\btrill_\d/],
+    ['snapchat', /\bSnapchat\b/],
+    ['line', /\bLine\/\d/],
+    ['twitter', /\bTwitter(?:Android| for iPhone)\b|\bTwitterAndroid\b/],
+    ['google', /\bGSA\/\d/]
+  ];
+
+  /** 'android', 'ios', 'mobile' or 'desktop' from the User-Agent and the number of touch points. */
+  function platformOf(agent, touchPoints) {
+    // iPadOS Safari sends a Mac's User-Agent by default; only a touch screen tells the two apart.
+    var iPad = /iPad/.test(agent) || (/Macintosh/.test(agent) && touchPoints > 1);
+    if (/Android/.test(agent)) return 'android';
+    if (/iPhone|iPod/.test(agent) || iPad) return 'ios';
+    return /Mobi/.test(agent) ? 'mobile' : 'desktop';
   }
 
-  var agent = navigator.userAgent || '';
-  // iPadOS Safari sends a Mac's User-Agent by default; only a touch screen tells the two apart.
-  var iPad = /iPad/.test(agent) || (/Macintosh/.test(agent) && navigator.maxTouchPoints > 1);
-  var platform = /Android/.test(agent) ? 'android'
-    : (/iPhone|iPod/.test(agent) || iPad) ? 'ios'
-    : /Mobi/.test(agent) ? 'mobile' : 'desktop';
-  root.setAttribute('data-platform', platform);
-
-  var open = document.getElementById('open-app');
-  var web = document.getElementById('web-join');
-  var intent = open && open.getAttribute('data-intent');
-  // Android: an intent opens the app, or Google Play (carrying the call) when it is not installed.
-  if (platform === 'android' && intent && intent.indexOf('intent://') === 0) open.href = intent;
-  // Only the store of this device.
-  hide(platform === 'android' ? 'app-store' : platform === 'ios' ? 'play-store' : '');
-  // On a computer the browser is the quickest way in: it becomes the primary button.
-  if (platform === 'desktop' && web && open) {
-    open.className = 'button secondary';
-    web.className = 'button primary';
-    web.parentNode.insertBefore(web, open);
+  /** The name of the in-app browser the User-Agent belongs to, or '' for a browser. */
+  function webviewOf(agent) {
+    for (var i = 0; i < WEBVIEWS.length; i++) if (WEBVIEWS[i][1].test(agent)) return WEBVIEWS[i][0];
+    return '';
   }
 
-  function hide(id) {
-    var element = id && document.getElementById(id);
-    if (element) element.hidden = true;
+  /** The iOS major version in the User-Agent ("OS 17_4 like Mac OS X"), or 0. */
+  function iOSVersionOf(agent) {
+    var match = /\bOS (\d+)_\d+(?:_\d+)? like Mac OS X/.exec(agent);
+    return match ? Number(match[1]) : 0;
   }
 
   // The server's choice, in the same order: same tag, a longer tag, a shorter one, the same language;
@@ -62,4 +63,184 @@
     }
     return tags[0];
   }
-})();
+
+  /** The host name of an absolute URL (no port), lowercased, or ''. */
+  function hostOf(url) {
+    var match = /^[a-z][a-z0-9+.-]*:\/\/([^\/?#:]*)/i.exec(url || '');
+    return match ? match[1].toLowerCase() : '';
+  }
+
+  /** An https URL as an Android intent without a package: the verified app, else the default browser. */
+  function leaveWebviewIntent(canonical) {
+    var match = /^(https?):\/\/(.+)$/.exec(canonical || '');
+    return match ? 'intent://' + match[2] + '#Intent;scheme=' + match[1] + ';action=android.intent.action.VIEW;end' : '';
+  }
+
+  /**
+   * What the page offers first. `page`: platform, webview, iOS version, the open button's candidates
+   * (intent, scheme, appHostURL), the canonical URL, the page's own host name and whether web join exists.
+   * Returns the open button's href (or ''), whether it leads, which store shows, whether the app is known
+   * to be missing, and the way out of an in-app browser (its href and which hint).
+   */
+  function decide(page) {
+    var result = { open: '', openLeads: false, lead: 'open', store: '', appMissing: false, escape: '', hint: '' };
+    var onAppHost = page.appHostURL !== '' && hostOf(page.appHostURL) === page.host;
+    if (page.platform === 'android') {
+      result.store = 'play-store';
+      result.open = page.intent;
+      if (page.webview) {
+        result.escape = leaveWebviewIntent(page.canonical);
+        result.hint = 'android';
+      }
+    } else if (page.platform === 'ios') {
+      result.store = 'app-store';
+      if (onAppHost) {
+        // iOS served this host's page instead of opening the app: it is not installed.
+        result.appMissing = true;
+      } else if (page.appHostURL) {
+        result.open = page.appHostURL;
+      } else if (page.scheme) {
+        // A scheme no app has registered makes Safari show an error: never the first thing offered.
+        result.open = page.scheme;
+        result.lead = 'store';
+      }
+      if (!result.open) result.lead = 'store';
+      if (page.webview) {
+        // Reported for iOS 17 and later (not documented by Apple); the hint says the manual way.
+        result.escape = page.iOSVersion >= 17 ? 'x-safari-' + page.canonical : '';
+        result.hint = 'ios';
+      }
+    } else {
+      result.open = page.scheme;
+      result.lead = page.platform === 'desktop' && page.hasWeb ? 'web' : (result.open ? 'open' : 'web');
+    }
+    if (result.lead === 'open' && !result.open) result.lead = page.hasWeb ? 'web' : 'store';
+    if (page.webview && result.escape) result.lead = 'escape';
+    result.openLeads = result.lead === 'open' && result.open !== '';
+    return result;
+  }
+
+  /** Whether a store tap should first copy the call link: a phone without the app (deferred deep link). */
+  function copiesBeforeStore(platform) {
+    return platform === 'ios' || platform === 'android';
+  }
+
+  /** Copies `text` inside the user's tap: the async Clipboard API, else a selected field and execCommand. */
+  function copy(document, navigator, text) {
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      return navigator.clipboard.writeText(text).then(function () { return true; }, function () { return fallbackCopy(document, text); });
+    }
+    return Promise.resolve(fallbackCopy(document, text));
+  }
+
+  function fallbackCopy(document, text) {
+    var field = document.createElement('textarea');
+    field.value = text;
+    field.setAttribute('readonly', '');
+    field.className = 'offscreen';
+    document.body.appendChild(field);
+    field.select();
+    var copied = false;
+    try { copied = document.execCommand('copy'); } catch (error) { copied = false; }
+    field.remove();
+    return copied;
+  }
+
+  /** Reads the page, decides and applies: the one entry point in a browser. */
+  function main(window) {
+    var document = window.document;
+    var navigator = window.navigator;
+    var root = document.documentElement;
+
+    // A cache that ignores Vary may hand out another visitor's language: ask for the browser's own once.
+    var offered = (root.getAttribute('data-languages') || '').split(' ').filter(Boolean);
+    if (offered.length > 1 && !/[?&]lang=/.test(window.location.search)) {
+      var wanted = chooseLanguage(navigator.languages || [navigator.language || ''], offered);
+      if (wanted.toLowerCase() !== root.lang.toLowerCase()) {
+        var url = new window.URL(window.location.href);
+        url.searchParams.set('lang', wanted);
+        window.location.replace(url.href);
+        return;
+      }
+    }
+
+    var agent = navigator.userAgent || '';
+    var byId = function (id) { return document.getElementById(id); };
+    var open = byId('open-app');
+    var canonicalLink = document.querySelector('link[rel="canonical"]');
+    var canonical = canonicalLink ? canonicalLink.href : '';
+    var platform = platformOf(agent, navigator.maxTouchPoints || 0);
+    var webview = webviewOf(agent);
+    root.setAttribute('data-platform', platform);
+    if (webview) root.setAttribute('data-webview', webview);
+    var data = function (name) { return (open && open.getAttribute(name)) || ''; };
+    var decision = decide({
+      platform: platform, webview: webview, iOSVersion: iOSVersionOf(agent), canonical: canonical,
+      intent: data('data-intent'), scheme: data('data-scheme'), appHostURL: data('data-app-host'),
+      host: window.location.hostname.toLowerCase(), hasWeb: !!byId('web-join')
+    });
+    apply(document, decision, platform);
+    wireStores(window, canonical, platform);
+  }
+
+  /** Shows, hides and orders the page's actions as `decision` says. */
+  function apply(document, decision, platform) {
+    var byId = function (id) { return document.getElementById(id); };
+    var open = byId('open-app');
+    var web = byId('web-join');
+    if (open && decision.open) {
+      open.href = decision.open;
+      open.hidden = false;
+      open.className = decision.openLeads ? 'button primary' : 'button secondary';
+    }
+    if (web) web.className = decision.lead === 'web' ? 'button primary' : 'button secondary';
+    if (web && open && decision.lead === 'web') web.parentNode.insertBefore(web, open);
+    if (decision.store) {
+      var other = byId(decision.store === 'app-store' ? 'play-store' : 'app-store');
+      if (other) other.hidden = true;
+      var store = byId(decision.store);
+      if (store && decision.lead === 'store') store.className = 'button primary';
+    }
+    byId('app-missing').hidden = !decision.appMissing;
+    if (decision.hint) {
+      byId('webview').hidden = false;
+      byId('webview-hint-' + decision.hint).hidden = false;
+      var leave = byId('leave-webview');
+      if (decision.escape) leave.href = decision.escape; else leave.hidden = true;
+    }
+    if (platform === 'ios' && decision.lead === 'store') {
+      // Leading with the store: its section moves up, right under the call's details.
+      var stores = document.querySelector('.stores');
+      var actions = byId('actions');
+      if (stores && actions) actions.parentNode.insertBefore(stores, actions);
+    }
+  }
+
+  /** On a phone a store tap copies the canonical link first, says so, then goes to the store. */
+  function wireStores(window, canonical, platform) {
+    if (!copiesBeforeStore(platform) || !canonical) return;
+    var document = window.document;
+    var note = document.getElementById('link-copied');
+    ['app-store', 'play-store'].forEach(function (id) {
+      var store = document.getElementById(id);
+      if (!store) return;
+      store.addEventListener('click', function (event) {
+        event.preventDefault();
+        var target = store.href;
+        copy(document, window.navigator, canonical).then(function (copied) {
+          if (copied && note) note.hidden = false;
+          // Long enough to read the line; the store opens either way.
+          window.setTimeout(function () { window.location.assign(target); }, copied ? 1200 : 0);
+        });
+      });
+    });
+  }
+
+  var exported = {
+    WEBVIEWS: WEBVIEWS, platformOf: platformOf, webviewOf: webviewOf, iOSVersionOf: iOSVersionOf,
+    chooseLanguage: chooseLanguage, hostOf: hostOf, leaveWebviewIntent: leaveWebviewIntent, decide: decide,
+    copiesBeforeStore: copiesBeforeStore, main: main
+  };
+  if (typeof module === 'object' && module.exports) module.exports = exported;
+  else if (global && global.document) main(global);
+})(typeof window === 'undefined' ? null : window);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# REDbot (lint for HTTP, from PyPI) over the call page, its QR image and the AASA, served on loopback with the
+# REDbot (lint for HTTP, from PyPI) over the call page, its QR images (SVG, PNG), the default preview picture and the AASA, served on loopback with the
 # shipped config: no BAD note anywhere, and at most one WARN on each (issue 13). Prints every note's level.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +10,7 @@ out=$(mktemp -d)
 trap 'stop_linkhost; rm -rf "$out"' EXIT
 start_linkhost
 status=0
-for path in "/call/abc_DEF-123?type=video" "/call/abc_DEF-123/qr.svg?type=video" "/.well-known/apple-app-site-association"; do
+for path in "/call/abc_DEF-123?type=video" "/call/abc_DEF-123/qr.svg?type=video" "/call/abc_DEF-123/qr.png?type=video" "/linkhost-preview.png" "/.well-known/apple-app-site-association"; do
     timeout 120 redbot -o har "$LINKHOST_CHECK_URL$path" >"$out/report.har"
     python3 - "$out/report.har" "$path" <<'PY' || status=1
 import json, sys

@@ -9,6 +9,12 @@ requested — the proof that a phone never fetches what only a computer shows.
 
 Usage: chromium-visit.py URL --user-agent UA --width W --height H [--scale F] [--mobile] [--touch N]
                          [--accept-language L] [--dom FILE] [--screenshot FILE] [--requests FILE]
+                         [--click ID --clipboard FILE --navigations FILE]
+
+--click taps the element with that id (a real pointer event, so the page's handler runs inside a user
+gesture) after the load; --clipboard writes what the clipboard then holds, read through the DevTools
+protocol; --navigations writes the URLs of the stores the page then tried to open (stopped before they
+leave the machine).
 Exit status 0 when the page loaded, 1 otherwise; the whole visit ends within --timeout seconds.
 """
 import argparse
@@ -106,6 +112,9 @@ def main():
     parser.add_argument("--screenshot")
     parser.add_argument("--requests")
     parser.add_argument("--timeout", type=float, default=30)
+    parser.add_argument("--click")
+    parser.add_argument("--clipboard")
+    parser.add_argument("--navigations")
     parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser") or "chromium")
     options = parser.parse_args()
 
@@ -124,6 +133,11 @@ def main():
             ("Emulation.setTouchEmulationEnabled", {"enabled": options.touch > 0, "maxTouchPoints": max(1, options.touch)}),
         ]:
             browser.send(method, params, session)
+        if options.click:
+            origin = "/".join(options.url.split("/")[:3])
+            browser.send("Browser.grantPermissions", {"origin": origin, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+            # The stores are stopped at the browser: recorded, never fetched.
+            browser.send("Fetch.enable", {"patterns": [{"urlPattern": "https://play.google.com/*"}, {"urlPattern": "https://apps.apple.com/*"}]}, session)
         browser.send("Page.navigate", {"url": options.url}, session)
         # A script may replace the page (the language fallback does): wait for the last load.
         loaded = browser.wait(lambda m: m.get("method") == "Page.loadEventFired")
@@ -136,6 +150,18 @@ def main():
         if not loaded:
             print("chromium-visit: the page did not load within %ss: %s" % (options.timeout, options.url), file=sys.stderr)
             return 1
+        navigations = []
+        if options.click:
+            box = browser.send("Runtime.evaluate", {"expression": "(function(e){e.scrollIntoView({block:'center'});var r=e.getBoundingClientRect();return [r.x+r.width/2,r.y+r.height/2];})(document.getElementById(%s))" % json.dumps(options.click), "returnByValue": True}, session)
+            x, y = box["result"]["result"]["value"]
+            for kind in ("mousePressed", "mouseReleased"):
+                browser.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}, session)
+            browser.wait(lambda m: False, timeout=0.4)  # the copy's promise settles; the page shows its line
+            if options.clipboard:
+                text = browser.send("Runtime.evaluate", {"expression": "navigator.clipboard.readText()", "awaitPromise": True, "returnByValue": True}, session)
+                with open(options.clipboard, "w", encoding="utf-8") as out:
+                    out.write(text["result"]["result"].get("value", ""))
+        # The page as the guest sees it now (after a click: before the store replaces it).
         if options.dom:
             html = browser.send("Runtime.evaluate", {"expression": "document.documentElement.outerHTML", "returnByValue": True}, session)
             with open(options.dom, "w", encoding="utf-8") as out:
@@ -144,6 +170,14 @@ def main():
             shot = browser.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": options.full_page}, session)
             with open(options.screenshot, "wb") as out:
                 out.write(base64.b64decode(shot["result"]["data"]))
+        if options.click:
+            paused = browser.wait(lambda m: m.get("method") == "Fetch.requestPaused", timeout=5.0)
+            if paused:
+                navigations.append(paused["params"]["request"]["url"])
+                browser.send("Fetch.failRequest", {"requestId": paused["params"]["requestId"], "errorReason": "BlockedByClient"}, session)
+        if options.navigations:
+            with open(options.navigations, "w", encoding="utf-8") as out:
+                out.write("".join(url + "\n" for url in navigations))
         if options.requests:
             with open(options.requests, "w", encoding="utf-8") as out:
                 out.write("".join(url + "\n" for url in requests))

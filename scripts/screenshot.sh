@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Screenshots of the shipped call page as a phone, a tablet and a computer in English, German and Arabic,
+# an Android phone, Instagram's in-app browser, the copied-link line and the default preview picture,
 # plus the 404 and home pages, taken by headless Chromium with each device emulated (scripts/chromium-visit.py:
 # User-Agent, viewport, pixel ratio, touch), after call.js ran. The QR code on a desktop shot must scan back.
 # Usage: scripts/screenshot.sh [OUTPUT_DIR]   (default docs/screenshots)
@@ -43,6 +44,15 @@ for lang in en de ar; do
     shoot "call-tablet-$lang" "$link&lang=$lang" "$ipad" 820 1180 1 --mobile --touch 5
     shoot "call-desktop-$lang" "$link&lang=$lang" "$desktop" 1280 860 1
 done
+# The guest journey (docs/guest-journey.md): Android's intent first, an in-app browser's way out, and the
+# line an iPhone shows after its store tap copied the link.
+android="Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36"
+instagram="Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/21E236 Instagram 326.0.3.29.95 (iPhone15,2; iOS 17_4; en_US; en; scale=3.00; 1179x2556; 590072163)"
+shoot call-android-en "$link&lang=en" "$android" 412 915 2 --mobile --touch 5
+shoot call-instagram-ios-en "$link&lang=en" "$instagram" 390 844 2 --mobile --touch 5 --full-page
+shoot call-instagram-ios-ar "$link&lang=ar" "$instagram" 390 844 2 --mobile --touch 5 --full-page
+shoot call-phone-en-link-copied "$link&lang=en" "$iphone" 390 844 2 --mobile --touch 5 --full-page --click app-store
+curl -sS --fail --max-time 5 -o "$out/default-preview-image.png" "$LINKHOST_CHECK_URL/linkhost-preview.png" && echo "$out/default-preview-image.png"
 shoot not-found-phone "/call/<bad>" "$iphone" 390 844 2 --mobile --touch 5
 shoot home-desktop "/" "$desktop" 1280 860 1
 # The QR code on the rendered desktop page must scan back to the call link.

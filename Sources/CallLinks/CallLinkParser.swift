@@ -10,11 +10,16 @@
 /// the server read the same templates. A link is a call link when it is `https`, on one of the hosts (port
 /// 443 or none), and its path and query fit a template exactly as the server's routing decides; the
 /// fragment is ignored, as browsers never send it.
+///
+/// With `schemes`, the custom-scheme form of every template is a call link too: the scheme, `://`, and the
+/// path and query without their leading `/` (`examplevideo://call/abc?type=video`), as the page writes it.
 public struct CallLinkParser: Sendable, Hashable {
     /// The templates in order, with the default call type.
     public let matcher: CallLinkMatcher
     /// The hosts links are accepted on, lowercased; `*.example.com` covers every subdomain.
     public let hosts: [String]
+    /// The app's custom URL schemes, lowercased, whose links are read in the scheme form.
+    public let schemes: [String]
 
     /// The templates in order; the first is canonical.
     public var templates: [CallLinkTemplate] { matcher.templates }
@@ -22,7 +27,7 @@ public struct CallLinkParser: Sendable, Hashable {
     public var defaultType: String { matcher.defaultType }
 
     /// Parses and checks the templates, the default type and the hosts the way the server's config does.
-    public init(templates: [String], defaultType: String = "default", hosts: [String]) throws(CallLinkParserError) {
+    public init(templates: [String], defaultType: String = "default", hosts: [String], schemes: [String] = []) throws(CallLinkParserError) {
         guard !templates.isEmpty else { throw .noTemplates }
         var parsed: [CallLinkTemplate] = []
         for text in templates {
@@ -44,17 +49,43 @@ public struct CallLinkParser: Sendable, Hashable {
             if let problem = CallLinkHost.problem(host) { throw .host(host, problem: problem) }
             lowered.append(host.lowercased())
         }
+        for scheme in schemes where !Self.isCustomScheme(scheme) { throw .scheme(scheme) }
         matcher = CallLinkMatcher(templates: parsed, defaultType: defaultType)
         self.hosts = lowered
+        self.schemes = schemes.map { $0.lowercased() }
     }
 
     /// The call `url` names, or nil when it is not a call link of these hosts and templates.
     public func parse(_ url: String) -> CallLink? {
+        guard url.utf8.count <= Self.maxLength else { return nil }
+        if let pathAndQuery = schemeForm(url) { return matcher.match(pathAndQuery: pathAndQuery)?.link }
         guard let parts = CallLinkURL(url), parts.scheme == "https", parts.port == nil || parts.port == 443,
               hosts.contains(where: { CallLinkHost.covers($0, host: parts.host) })
         else { return nil }
         let query = parts.query.map(QueryItems.firstValues) ?? [:]
         return matcher.match(path: parts.path.utf8, query: { query[$0] })?.link
+    }
+
+    /// The longest link read: far above any call link, so a pasted novel is refused before it is scanned.
+    public static let maxLength = 2048
+
+    /// `/` and what follows `SCHEME://` up to the fragment, when `url` is in one of `schemes`' forms.
+    private func schemeForm(_ url: String) -> String? {
+        guard !schemes.isEmpty, let colon = url.firstIndex(of: ":") else { return nil }
+        let scheme = url[..<colon].lowercased()
+        guard schemes.contains(scheme) else { return nil }
+        let rest = url[url.index(after: colon)...]
+        guard rest.hasPrefix("//"), !rest.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
+        let afterSlashes = rest.dropFirst(2)
+        guard afterSlashes.first != "/" else { return nil }
+        return "/" + afterSlashes[..<(afterSlashes.firstIndex(of: "#") ?? afterSlashes.endIndex)]
+    }
+
+    /// A custom URL scheme (RFC 3986 §3.1), not a web one: a letter, then letters, digits, `+`, `-`, `.`.
+    static func isCustomScheme(_ scheme: String) -> Bool {
+        let lowered = scheme.lowercased()
+        guard let first = lowered.utf8.first, first >= 0x61 && first <= 0x7A, lowered != "http", lowered != "https" else { return false }
+        return lowered.utf8.allSatisfy { CallLinkHost.isLetterOrDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
     }
 }
 
@@ -72,6 +103,8 @@ public enum CallLinkParserError: Error, Sendable, Equatable, CustomStringConvert
     case noHosts
     /// A host cannot be a site's host.
     case host(String, problem: String)
+    /// A scheme is not a custom URL scheme.
+    case scheme(String)
 
     /// The problem in one sentence.
     public var description: String {
@@ -83,6 +116,7 @@ public enum CallLinkParserError: Error, Sendable, Equatable, CustomStringConvert
         case .defaultType(let type): return "defaultType \"\(type)\" \(CallToken.expectation)"
         case .noHosts: return "no host; give the hosts links are served on, such as \"links.example.com\""
         case .host(let host, let problem): return "host \"\(host)\" \(problem)"
+        case .scheme(let scheme): return "scheme \"\(scheme)\" is not a custom URL scheme such as \"examplevideo\" (a letter, then letters, digits, +, - or .; not http or https)"
         }
     }
 }

@@ -4,12 +4,14 @@
 extension CallLinkMatcher {
     /// The path suffix that names a call link's QR-code image.
     public static let qrCodeSuffix = "/qr.svg"
+    /// The path suffix that names the same image as PNG, for mail and calendar clients that show no SVG.
+    public static let qrCodePNGSuffix = "/qr.png"
 
     /// The call whose QR-code image `path` and `query` name: the path without the suffix must be a call
     /// link with the same query. Match pages first: a template may itself end in a `qr.svg` segment.
     @inlinable
-    public func matchQRCode<Path: BidirectionalCollection<UInt8>>(path: Path, query: (String) -> String?) -> (link: CallLink, template: Int)? {
-        let suffix = Self.qrCodeSuffix.utf8
+    public func matchQRCode<Path: BidirectionalCollection<UInt8>>(path: Path, query: (String) -> String?, suffix name: String = qrCodeSuffix) -> (link: CallLink, template: Int)? {
+        let suffix = name.utf8
         // Compared forwards from where the suffix would start: reversing both sides allocated on every request.
         guard path.count > suffix.count else { return nil }
         let linkPath = path.dropLast(suffix.count)

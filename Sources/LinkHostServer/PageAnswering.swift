@@ -14,7 +14,8 @@ extension Server {
                     request: RequestBytes, native: NativeSnapshot) -> MHD_Result {
         let connection = request.connection
         let cache = native.pages[site.index]
-        let route: Route = target.kind == .qrCode ? .callQRCode : .callPage
+        let route: Route
+        if case .page = target.kind { route = .callPage } else { route = .callQRCode }
         return withUnsafeTemporaryAllocation(byteCount: PageKeyBytes.capacity + Self.tagCapacity, alignment: 8) { scratch in
             let keyBuffer = UnsafeMutableRawBufferPointer(rebasing: scratch[..<PageKeyBytes.capacity])
             let tag = UnsafeMutableRawBufferPointer(rebasing: scratch[PageKeyBytes.capacity...]).bindMemory(to: UInt8.self)

@@ -216,6 +216,8 @@ struct PageKeyBytes {
             put(UInt8(truncatingIfNeeded: language.index >> 8))
         case .qrCode:
             put(3)
+        case .qrCodePNG:
+            put(4)
         }
         put(target.link.callID)
         put(target.link.callType)

@@ -9,6 +9,7 @@ enum PrintCommand: Command {
     USAGE: linkhost print aasa|assetlinks [--host HOST] [--config PATH]
            linkhost print entitlements [--host HOST] [--mode developer] [--config PATH]
            linkhost print android-manifest [--host HOST] [--config PATH]
+           linkhost print info-plist [--host HOST] [--config PATH]
            linkhost print swift-parser [--host HOST] [--config PATH]
 
     aasa, assetlinks
@@ -25,7 +26,11 @@ enum PrintCommand: Command {
         <activity>: VIEW, DEFAULT, BROWSABLE, https, every host of a site with Android
         apps, and a path claim per link template, broad enough for the dynamic rules
         to narrow (pathPrefix for a placeholder in the path, path for a query-only
-        template).
+        template). Where the page also links to a custom scheme (the app's urlScheme or
+        callLinks.openInAppURL), a second <intent-filter> declares it.
+    info-plist
+        The CFBundleURLTypes entry for the iOS app's Info.plist that registers the
+        custom scheme the page links to.
     swift-parser
         The one line of Swift that builds the app's CallLinkParser (import CallLinks)
         with the templates, default type and hosts the server uses.
@@ -47,7 +52,7 @@ enum PrintCommand: Command {
     2 usage or config error.
     """
 
-    static let things = ["aasa", "assetlinks", "entitlements", "android-manifest", "swift-parser"]
+    static let things = ["aasa", "assetlinks", "entitlements", "android-manifest", "info-plist", "swift-parser"]
 
     static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {
         let arguments = try Arguments(words, command: name, options: ["--config", "--host", "--mode"], flags: [])
@@ -77,6 +82,10 @@ enum PrintCommand: Command {
             let served = try hosts(arguments, config: config)
             guard served.entries.contains(where: { !$0.site.android.isEmpty }) else { return nothing("Android app in \"android\" on a named host", site: nil) }
             text = AndroidManifestGenerator.fragment(for: served, source: path)
+        case "info-plist":
+            let served = try hosts(arguments, config: config)
+            guard !URLTypesGenerator.schemes(for: served).isEmpty else { return nothing("custom URL scheme (an iOS app's \"urlScheme\" or \"callLinks.openInAppURL\") on a named host", site: nil) }
+            text = URLTypesGenerator.fragment(for: served, source: path)
         default:
             text = try parserLine(arguments, config: config)
         }

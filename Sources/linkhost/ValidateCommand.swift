@@ -10,6 +10,7 @@ enum ValidateCommand: Command {
                              [--format human|json]
            linkhost validate --entitlements FILE [--android-manifest FILE] [--config PATH]
            linkhost validate --android-manifest FILE [--config PATH]
+           linkhost validate --info-plist FILE [--config PATH]
 
     Loads the config, the static files and everything generated from them, exactly as
     serve would, and lints beyond what loading needs. Every problem has a stable code
@@ -35,7 +36,9 @@ enum ValidateCommand: Command {
     applinks: entry; no App Links intent filter with autoVerify for a link template),
     and claims the server does not serve. Give the merged manifest the build writes
     (app/build/intermediates/merged_manifests/...), whose resources are resolved; the
-    fragments linkhost print writes are read too.
+    fragments linkhost print writes are read too. Where the call page links to a custom
+    scheme, the manifest must declare it in a VIEW/BROWSABLE filter and --info-plist
+    (the iOS app's Info.plist) in CFBundleURLTypes (LH707).
 
     OPTIONS:
       --config PATH       Config file (default: $LINKHOST_CONFIG or config/linkhost.json).
@@ -44,6 +47,7 @@ enum ValidateCommand: Command {
       --entitlements FILE The iOS app's .entitlements property list, to compare with the config.
       --android-manifest FILE
                           The Android app's AndroidManifest.xml, to compare with the config.
+      --info-plist FILE   The iOS app's Info.plist: the custom scheme the page links to.
       --format FORMAT     human (default) or json: an array of
                           {"code", "severity", "path", "message"}.
       -h, --help          Show this help.
@@ -52,11 +56,11 @@ enum ValidateCommand: Command {
     """
 
     static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {
-        let arguments = try Arguments(words, command: name, options: ["--config", "--aasa", "--assetlinks", "--entitlements", "--android-manifest", "--format"], flags: [])
+        let arguments = try Arguments(words, command: name, options: ["--config", "--aasa", "--assetlinks", "--entitlements", "--android-manifest", "--info-plist", "--format"], flags: [])
         if arguments.has("--help") { StandardStreams.output(help + "\n"); return 0 }
         if let extra = arguments.positional.first { throw UsageError(message: "unexpected argument '\(extra)'", command: name) }
         let format = try outputFormat(arguments, command: name)
-        let appFiles = ["--entitlements", "--android-manifest"].filter { arguments[$0] != nil }
+        let appFiles = ["--entitlements", "--android-manifest", "--info-plist"].filter { arguments[$0] != nil }
         let sources = ["--config", "--aasa", "--assetlinks"].filter { arguments[$0] != nil }
         if !appFiles.isEmpty, arguments["--aasa"] != nil || arguments["--assetlinks"] != nil {
             throw UsageError(message: "--entitlements and --android-manifest are compared with a config; give --config, not --aasa or --assetlinks", command: name)
@@ -72,9 +76,11 @@ enum ValidateCommand: Command {
                 guard let file = arguments[option] else { continue }
                 switch DocumentFile.bytes(at: file, fromCommandLine: true) {
                 case .success(let bytes):
-                    reports.append(option == "--entitlements"
-                        ? AppFilesLinter.lint(entitlements: bytes, source: file, config: config)
-                        : AppFilesLinter.lint(androidManifest: bytes, source: file, config: config))
+                    switch option {
+                    case "--entitlements": reports.append(AppFilesLinter.lint(entitlements: bytes, source: file, config: config))
+                    case "--info-plist": reports.append(AppFilesLinter.lint(infoPlist: bytes, source: file, config: config))
+                    default: reports.append(AppFilesLinter.lint(androidManifest: bytes, source: file, config: config))
+                    }
                 case .failure(let failure):
                     reports.append(LintReport(source: file, diagnostics: [LintDiagnostic(.lh701, .error, path: "", failure.message)]))
                 }

@@ -47,7 +47,7 @@ struct CDNCacheTests {
         let playStore = "https://play.google.com/store/apps/details?id=com.example.linkhost.android&referrer="
             + "http%3A%2F%2F127.0.0.1%3A\(cache.port)%2Fcall%2Fabc123%3Ftype%3Dvideo".replacing("http%3A", with: "https%3A")
         #expect(android.htmlTag.contains("data-platform=\"android\""))
-        #expect(android.href(id: "open-app")?.hasPrefix("intent://call/abc123?type=video#Intent;scheme=examplevideo;package=com.example.linkhost.android;S.browser_fallback_url=https%3A%2F%2Fplay.google.com") == true,
+        #expect(android.href(id: "open-app")?.hasPrefix("intent://127.0.0.1:\(cache.port)/call/abc123?type=video#Intent;scheme=https;package=com.example.linkhost.android;S.browser_fallback_url=https%3A%2F%2Fplay.google.com") == true,
                 "\(android.tag(id: "open-app") ?? "no open-app link")")
         #expect(android.href(id: "play-store") == playStore)
         #expect(android.isHidden(id: "app-store") && !android.isHidden(id: "play-store"))

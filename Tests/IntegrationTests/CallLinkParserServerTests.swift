@@ -66,6 +66,8 @@ struct CallLinkParserServerTests {
     func sameDecisions() async throws {
         let server = try await LinkHostProcess.start(try Self.site())
         let parser = try CallLinkParser(templates: Self.templates, defaultType: "default", hosts: ["links.example.com"])
+        // The custom-scheme form of the same link (what the page's scheme button opens) reads the same.
+        let schemeParser = try CallLinkParser(templates: Self.templates, defaultType: "default", hosts: ["links.example.com"], schemes: ["examplevideo"])
         var calls = 0
         for url in Self.urls {
             let target = try #require(url.range(of: "links.example.com").map { String(url[$0.upperBound...]) })
@@ -76,6 +78,11 @@ struct CallLinkParserServerTests {
             if response.status == 200, let range = response.text.range(of: "<p>"), let end = response.text.range(of: "</p>", range: range.upperBound..<response.text.endIndex) {
                 let parts = response.text[range.upperBound..<end.lowerBound].split(separator: "|", omittingEmptySubsequences: false)
                 served = CallLink(callID: String(parts[0]), callType: String(parts[1]))
+            }
+            if request.hasPrefix("/"), !request.hasPrefix("//") {
+                let schemeForm = "examplevideo://" + request.dropFirst()
+                #expect(schemeParser.parse(schemeForm) == served, "\(schemeForm): server \(served.map { "\($0)" } ?? "no call")")
+                #expect(schemeParser.parse(url) == served, "a parser with schemes still reads https")
             }
             #expect(parser.parse(url) == served, "\(url): server \(response.status) \(served.map { "\($0)" } ?? "no call"), parser \(parser.parse(url).map { "\($0)" } ?? "no call")")
             if served != nil { calls += 1 }

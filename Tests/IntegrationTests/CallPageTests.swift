@@ -82,10 +82,10 @@ struct CallPageTests {
         let pages = try agents.map { try server.request("GET", "/call/abc?type=video", headers: [("User-Agent", $0), ("Host", "links.example.com")]) }
         #expect(pages.allSatisfy { $0.body == pages[0].body && $0.header("ETag") == pages[0].header("ETag") && $0.header("Vary") == "Accept-Language" })
         let page = pages[0].text
-        #expect(page.contains("data-intent=\"intent://call/abc?type=video#Intent;scheme=examplevideo;package="), "\(pages[0])")
+        #expect(page.contains("data-intent=\"intent://links.example.com/call/abc?type=video#Intent;scheme=https;package="), "\(pages[0])")
         #expect(page.contains("S.browser_fallback_url=https%3A%2F%2Fplay.google.com"))
         #expect(page.contains("referrer=https%3A%2F%2Flinks.example.com%2Fcall%2Fabc%3Ftype%3Dvideo"))
-        #expect(page.contains("href=\"examplevideo://call/abc?type=video\""))
+        #expect(page.contains("data-scheme=\"examplevideo://call/abc?type=video\""))
         #expect(page.contains("srcset=\"/call/abc/qr.svg?type=video\""))
     }
 

@@ -30,13 +30,18 @@ enum HeadlessChromium {
     struct Visit {
         let dom: String
         let requests: [String]
+        /// After a `click`: what the clipboard held, and the store URLs the page then tried to open.
+        var clipboard: String?
+        var navigations: [String] = []
     }
 
     /// True when Debian's Chromium is installed (`make test-deps` installs it).
     static var isInstalled: Bool { ExternalTool.exists("chromium") }
 
     /// Loads `url` as `device` and returns the DOM after load and a quiet network; `screenshot` names a PNG to write.
-    static func visit(_ url: String, as device: Device, acceptLanguage: String = "en-US,en;q=0.9", screenshot: String? = nil) throws -> Visit {
+    /// `click` taps the element with that id after the load, with clipboard access granted; the stores are
+    /// stopped before they leave the machine.
+    static func visit(_ url: String, as device: Device, acceptLanguage: String = "en-US,en;q=0.9", screenshot: String? = nil, click: String? = nil) throws -> Visit {
         guard isInstalled else { throw HarnessError("chromium is not installed; run make test-deps") }
         let folder = NSTemporaryDirectory() + "linkhost-visit-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -49,13 +54,19 @@ enum HeadlessChromium {
         ]
         if device.mobile { arguments.append("--mobile") }
         if let screenshot { arguments += ["--screenshot", screenshot] }
+        if let click { arguments += ["--click", click, "--clipboard", folder + "/clipboard.txt", "--navigations", folder + "/navigations.txt"] }
         // timeout(1) bounds the visit even if Chromium hangs with its output open.
         let result = try ExternalTool.run("timeout", arguments, timeout: 70)
         guard result.status == 0, let dom = try? String(contentsOfFile: folder + "/dom.html", encoding: .utf8) else {
             throw HarnessError("visiting \(url) as \(device) failed (\(result.status)): \(result.error.suffix(800))")
         }
         let requests = (try? String(contentsOfFile: folder + "/requests.txt", encoding: .utf8)) ?? ""
-        return Visit(dom: dom, requests: requests.split(separator: "\n").map(String.init))
+        var visit = Visit(dom: dom, requests: requests.split(separator: "\n").map(String.init))
+        if click != nil {
+            visit.clipboard = try? String(contentsOfFile: folder + "/clipboard.txt", encoding: .utf8)
+            visit.navigations = ((try? String(contentsOfFile: folder + "/navigations.txt", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+        return visit
     }
 }
 

@@ -17,7 +17,8 @@ struct CallPageReferenceTests {
         </head><body><p>{{callId}} / {{callType}} / {{canonicalURL}}</p>
         {{#openInAppURL}}<a href="{{openInAppURL}}" data-intent="{{intentURL}}">{{t.openInApp}}</a>{{/openInAppURL}}{{^openInAppURL}}<p>no app</p>{{/openInAppURL}}
         {{#webJoinURL}}<a href="{{webJoinURL}}">web</a>{{/webJoinURL}}{{#playStoreURL}}<a href="{{playStoreURL}}">play</a>{{/playStoreURL}}
-        {{#qrCodeURL}}<img src="{{qrCodeURL}}" alt="">{{/qrCodeURL}}<div>{{qrCode}}</div><p>{{intentURL}}</p></body></html>
+        {{#qrCodeURL}}<img src="{{qrCodeURL}}" alt="">{{/qrCodeURL}}<div>{{qrCode}}</div><p>{{intentURL}}</p>
+        {{#openInAppHostURL}}<a href="{{openInAppHostURL}}">other host</a>{{/openInAppHostURL}}</body></html>
         """
 
     struct Variant: Sendable, CustomStringConvertible {
@@ -27,13 +28,14 @@ struct CallPageReferenceTests {
         var webJoinURL: String?
         var openInAppURL: String?
         var previewImage = false
+        var openInAppHost: String?
         var android = true
         let requests: [(path: String, query: [String: String], host: String?)]
     }
 
     static let variants: [Variant] = [
         Variant(description: "shipped shape, base URL", links: ["/call/{callId}?type={callType}"], baseURL: "https://links.example.com",
-                webJoinURL: "https://app.example.com/join/{callId}?type={callType}", previewImage: true,
+                webJoinURL: "https://app.example.com/join/{callId}?type={callType}", previewImage: true, openInAppHost: "open.links.example.com",
                 requests: [("/call/abc", ["type": "video"], nil), ("/call/Bq7-xK2f9Zt", [:], "ignored.example")]),
         Variant(description: "Host as origin, with a port and as an IPv6 literal", links: ["/call/{callId}?type={callType}"], previewImage: true,
                 requests: [("/call/abc", ["type": "video"], "localhost:8443"), ("/call/abc", [:], "[::1]:8080"), ("/call/abc", [:], "127.0.0.1")]),
@@ -65,6 +67,7 @@ struct CallPageReferenceTests {
         config.sites[0].callLinks.baseURL = variant.baseURL
         config.sites[0].callLinks.webJoinURL = variant.webJoinURL
         config.sites[0].callLinks.openInAppURL = variant.openInAppURL
+        config.sites[0].callLinks.openInAppHost = variant.openInAppHost
         config.sites[0].callLinks.previewImage = variant.previewImage ? "og image&1.png" : nil
         if !variant.android { config.sites[0].android = [] }
         let router = Router(snapshot: try Snapshot(config: config))
@@ -97,17 +100,18 @@ struct CallPageReferenceTests {
         func fill(_ text: String) -> String {
             text.replacing("{callId}", with: link.callID).replacing("{callType}", with: link.callType).replacing("{path}", with: path)
         }
-        let scheme = settings.openInAppURL ?? "examplevideo://{path}/{callId}?type={callType}"
-        let openInApp = fill(scheme)
+        let canonicalPath = template.fill(callID: link.callID, callType: link.callType)
+        let openInApp = settings.openInAppURL.map(fill) ?? "examplevideo:/" + canonicalPath
+        let openInAppHostURL = settings.openInAppHost.map { "https://\($0)" + canonicalPath } ?? ""
         var playStore = "", intent = ""
         if let android = page.androidApp {
             playStore = "https://play.google.com/store/apps/details?id=\(android.packageName)&referrer=\(HTMLEscaping.percentEncode(canonicalURL))"
-            if let separator = openInApp.firstRange(of: "://") {
-                intent = "intent://\(openInApp[separator.upperBound...])#Intent;scheme=\(openInApp[..<separator.lowerBound]);package=\(android.packageName)"
+            if origin != nil, let separator = canonicalURL.firstRange(of: "://") {
+                intent = "intent://\(canonicalURL[separator.upperBound...])#Intent;scheme=\(canonicalURL[..<separator.lowerBound]);package=\(android.packageName)"
                     + ";S.browser_fallback_url=\(HTMLEscaping.percentEncode(playStore));end"
             }
         }
-        let imageURL = settings.previewImage.flatMap { image in origin.map { "\($0)/\(image)" } } ?? ""
+        let imageURL = origin.map { "\($0)/\(settings.previewImage ?? "linkhost-preview.png")" } ?? ""
         let qrCodeURL = origin == nil ? "" : settings.links.canonicalQRCodePath(for: link)
         let qrCode = origin == nil ? "" : QRCodeMarkup.svg(for: canonicalURL)
         var body: [UInt8] = []
@@ -118,6 +122,7 @@ struct CallPageReferenceTests {
             case .canonicalURL: return canonicalURL
             case .openInAppURL: return openInApp
             case .intentURL: return intent
+            case .openInAppHostURL: return openInAppHostURL
             case .playStoreURL: return playStore
             case .webJoinURL: return settings.webJoinURL.map(fill) ?? ""
             case .imageURL: return imageURL

@@ -39,8 +39,8 @@ struct CallPageRenderTests {
     func everyPlatformsLinks() throws {
         let page = try Self.makeRouter().respond(to: Request(path: "/call/abc", query: ["type": "video"])).bodyText
         let canonical = "https%3A%2F%2Flinks.example.com%2Fcall%2Fabc%3Ftype%3Dvideo"
-        #expect(page.contains("href=\"examplevideo://call/abc?type=video\""))
-        #expect(page.contains("data-intent=\"intent://call/abc?type=video#Intent;scheme=examplevideo;package=com.example.video;S.browser_fallback_url="
+        #expect(page.contains("data-scheme=\"examplevideo://call/abc?type=video\""))
+        #expect(page.contains("data-intent=\"intent://links.example.com/call/abc?type=video#Intent;scheme=https;package=com.example.video;S.browser_fallback_url="
             + "https%3A%2F%2Fplay.google.com%2Fstore%2Fapps%2Fdetails%3Fid%3Dcom.example.video%26referrer%3D" + canonical.replacing("%", with: "%25") + ";end\""))
         #expect(page.contains("href=\"https://play.google.com/store/apps/details?id=com.example.video&amp;referrer=\(canonical)\""))
         #expect(page.contains("href=\"https://apps.apple.com/app/id1234567890\""))

@@ -20,6 +20,10 @@ public struct CallLinkSettings: Sendable, Equatable {
     public var webJoinURL: String?
     /// Custom-scheme URL template that reopens the app; defaults to `{urlScheme}://{path}/{callId}?type={callType}`.
     public var openInAppURL: String?
+    /// A second host of the same site (one of its `hosts`) that the iPhone open button links to: iOS opens
+    /// the app for a tap on a universal link to another domain than the page's, and serves the page there
+    /// (which then knows the app is missing) when it is not installed.
+    public var openInAppHost: String?
     /// File in the static folder used as the link-preview image (`og:image`), e.g. `og-image.png`.
     public var previewImage: String?
     /// `Cache-Control: max-age` of call pages, in seconds: short, so a CDN absorbs bursts.
@@ -59,7 +63,7 @@ public struct CallLinkSettings: Sendable, Equatable {
 
 /// Reads a `callLinks` section (of the top level or of one site).
 enum CallLinkSettingsReader {
-    static let keys = ["links", "paths", "defaultType", "template", "locales", "defaultLocale", "baseURL", "webJoinURL", "openInAppURL", "previewImage", "cacheMaxAge", "pageCacheSize"]
+    static let keys = ["links", "paths", "defaultType", "template", "locales", "defaultLocale", "baseURL", "webJoinURL", "openInAppURL", "openInAppHost", "previewImage", "cacheMaxAge", "pageCacheSize"]
 
     static func read(_ value: JSONValue?, at path: String, reader: inout ConfigReader) -> CallLinkSettings {
         var settings = CallLinkSettings()
@@ -89,6 +93,9 @@ enum CallLinkSettingsReader {
         settings.baseURL = reader.string(object, "baseURL", at: path, expected: "the public origin, e.g. \"https://links.example.com\"", rule: URLTemplates.originRule)
         settings.webJoinURL = reader.string(object, "webJoinURL", at: path, expected: "an https URL template with {callId} and {callType}", rule: URLTemplates.webJoinRule)
         settings.openInAppURL = reader.string(object, "openInAppURL", at: path, expected: "a custom-scheme URL template with {callId} and {callType}", rule: URLTemplates.openInAppRule)
+        settings.openInAppHost = reader.string(object, "openInAppHost", at: path, expected: "a host name of this site, e.g. \"open.links.example.com\"", code: .lh116, rule: { host in
+            host.hasPrefix("*.") ? "is a wildcard; name one host the site lists, e.g. \"open.links.example.com\"" : CallLinkHost.problem(host)
+        }).map { $0.lowercased() }
         settings.previewImage = reader.string(object, "previewImage", at: path, expected: "a file in the static folder, e.g. \"og-image.png\"", rule: { $0.isEmpty || $0.hasPrefix("/") || $0.contains("..") ? "is not a file name inside the static folder" : nil })
         settings.cacheMaxAge = reader.integer(object, "cacheMaxAge", at: path, in: 0...86_400) ?? settings.cacheMaxAge
         settings.pageCacheSize = reader.integer(object, "pageCacheSize", at: path, in: 0...100_000) ?? settings.pageCacheSize

@@ -1,3 +1,4 @@
+import CallLinks
 import LinkHostJSON
 
 /// The site-level keys of one object of the config — the top level or one entry of `sites` — as written,
@@ -35,7 +36,10 @@ struct SiteDraft {
             callLinks: source(callLinks != nil, "callLinks"), aasa: source(aasa != nil, "aasa"),
             staticFiles: source(staticFiles != nil, "static"))
         let apps = self.apps ?? inherited?.apps ?? []
-        let callLinks = self.callLinks ?? inherited?.callLinks ?? CallLinkSettings()
+        var callLinks = self.callLinks ?? inherited?.callLinks ?? CallLinkSettings()
+        // A site's own callLinks replaces the top level's, except for the preview image: a brand's picture
+        // is the same on every host unless the site names another.
+        if callLinks.previewImage == nil { callLinks.previewImage = inherited?.callLinks?.previewImage }
         let aasa = (self.aasa ?? inherited?.aasa ?? AASADraft())
             .resolved(appIDs: apps.map(\.appID), callLinks: callLinks, callLinksPath: sections.callLinks)
         return SiteConfig(
@@ -54,6 +58,10 @@ enum SitesReader {
             guard let object = reader.object(element, at: path, allowed: ["hosts"] + SiteDraft.keys) else { continue }
             let hosts = readHosts(object, at: path, claimed: &claimed, reader: &reader)
             let site = SiteDraft(object, at: path, reader: &reader).site(hosts: hosts, inheriting: topLevel)
+            if let host = site.callLinks.openInAppHost, !site.hosts.contains(where: { CallLinkHost.covers($0, host: host) }) {
+                // Another host serves another site (or none): the open button would lead away from this app's page.
+                reader.error(.lh116, ConfigReader.join(site.sections.callLinks, "openInAppHost"), "\"\(host)\" is not one of the hosts of \(path) (\(site.hosts.joined(separator: ", "))); add it to its \"hosts\" so its AASA and the entitlements cover it")
+            }
             if site.apps.isEmpty && site.android.isEmpty {
                 reader.error(.lh108, path, "has no app: set \"apps\" or \"android\" here, or at the top level for every site")
             }

@@ -56,6 +56,17 @@ public enum AndroidManifestGenerator {
             lines += paths(for: entry.site.callLinks.links.templates).map { "    <data android:\($0.attribute)=\"\(XMLText.escaped($0.value))\" />" }
             lines.append("</intent-filter>")
         }
+        // The page opens the app through the https filter; a site whose page also writes a custom scheme
+        // gets that scheme declared too (no autoVerify: a scheme cannot be verified).
+        let schemes = EntitlementsGenerator.unique(sites.compactMap { URLTypesGenerator.scheme(of: $0.site) })
+        if !schemes.isEmpty {
+            lines.append("<intent-filter>")
+            lines.append("    <action android:name=\"android.intent.action.VIEW\" />")
+            lines.append("    <category android:name=\"android.intent.category.DEFAULT\" />")
+            lines.append("    <category android:name=\"android.intent.category.BROWSABLE\" />")
+            lines += schemes.map { "    <data android:scheme=\"\(XMLText.escaped($0))\" />" }
+            lines.append("</intent-filter>")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }
@@ -63,11 +74,13 @@ public enum AndroidManifestGenerator {
 /// The one line of Swift that builds an app's `CallLinkParser` from the config, so the app reads links
 /// with the templates the server serves.
 public enum SwiftParserLine {
-    /// `let parser = try CallLinkParser(templates: [...], defaultType: "...", hosts: [...])`.
+    /// `let parser = try CallLinkParser(templates: [...], defaultType: "...", hosts: [...])`, with
+    /// `schemes: [...]` when the page also links to the app's custom scheme.
     public static func line(for site: SiteConfig, hosts: [String]) -> String {
         let templates = site.callLinks.links.templates.map { literal($0.text) }.joined(separator: ", ")
         let hostList = hosts.map(literal).joined(separator: ", ")
-        return "let parser = try CallLinkParser(templates: [\(templates)], defaultType: \(literal(site.callLinks.defaultType)), hosts: [\(hostList)])\n"
+        let schemes = URLTypesGenerator.scheme(of: site).map { ", schemes: [\(literal($0))]" } ?? ""
+        return "let parser = try CallLinkParser(templates: [\(templates)], defaultType: \(literal(site.callLinks.defaultType)), hosts: [\(hostList)]\(schemes))\n"
     }
 
     /// A Swift string literal.

@@ -25,19 +25,11 @@ public struct EntitlementsFile: Sendable {
 
     /// Reads the file's bytes; a file that is not a property list is one LH701 error.
     public static func read(_ bytes: [UInt8]) -> Result<EntitlementsFile, LintDiagnostic> {
-        let root: XMLElement
-        do {
-            root = try XMLReader.parse(wrappedIfFragment(bytes))
-        } catch {
-            return .failure(LintDiagnostic(.lh701, .error, path: "", "not well-formed XML at \(error)"))
-        }
         let plist: PropertyList
-        do {
-            plist = try PropertyList.read(root)
-        } catch {
-            return .failure(LintDiagnostic(.lh701, .error, path: "", "not a property list: \(error)"))
+        switch Self.plist(bytes) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let read): plist = read
         }
-        guard case .dictionary = plist else { return .failure(LintDiagnostic(.lh701, .error, path: "", "the property list is not a dictionary of entitlements")) }
         guard let value = plist[EntitlementsGenerator.key] else {
             return .success(EntitlementsFile(domains: [], problems: []))
         }
@@ -63,6 +55,24 @@ public struct EntitlementsFile: Sendable {
             }
         }
         return .success(EntitlementsFile(domains: domains, problems: problems))
+    }
+
+    /// A property-list file (or a `<key>…` fragment) read as a dictionary; anything else is one LH701 error.
+    static func plist(_ bytes: [UInt8]) -> Result<PropertyList, LintDiagnostic> {
+        let root: XMLElement
+        do {
+            root = try XMLReader.parse(wrappedIfFragment(bytes))
+        } catch {
+            return .failure(LintDiagnostic(.lh701, .error, path: "", "not well-formed XML at \(error)"))
+        }
+        let plist: PropertyList
+        do {
+            plist = try PropertyList.read(root)
+        } catch {
+            return .failure(LintDiagnostic(.lh701, .error, path: "", "not a property list: \(error)"))
+        }
+        guard case .dictionary = plist else { return .failure(LintDiagnostic(.lh701, .error, path: "", "the property list is not a dictionary")) }
+        return .success(plist)
     }
 
     /// One entry: `service:domain` and an optional `?mode=…`.

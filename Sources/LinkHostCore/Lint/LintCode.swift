@@ -38,6 +38,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case lh601 = "LH601", lh602 = "LH602", lh603 = "LH603", lh604 = "LH604", lh605 = "LH605"
     /// The app's files: unreadable, hosts or templates not claimed, claims the server does not serve, developer mode.
     case lh701 = "LH701", lh702 = "LH702", lh703 = "LH703", lh704 = "LH704", lh705 = "LH705", lh706 = "LH706"
+    /// The app's files, continued: a custom scheme the page links to that the app does not declare.
+    case lh707 = "LH707"
 
     /// Orders codes by number, for tables.
     public static func < (lhs: LintCode, rhs: LintCode) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -129,12 +131,13 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh603: return "A locale file lacks a string the page template uses; the page shows the default locale's string there."
         case .lh604: return "The page template uses a string (`{{t.name}}`) that the default locale does not define, so there is nothing to show."
         case .lh605: return "A locale string or `direction` is malformed: not text, empty, or with a placeholder other than {appName}, {callId}, {callType}."
-        case .lh701: return "An app file given to `validate` (`--entitlements`, `--android-manifest`) cannot be read, is not well-formed XML, or not of its format; or a value in it cannot be resolved."
+        case .lh701: return "An app file given to `validate` (`--entitlements`, `--android-manifest`, `--info-plist`) cannot be read, is not well-formed XML, or not of its format; or a value in it cannot be resolved."
         case .lh702: return "A host the config serves iOS apps on has no `applinks:` entry in the entitlements (or no `webcredentials:`/`appclips:` entry where the AASA lists them)."
         case .lh703: return "The entitlements claim a domain that no site of the config serves iOS apps on."
         case .lh704: return "A host or link template the config serves is not claimed by an App Links intent filter of the manifest (VIEW, DEFAULT, BROWSABLE, https, autoVerify)."
         case .lh705: return "An App Links intent filter of the manifest claims a host, or a path, on which the config serves no call link."
         case .lh706: return "The entitlements use an alternate mode (`?mode=developer`, `?mode=managed`), which must go before release."
+        case .lh707: return "The call page links to a custom URL scheme (the app's `urlScheme` or `callLinks.openInAppURL`) that the app does not declare: no VIEW/BROWSABLE intent filter with it in the manifest, or no `CFBundleURLTypes` entry in the Info.plist."
         }
     }
 
@@ -211,6 +214,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh704: return "Add an intent filter for it (linkhost print android-manifest writes them), with android:autoVerify=\"true\"."
         case .lh705: return "Remove the claim, or serve call links there: add the host to a site, or a link template under the path."
         case .lh706: return "Remove ?mode=… from the entitlements of release builds (use a build configuration for development)."
+        case .lh707: return "Add what linkhost print android-manifest (its scheme filter) or linkhost print info-plist writes, or stop the page linking to the scheme (remove urlScheme and openInAppURL)."
         }
     }
 

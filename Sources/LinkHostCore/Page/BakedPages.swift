@@ -19,6 +19,7 @@ struct BakedPages: Sendable {
         let appStoreID: String?
         let hasAndroidApp: Bool
         let canOpenApp: Bool
+        let hasOpenInAppHost: Bool
         let hasWebJoinURL: Bool
         let imageURL: String?
 
@@ -37,17 +38,23 @@ struct BakedPages: Sendable {
         return Key(templatePath: callLinks.template,
                    locales: locales.map { Key.LocaleKey(tag: $0.tag.text, isRightToLeft: $0.isRightToLeft, strings: $0.strings) },
                    appName: app?.name, appStoreID: app?.appStoreID, hasAndroidApp: !site.android.isEmpty,
-                   canOpenApp: canOpenApp(site), hasWebJoinURL: callLinks.webJoinURL != nil, imageURL: imageURL(callLinks))
+                   canOpenApp: canOpenApp(site), hasOpenInAppHost: callLinks.openInAppHost != nil, hasWebJoinURL: callLinks.webJoinURL != nil, imageURL: imageURL(callLinks))
     }
 
-    /// True when the page has an open-in-app URL: `openInAppURL`, or the default built from the app's scheme.
+    /// True when the page has a custom-scheme URL: `openInAppURL`, or the default built from the app's scheme.
     static func canOpenApp(_ site: SiteConfig) -> Bool {
         site.callLinks.openInAppURL != nil || site.apps.first?.urlScheme != nil
     }
 
-    /// The preview image's URL as baked: absolute under `baseURL`, empty without an image, nil (per request) otherwise.
+    /// The preview image's URL as baked: absolute under `baseURL`, nil (per request, from the Host) otherwise;
+    /// a site without its own image shows linkhost's default picture.
     private static func imageURL(_ callLinks: CallLinkSettings) -> String? {
-        callLinks.previewImage.map { image in callLinks.baseURL.map { "\($0)/\(image)" } } ?? ""
+        callLinks.baseURL.map { $0 + previewImagePath(callLinks) }
+    }
+
+    /// `/` and the preview image's file name, or the default picture's path.
+    static func previewImagePath(_ callLinks: CallLinkSettings) -> String {
+        callLinks.previewImage.map { "/" + $0 } ?? DefaultPreviewImage.path
     }
 
     /// Bakes `parsed` for `site` in each of `locales`: app name, store links, strings and every other per-site value.
@@ -65,7 +72,9 @@ struct BakedPages: Sendable {
                 case .appStoreID: return app?.appStoreID ?? ""
                 case .appStoreURL: return app?.appStoreID.map { "https://apps.apple.com/app/id\($0)" } ?? ""
                 case .playStoreURL: return hasAndroidApp ? nil : ""
-                case .intentURL: return !hasAndroidApp || !canOpenApp ? "" : nil
+                // The intent opens the app through its https App Links filter: no custom scheme needed.
+                case .intentURL: return hasAndroidApp ? nil : ""
+                case .openInAppHostURL: return callLinks.openInAppHost == nil ? "" : nil
                 case .imageURL: return imageURL
                 case .webJoinURL: return callLinks.webJoinURL == nil ? "" : nil
                 case .openInAppURL: return canOpenApp ? nil : ""

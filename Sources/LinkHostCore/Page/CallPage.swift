@@ -16,8 +16,13 @@ package struct CallPage: Sendable {
     /// Picks a locale per request.
     @usableFromInline package let chooser: LanguageChooser
     let settings: CallLinkSettings
-    /// `openInAppURL`, or the default built from the app's URL scheme; nil when the page cannot open the app.
+    /// `openInAppURL` as configured; nil when the page uses the default form or has no scheme.
     let openInAppTemplate: ParsedURLTemplate?
+    /// `SCHEME:/`, which with a canonical path (`/call/abc?type=video`) makes the default custom-scheme URL
+    /// `SCHEME://call/abc?type=video`: the form `CallLinkParser(schemes:)` reads for every template.
+    let schemePrefix: URLText?
+    /// `https://` and `openInAppHost`: the origin of the iPhone open button's universal link.
+    let openInAppHostOrigin: URLText?
     /// `webJoinURL`, split at load.
     let webJoinTemplate: ParsedURLTemplate?
     let androidApp: AndroidApp?
@@ -30,7 +35,7 @@ package struct CallPage: Sendable {
     /// The intent URL's fixed part between the open-in-app URL's scheme and the Play URL.
     let intentPackagePart: URLText
     /// `/` and the preview image's name: the image URL after the origin.
-    let previewImagePath: URLText?
+    let previewImagePath: URLText
     /// The per-request fields the templates use (`usedFields` without the ones baked at load).
     let renderedFields: PageFieldSet
     /// Bytes reserved for a page's values: enough for the shipped page's without growing.
@@ -62,8 +67,9 @@ package struct CallPage: Sendable {
         settings = callLinks
         self.locales = locales
         let app = site.apps.first
-        openInAppTemplate = (callLinks.openInAppURL ?? app?.urlScheme.map { "\($0)://{path}/{callId}?type={callType}" })
-            .map(ParsedURLTemplate.init)
+        openInAppTemplate = callLinks.openInAppURL.map(ParsedURLTemplate.init)
+        schemePrefix = callLinks.openInAppURL == nil ? app?.urlScheme.map { URLText("\($0):/") } : nil
+        openInAppHostOrigin = callLinks.openInAppHost.map { URLText("https://\($0)") }
         webJoinTemplate = callLinks.webJoinURL.map(ParsedURLTemplate.init)
         androidApp = site.android.first
         templates = baked.templates
@@ -73,7 +79,7 @@ package struct CallPage: Sendable {
         baseURLText = callLinks.baseURL.map(URLText.init)
         playStorePrefix = URLText("https://play.google.com/store/apps/details?id=\(androidApp?.packageName ?? "")&referrer=")
         intentPackagePart = URLText(";package=\(androidApp?.packageName ?? "");S.browser_fallback_url=")
-        previewImagePath = callLinks.previewImage.map { URLText("/" + $0) }
+        previewImagePath = URLText(BakedPages.previewImagePath(callLinks))
         renderedFields = PageFieldSet(usedFields)
         chooser = LanguageChooser(tags: locales.map(\.tag.text), defaultIndex: 0)
         headerSets = locales.indices.flatMap { index in
@@ -134,17 +140,19 @@ package struct CallPage: Sendable {
         return PagePlan(program: program, values: values, length: program.length(values))
     }
 
-    /// The QR-code image of a call's canonical URL; nil when the site has no origin to put in it.
-    func renderQRCode(_ link: CallLink, host: String?) -> Resource? {
-        guard let origin = origin(host: host), let svg = QRCodeMarkup.image(for: canonicalURL(link, origin: origin)) else { return nil }
+    /// The QR-code image of a call's canonical URL, as SVG or (`png`) PNG; nil when the site has no origin
+    /// to put in it.
+    func renderQRCode(_ link: CallLink, host: String?, png: Bool = false) -> Resource? {
+        guard let origin = origin(host: host) else { return nil }
+        let url = canonicalURL(link, origin: origin)
+        guard let body = png ? QRCodeMarkup.png(for: url) : QRCodeMarkup.image(for: url).map({ Array($0.utf8) }) else { return nil }
+        // Opened on its own, an SVG is a document: this one needs nothing and may run nothing.
+        let policy = png ? [] : [HTTPHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")]
         let headers = PreparedResponses.commonHeaders + [
-            HTTPHeader("Content-Type", "image/svg+xml"),
+            HTTPHeader("Content-Type", png ? "image/png" : "image/svg+xml"),
             HTTPHeader("Cache-Control", "public, max-age=\(Self.qrCodeMaxAge)"),
-            // Opened on its own, an SVG is a document: this one needs nothing and may run nothing.
-            HTTPHeader("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"),
-            HTTPHeader("X-Robots-Tag", "noindex"),
-        ]
-        return Self.resource(body: Array(svg.utf8), headers: headers, route: .callQRCode)
+        ] + policy + [HTTPHeader("X-Robots-Tag", "noindex")]
+        return Self.resource(body: body, headers: headers, route: .callQRCode)
     }
 
     /// The fields of a rendered page's headers its 304 repeats (before the ETag): the validators and

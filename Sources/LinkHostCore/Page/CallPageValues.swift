@@ -15,9 +15,23 @@ extension CallPage {
         if used.contains(.callId) { values.set(.callId) { $0.append(contentsOf: link.callID.utf8) } }
         if used.contains(.callType) { values.set(.callType) { $0.append(contentsOf: link.callType.utf8) } }
         if used.contains(.canonicalURL) { values.set(.canonicalURL) { canonicalURL(.escaped, into: &$0) } }
-        // The intent URL is made of the open-in-app URL, so that one is set whenever either is used.
-        if used.contains(.openInAppURL) || used.contains(.intentURL) {
-            values.set(.openInAppURL) { openInAppTemplate?.append(.escaped, callID: link.callID, callType: link.callType, path: canonical.prefix, to: &$0) }
+        if used.contains(.openInAppURL) {
+            values.set(.openInAppURL) { bytes in
+                if let openInAppTemplate {
+                    openInAppTemplate.append(.escaped, callID: link.callID, callType: link.callType, path: canonical.prefix, to: &bytes)
+                } else if let schemePrefix {
+                    bytes.append(contentsOf: schemePrefix.escaped)
+                    canonical.path.append(.escaped, callID: link.callID, callType: link.callType, path: nil, to: &bytes)
+                }
+            }
+        }
+        if used.contains(.openInAppHostURL) {
+            // The same call on the site's second host: a universal link to another domain than the page's.
+            values.set(.openInAppHostURL) { bytes in
+                guard let openInAppHostOrigin else { return }
+                bytes.append(contentsOf: openInAppHostOrigin.escaped)
+                canonical.path.append(.escaped, callID: link.callID, callType: link.callType, path: nil, to: &bytes)
+            }
         }
         if androidApp != nil {
             // Google Play hands `referrer` to the app installed from this page (Install Referrer API), so the
@@ -29,17 +43,22 @@ extension CallPage {
                 }
             }
             if used.contains(.intentURL) {
-                // intent://REST#Intent;scheme=SCHEME;package=…;S.browser_fallback_url=PLAY;end, with the Play URL
-                // encoded once more. Escaping never touches ":" or "/", so the escaped open-in-app URL splits
-                // at its "://" as the raw one does.
-                let openInApp = values.escaped(.openInAppURL)
+                // intent://HOST/PATH#Intent;scheme=https;package=…;S.browser_fallback_url=PLAY;end: the canonical
+                // URL itself, so the app opens through the https App Links filter `print android-manifest`
+                // declares, and Chrome goes to Play (carrying the call) when the package is not installed.
+                // Escaping never touches ":" or "/", so the escaped URL splits at its "://" as the raw one does.
                 values.set(.intentURL) { bytes in
-                    guard let separator = Self.firstSchemeSeparator(in: bytes, openInApp) else { return }
-                    bytes.append(contentsOf: Self.intentStart)
-                    // Copied by index: a slice of `bytes` would share its storage, and appending would copy it all.
-                    for index in (separator + 3)..<openInApp.upperBound { bytes.append(bytes[index]) }
+                    guard origin.exists else { return }
+                    let start = bytes.count
+                    canonicalURL(.escaped, into: &bytes)
+                    guard let separator = Self.firstSchemeSeparator(in: bytes, start..<bytes.count) else {
+                        bytes.removeSubrange(start...)
+                        return
+                    }
+                    let scheme = Array(bytes[start..<separator])
+                    bytes.replaceSubrange(start..<(separator + 3), with: Self.intentStart)
                     bytes.append(contentsOf: Self.intentScheme)
-                    for index in openInApp.lowerBound..<separator { bytes.append(bytes[index]) }
+                    bytes.append(contentsOf: scheme)
                     bytes.append(contentsOf: intentPackagePart.escaped)
                     bytes.append(contentsOf: playStorePrefix.encoded)
                     canonicalURL(.encodedTwice, into: &bytes)
@@ -52,7 +71,7 @@ extension CallPage {
         }
         if used.contains(.imageURL) {
             values.set(.imageURL) { bytes in
-                guard origin.exists, let previewImagePath else { return }
+                guard origin.exists else { return }
                 origin.append(.escaped, to: &bytes)
                 bytes.append(contentsOf: previewImagePath.escaped)
             }

@@ -113,8 +113,8 @@ struct PageValues {
     /// The values' bytes, one after the other.
     var bytes: [UInt8] = []
     private var empty: UInt32 = 0
-    private var starts = InlineArray<16, Int>(repeating: 0)
-    private var ends = InlineArray<16, Int>(repeating: 0)
+    private var starts = InlineArray<17, Int>(repeating: 0)
+    private var ends = InlineArray<17, Int>(repeating: 0)
 
     init(capacity: Int) {
         bytes.reserveCapacity(capacity)
@@ -168,6 +168,7 @@ extension PageTemplate.Field {
         case .lang: return 13
         case .dir: return 14
         case .languages: return 15
+        case .openInAppHostURL: return 16
         }
     }
 }

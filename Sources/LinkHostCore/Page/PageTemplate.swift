@@ -12,12 +12,12 @@ public struct PageTemplate: Sendable {
     /// The placeholders a template may use, and what each holds.
     public enum Field: String, Sendable, CaseIterable {
         case callId, callType, appName, appStoreID, openInAppURL, intentURL, appStoreURL, playStoreURL, webJoinURL
-        case canonicalURL, imageURL, qrCodeURL, qrCode, lang, dir, languages
+        case canonicalURL, imageURL, qrCodeURL, qrCode, lang, dir, languages, openInAppHostURL
 
         /// Fields whose value is a URL; only these may fill URL attributes such as `href`.
         var isURL: Bool {
             switch self {
-            case .openInAppURL, .intentURL, .appStoreURL, .playStoreURL, .webJoinURL, .canonicalURL, .imageURL, .qrCodeURL: return true
+            case .openInAppURL, .intentURL, .appStoreURL, .playStoreURL, .webJoinURL, .canonicalURL, .imageURL, .qrCodeURL, .openInAppHostURL: return true
             default: return false
             }
         }

@@ -14,4 +14,10 @@ enum QRCodeMarkup {
         guard let code = try? QRCode(text: url, errorCorrection: .medium) else { return nil }
         return code.svg(title: url, moduleSize: 6)
     }
+
+    /// The image at `…/qr.png`: the same symbol, 6 pixels per module, for clients that show no SVG.
+    static func png(for url: String) -> [UInt8]? {
+        guard let code = try? QRCode(text: url, errorCorrection: .medium) else { return nil }
+        return code.png(moduleSize: 6)
+    }
 }

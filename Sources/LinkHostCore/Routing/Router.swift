@@ -74,6 +74,9 @@ public struct Router: Sendable {
         if let image = links.matchQRCode(path: path, query: query) {
             return PageTarget(link: image.link, kind: .qrCode)
         }
+        if let image = links.matchQRCode(path: path, query: query, suffix: CallLinkMatcher.qrCodePNGSuffix) {
+            return PageTarget(link: image.link, kind: .qrCodePNG)
+        }
         return nil
     }
 
@@ -91,6 +94,8 @@ package enum PageKind: Hashable, Sendable {
     case page(LanguageChoice)
     /// The SVG image of the canonical URL (`…/qr.svg`), the same in every language.
     case qrCode
+    /// The same image as PNG (`…/qr.png`).
+    case qrCodePNG
 }
 
 /// Which call a request names, whichever link shape it used, and what of it: its page or its QR code.
@@ -134,6 +139,7 @@ package struct PageRequest: Sendable {
         switch kind {
         case .page(let language): return site.callPage.render(link, language: language, host: host)
         case .qrCode: return site.callPage.renderQRCode(link, host: host)
+        case .qrCodePNG: return site.callPage.renderQRCode(link, host: host, png: true)
         }
     }
 

@@ -58,6 +58,12 @@ public final class Site: Sendable {
             build.documents[key] = resource
             generated.insert(Array(path.utf8), resource)
         }
+        if config.callLinks.previewImage == nil {
+            // One prepared image for every site without its own preview picture.
+            let resource = build.defaultPreviewImage ?? build.prepared.resource(body: DefaultPreviewImage.png, contentType: "image/png", maxAge: 86_400, route: .staticFile)
+            build.defaultPreviewImage = resource
+            generated.insert(Array(DefaultPreviewImage.path.utf8), resource)
+        }
         self.config = config
         self.index = index
         usesRequestHost = config.callLinks.baseURL == nil

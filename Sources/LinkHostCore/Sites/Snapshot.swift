@@ -157,6 +157,8 @@ struct SnapshotBuild {
     var bakedPages: [BakedPages.Key: BakedPages] = [:]
     /// Association documents by bytes, so sites that serve the same file share one prepared response.
     var documents: [DocumentKey: Resource] = [:]
+    /// `DefaultPreviewImage`, prepared once for every site that names no preview image.
+    var defaultPreviewImage: Resource?
     /// The 405 of every site.
     let methodNotAllowed: Response
 

@@ -21,6 +21,8 @@ enum LintInput: Sendable {
     case entitlements(String)
     /// An Android app's AndroidManifest.xml, compared with the base config serving links.example.com.
     case androidManifest(String)
+    /// An iOS app's Info.plist, compared with the base config.
+    case infoPlist(String)
 }
 
 /// A canned answer for the fake fetcher: a response, or a transport failure.
@@ -88,7 +90,7 @@ enum LintFixtures {
     static let config = """
     {
       "server": { "host": "127.0.0.1", "port": 8080 },
-      "apps": [ { "name": "Example Video", "teamID": "ABCDE12345", "bundleID": "com.example.video" } ],
+      "apps": [ { "name": "Example Video", "teamID": "ABCDE12345", "bundleID": "com.example.video", "urlScheme": "examplevideo" } ],
       "android": [ { "packageName": "com.example.video", "sha256CertFingerprints": ["\(fingerprints[0])", "\(fingerprints[1])"] } ],
       "callLinks": { "paths": ["call"], "template": "FOLDER/call.html", "locales": "FOLDER/locales" },
       "aasa": { "rules": [ { "path": "/call/?*" } ] },
@@ -110,6 +112,19 @@ enum LintFixtures {
     </plist>
     """
 
+    /// A clean Info.plist for the base config: its scheme registered.
+    static let infoPlist = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <plist version="1.0">
+    <dict>
+    \t<key>CFBundleIdentifier</key><string>com.example.video</string>
+    \t<key>CFBundleURLTypes</key>
+    \t<array><dict><key>CFBundleURLName</key><string>com.example.video</string>
+    \t<key>CFBundleURLSchemes</key><array><string>ExampleVideo</string></array></dict></array>
+    </dict>
+    </plist>
+    """
+
     /// A clean AndroidManifest.xml for the base config on links.example.com.
     static let androidManifest = """
     <?xml version="1.0" encoding="utf-8"?>
@@ -121,6 +136,12 @@ enum LintFixtures {
             <category android:name="android.intent.category.DEFAULT" />
             <category android:name="android.intent.category.BROWSABLE" />
             <data android:scheme="https" android:host="links.example.com" android:pathPrefix="/call/" />
+          </intent-filter>
+          <intent-filter>
+            <action android:name="android.intent.action.VIEW" />
+            <category android:name="android.intent.category.DEFAULT" />
+            <category android:name="android.intent.category.BROWSABLE" />
+            <data android:scheme="examplevideo" />
           </intent-filter>
         </activity>
       </application>
@@ -162,6 +183,8 @@ enum LintFixtures {
             return summarize(AppFilesLinter.lint(entitlements: Array(text.utf8), source: "test", config: try appConfig()).diagnostics)
         case .androidManifest(let text):
             return summarize(AppFilesLinter.lint(androidManifest: Array(text.utf8), source: "test", config: try appConfig()).diagnostics)
+        case .infoPlist(let text):
+            return summarize(AppFilesLinter.lint(infoPlist: Array(text.utf8), source: "test", config: try appConfig()).diagnostics)
         }
     }
 

@@ -1,0 +1,52 @@
+import LinkHostQR
+
+/// The link-preview picture (`og:image`) of a site that names none: 1200 × 630 (the size Facebook, LinkedIn
+/// and X crop to), the page's accent colour with the page's camera mark on a white tile, as an indexed PNG.
+/// Chats and mail clients show a preview card without an image as a bare line; with one, people tap it.
+enum DefaultPreviewImage {
+    /// Where it is served on a site without `callLinks.previewImage`.
+    static let path = "/linkhost-preview.png"
+    static let width = 1200
+    static let height = 630
+
+    /// The PNG, drawn once per process.
+    static let png: [UInt8] = draw()
+
+    /// The page's `--accent` (#1b5cff), white, and a shade between for the tile's edge.
+    private static let palette: [UInt8] = [0x1B, 0x5C, 0xFF, 0xFF, 0xFF, 0xFF, 0xC9, 0xD8, 0xFF]
+
+    private static func draw() -> [UInt8] {
+        // The mark of public/call.html's header in its 48-unit viewBox, scaled to a 300-pixel tile.
+        let scale = 300.0 / 48.0
+        let left = Double(width - 300) / 2, top = Double(height - 300) / 2
+        func tile(_ x: Double, _ y: Double) -> (Double, Double) { ((x - left) / scale, (y - top) / scale) }
+        var scanlines: [UInt8] = []
+        scanlines.reserveCapacity((width + 1) * height)
+        for y in 0..<height {
+            scanlines.append(0)
+            for x in 0..<width {
+                let (u, v) = tile(Double(x) + 0.5, Double(y) + 0.5)
+                var index: UInt8 = 0
+                if inRoundedRect(u, v, 0, 0, 48, 48, radius: 12) {
+                    index = inRoundedRect(u, v, 0.25, 0.25, 47.75, 47.75, radius: 11.75) ? 1 : 2
+                    if inRoundedRect(u, v, 12, 13, 31, 35, radius: 4) || inLens(u, v) { index = 0 }
+                }
+                scanlines.append(index)
+            }
+        }
+        return PNGWriter.image(width: width, height: height, bitDepth: 8, palette: palette, scanlines: scanlines)
+    }
+
+    private static func inRoundedRect(_ x: Double, _ y: Double, _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, radius: Double) -> Bool {
+        guard x >= x0, x <= x1, y >= y0, y <= y1 else { return false }
+        let dx = max(x0 + radius - x, 0, x - (x1 - radius)), dy = max(y0 + radius - y, 0, y - (y1 - radius))
+        return dx * dx + dy * dy <= radius * radius
+    }
+
+    /// The lens: the quadrilateral (33, 22), (39, 17.5), (39, 30.5), (33, 26).
+    private static func inLens(_ x: Double, _ y: Double) -> Bool {
+        guard x >= 33, x <= 39 else { return false }
+        let t = (x - 33) / 6
+        return y >= 22 - 4.5 * t && y <= 26 + 4.5 * t
+    }
+}
