@@ -76,7 +76,7 @@ struct SitesCommandTests {
         let differs = try await LinkHostCLI.run(["check", target, "--allow-http", "--config", other.configPath], directory: other.directory)
         #expect(differs.stdout.contains("warning LH511 /.well-known/apple-app-site-association:"), "\(differs)")
         let hosts = try await LinkHostCLI.run(["check", "--config", site.configPath, "--timeout", "2", "--format", "json"], directory: site.directory)
-        // The default site's base URL and the brand's exact host; example hosts do not resolve, so both fail.
-        #expect(hosts.exitCode == 1 && hosts.stdout.contains(#""target": "https://links.example.com""#) && hosts.stdout.contains("https://brand.example.org"), "\(hosts)")
+        // The default site's base URL and the brand's exact host; example hosts do not resolve: unreachable, exit 3.
+        #expect(hosts.exitCode == 3 && hosts.stdout.contains(#""target": "https://links.example.com""#) && hosts.stdout.contains("https://brand.example.org"), "\(hosts)")
     }
 }
