@@ -97,12 +97,13 @@ public enum Supervisor {
         return .serving(service, reloader)
     }
 
-    /// The `listening on` lines (what tests and operators wait for) and the start's lifecycle lines.
+    /// The `listening on` lines (what tests and operators wait for) and the start's lifecycle lines, all on
+    /// stderr: stdout carries the access log alone, so a log shipper parsing it never meets a line of another kind.
     private static func announce(_ service: Service, options: ServeOptions, tls: TLSMaterial?) {
         Lifecycle.info(LibraryDescription.line(headerTimeout: service.snapshot.config.server.headerTimeout))
         for server in service.servers {
             let shownHost = server.boundHost.contains(":") ? "[\(server.boundHost)]" : server.boundHost
-            StandardStreams.output("listening on \(service.snapshot.config.server.servesHTTPS ? "https" : "http")://\(shownHost):\(server.boundPort)\n")
+            Lifecycle.info("listening on \(service.snapshot.config.server.servesHTTPS ? "https" : "http")://\(shownHost):\(server.boundPort)")
         }
         if service.activated {
             Lifecycle.info("serving on \(service.servers.count) socket\(service.servers.count == 1 ? "" : "s") passed by systemd (LISTEN_FDS); server.host and server.port are not used")
