@@ -54,6 +54,9 @@ public struct SiteConfig: Sendable, Equatable {
     /// The app identifiers (`TEAMID.bundle.id`) of every iOS app, in config order.
     public var appIDs: [String] { apps.map(\.appID) }
 
+    /// The app name the call page shows: the first iOS app's, else the first named Android app's.
+    public var appName: String? { apps.first?.name ?? android.first { $0.name != nil }?.name }
+
     /// The name of the site in metrics and logs: its first host, or `default`.
     public var label: String { hosts.first ?? "default" }
 

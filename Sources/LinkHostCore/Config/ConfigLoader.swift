@@ -50,6 +50,7 @@ public enum ConfigLoader {
         let defaultSite = topLevel.site(hosts: [], inheriting: nil)
         let sites = SitesReader.read(root["sites"], topLevel: topLevel, reader: &reader)
         ACMESettingsReader.check(server, sites: [defaultSite] + sites, reader: &reader)
+        AppsReader.checkNames([defaultSite] + sites, reader: &reader)
         let config = Config(server: server, observability: observability, sites: [defaultSite] + sites)
         return (config, reader.diagnostics)
     }
