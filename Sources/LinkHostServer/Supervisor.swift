@@ -105,6 +105,7 @@ public enum Supervisor {
             let shownHost = server.boundHost.contains(":") ? "[\(server.boundHost)]" : server.boundHost
             Lifecycle.info("listening on \(service.snapshot.config.server.servesHTTPS ? "https" : "http")://\(shownHost):\(server.boundPort)")
         }
+        warnIfExampleIsPublic(service)
         if service.activated {
             Lifecycle.info("serving on \(service.servers.count) socket\(service.servers.count == 1 ? "" : "s") passed by systemd (LISTEN_FDS); server.host and server.port are not used")
         }
@@ -115,6 +116,16 @@ public enum Supervisor {
         }
         Lifecycle.info("serving \(options.configPath) (generation 1): \(describe(service.snapshot))")
         SystemdNotifier.ready("serving generation 1")
+    }
+
+    /// Says loudly, once per listener, that the example's apps are being served where others can reach them:
+    /// fine for `make run` or a try-out, never what a real link domain should answer.
+    private static func warnIfExampleIsPublic(_ service: Service) {
+        guard service.snapshot.config.isExample else { return }
+        for server in service.servers where !ExampleConfig.isLoopback(server.boundHost) {
+            Lifecycle.warning("!!! serving the shipped EXAMPLE config (\"example\": true, team \(ExampleConfig.teamID), \(ExampleConfig.package)) on \(server.boundHost) port \(server.boundPort), reachable from other machines: "
+                + "its AASA hands this host's links to the example app, not yours. Mount your own config (--config PATH, LINKHOST_CONFIG, or -v …:/etc/linkhost/linkhost.json:ro) before pointing a domain here")
+        }
     }
 
     /// The signal loop of the main thread; returns the exit code once the drain has finished.
@@ -157,6 +168,9 @@ public enum Supervisor {
         var config = try ConfigLoader.load(path: options.configPath, environment: options.environment)
         if let host = options.host { config.server.host = host }
         if let port = options.port { config.server.port = port }
+        if let refusal = ExampleConfig.acmeRefusal(config, environment: options.environment) {
+            throw ConfigError(source: options.configPath, diagnostics: [ConfigDiagnostic(.lh120, path: "", message: refusal)])
+        }
         let snapshot = try Snapshot(config: config, generation: generation)
         let tls = try config.server.tls.map { settings throws(ConfigError) in try TLSMaterial(settings) }
         for warning in snapshot.warnings { Lifecycle.warning("\(options.configPath): \(warning)") }
