@@ -12,6 +12,8 @@ import Glibc
 public struct ServerError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, in one line.
     public let description: String
+    /// 1 for a runtime failure (a port in use), 2 when the set-up itself is wrong and a restart cannot help.
+    public var exitStatus: Int32 = 1
 }
 
 /// The one adapter between libmicrohttpd and the pure `Router`: the listener, its daemons, and (in

@@ -89,7 +89,7 @@ public enum Supervisor {
             service = try Service.start(snapshot: snapshot, tls: tls)
         } catch {
             Lifecycle.error(error.description)
-            return .exited(1)
+            return .exited(error.exitStatus)
         }
         announce(service, options: options, tls: tls)
         let reloader = Reloader(service: service, options: options)
@@ -106,8 +106,11 @@ public enum Supervisor {
             Lifecycle.info("listening on \(service.snapshot.config.server.servesHTTPS ? "https" : "http")://\(shownHost):\(server.boundPort)")
         }
         warnIfExampleIsPublic(service)
-        if service.activated {
-            Lifecycle.info("serving on \(service.servers.count) socket\(service.servers.count == 1 ? "" : "s") passed by systemd (LISTEN_FDS); server.host and server.port are not used")
+        if !service.activated.isEmpty {
+            let named = service.activated.names.isEmpty ? "" : ", named \(service.activated.names.joined(separator: ", "))"
+            let ports = service.activated.httpSocket == nil ? "server.host and server.port are" : "server.host, server.port and server.httpPort are"
+            let count = service.servers.count + (service.activated.httpSocket == nil ? 0 : 1)
+            Lifecycle.info("serving on \(count) socket\(count == 1 ? "" : "s") passed by systemd (LISTEN_FDS\(named)); \(ports) not used")
         }
         let observability = service.snapshot.config.observability
         if let metricsServer = service.metricsServer {
