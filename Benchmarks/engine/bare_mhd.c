@@ -21,10 +21,19 @@
 #include <unistd.h>
 
 static struct MHD_Response *prepared;
+static int marker;
 
+// As linkhost's access handler (Sources/LinkHostServer/Callbacks.swift): the first call only marks the request,
+// the second queues the answer. A response queued on the first call, before libmicrohttpd knows whether a body
+// follows, makes it close the connection after the reply, which would turn keep-alive into close.
 static enum MHD_Result answer(void *context, struct MHD_Connection *connection, const char *url, const char *method,
                               const char *version, const char *upload_data, size_t *upload_size, void **request_context) {
-    (void)context; (void)url; (void)method; (void)version; (void)upload_data; (void)upload_size; (void)request_context;
+    (void)context; (void)url; (void)method; (void)version; (void)upload_data;
+    if (*request_context == NULL) {
+        *request_context = &marker;
+        return MHD_YES;
+    }
+    *upload_size = 0;
     return MHD_queue_response(connection, MHD_HTTP_OK, prepared);
 }
 
