@@ -79,7 +79,10 @@ enum AppsReader {
     /// (Android apps only, none named) is an error at its `android` section, reported once per section.
     static func checkNames(_ sites: [SiteConfig], reader: inout ConfigReader) {
         var reported = Set<String>()
+        // An iOS app that failed to load has its own error already; its name is then not missing.
+        let failedApps = Set(reader.diagnostics.filter { $0.severity == .error }.map(\.path))
         for site in sites where site.appName == nil && !site.android.isEmpty && reported.insert(site.sections.android).inserted {
+            if failedApps.contains(where: { $0.hasPrefix(site.sections.apps + "[") }) { continue }
             reader.error(.lh108, site.sections.android + "[0].name",
                          "missing; the call page names the app (\"Open it in … to join\") and this site has no iOS app, so set \"name\" on one of its Android apps")
         }
