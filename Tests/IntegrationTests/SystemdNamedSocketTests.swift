@@ -58,14 +58,20 @@ struct SystemdNamedSocketTests {
         let bound = try (0..<ports).map { _ in try RawHTTPClientPortPicker.freePort() }
         let child = try activate(site, ports: bound, names: names)
         // The attempt starts linkhost; it fails before it answers, so the connection may be reset or refused.
+        // At least 20 attempts whatever the clock says: in a full run this task may first run after a long wait.
         let deadline = ContinuousClock.now + .seconds(15)
-        while ContinuousClock.now < deadline {
+        var attempts = 0
+        while child.isRunning && (attempts < 20 || ContinuousClock.now < deadline) {
+            attempts += 1
             if (try? RawHTTPClient(port: bound[0], timeout: .seconds(1)).request("GET", "/healthz")) != nil { break }
-            if !child.isRunning { break }
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(100))
         }
         // Generous: in a full parallel run on two shared cores a debug linkhost may take seconds to load.
-        return try await child.waitForExit(timeout: .seconds(30))
+        do {
+            return try await child.waitForExit(timeout: .seconds(30))
+        } catch {
+            throw HarnessError("\(error)\n--- stderr ---\n\(child.stderr.text)")
+        }
     }
 
     @Test("What systemd passes does not fit the config: exit 2 with one line naming the fix")
