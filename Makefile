@@ -4,7 +4,7 @@ CONFIG ?= config/linkhost.json
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 
-.PHONY: deps test-deps build release run test diagnostics-doc check-apple check-html screenshots fuzz sanitize soak slowloris flood bench bench-profile clean
+.PHONY: deps test-deps build release run test diagnostics-doc check-apple check-html screenshots fuzz sanitize soak slowloris flood bench bench-engine bench-profile clean
 
 # Installs the C libraries' headers when pkg-config cannot find them (fresh Debian/Ubuntu machines):
 # libmicrohttpd (the server) and libqrencode (QR codes on call pages).
@@ -101,6 +101,11 @@ flood: release
 # QUICK=1 for a smoke run; ROUNDS, DURATION and the rest in Benchmarks/README.md.
 bench: deps
 	Benchmarks/run.sh
+
+# Only the engine rows of make bench (linkhost, bare libmicrohttpd, nginx on the AASA and the rendered page):
+# Benchmarks/ENGINE.md, in about ROUNDS × 12 × DURATION seconds.
+bench-engine: deps
+	BENCH_COMMAND=engine Benchmarks/run.sh
 
 # Where linkhost's time goes: callgrind and perf into Benchmarks/PROFILE.md.
 bench-profile: deps

@@ -7,6 +7,7 @@ its own session (so its process group is killed whole), is listed in WORKDIR/pid
 and is stopped before this script returns; every load loop is bounded in time.
 
     bench.py bench   --bin LINKHOST --workdir DIR   throughput, latency, CPU, memory, start, reload, allocations
+    bench.py engine  --bin LINKHOST --workdir DIR   the engine rows alone: linkhost, bare libmicrohttpd, nginx
     bench.py profile --bin LINKHOST --workdir DIR   callgrind instruction profiles and a perf sample
 
 Settings come from the environment (see Benchmarks/README.md): ROUNDS, DURATION, QUICK, CONNECTIONS,
@@ -31,13 +32,15 @@ from harness.perf import perf_sample
 from harness.procfs import loadavg
 from harness.profile_report import write_profile
 from harness.reload import reload_cpu_cost, reload_under_load
-from harness.results_report import write_results
+from harness.engine_report import engine_section
+from harness.results_report import runs_section, write_results
 from harness.routes import ROUTES
 from harness.scale import measure_scale
 from harness.server import Server
 from harness.startup import measure_startup
 from harness.testbed import Testbed
 from harness.throughput import access_log_summary, measure_pinned, measure_rounds, warm_up
+from harness.engine import measure_engine
 from harness.image import measure_image
 from harness.tls import measure_tls, measure_tls_startup
 
@@ -70,6 +73,9 @@ def run_bench(testbed, results_path, raw_path, image_root=None):
     time.sleep(1.0)
     data["rss_after_load_kb"] = per_server(servers, Server.rss_kb)
     data["pss_after_load_kb"] = per_server(servers, Server.pss_kb)
+    engine = measure_engine(testbed)
+    data["runs"] += engine.pop("runs")
+    data["engine"] = engine
     if settings.PINNED:
         data["runs"] += measure_pinned(testbed)
     data["idle"] = hold_idle_connections(testbed)
@@ -99,6 +105,30 @@ def run_bench(testbed, results_path, raw_path, image_root=None):
     log(f"wrote {os.path.relpath(results_path, settings.REPO)} and {os.path.relpath(raw_path, settings.REPO)} in {data['elapsed_s'] / 60:.1f} min")
 
 
+def run_engine(testbed, results_path, raw_path):
+    """Only the engine rows (linkhost, bare libmicrohttpd, nginx on the AASA and the rendered page), into
+    ENGINE.md and engine.json: the part of `bench` to run when the full one does not fit."""
+    data = {"settings": settings.as_record(), "runs": [], "notes": [], "started": now_iso(), "machine": machine_info(), "versions": versions(testbed.bin)}
+    testbed.prepare()
+    testbed.start_main_servers()
+    warm_up(testbed)
+    engine = measure_engine(testbed)
+    data["runs"] += engine.pop("runs")
+    data["engine"] = engine
+    testbed.stop_main_servers()
+    with open(raw_path, "w") as handle:
+        json.dump(data, handle, indent=1, default=list)
+    machine, version = data["machine"], data["versions"]
+    loads = [run["load1"] for run in data["runs"]]
+    lines = ["# Engine rows alone (`make bench-engine`)", "",
+             f"Started {data['started']}; {machine['cpu']}, `nproc` = {machine['nproc']}; linkhost {version['linkhost']} (release); "
+             f"libmicrohttpd {version['libmicrohttpd']}; nginx {version['nginx']}; wrk {version['wrk']}; 1-min load {min(loads):.2f} – {max(loads):.2f}. "
+             "linkhost as in `make bench` (access log `json` down a pipe, metrics on).", ""]
+    with open(results_path, "w") as handle:
+        handle.write("\n".join(lines + list(engine_section(data)) + list(runs_section(data))))
+    log(f"wrote {os.path.relpath(results_path, settings.REPO)}")
+
+
 def run_profile(testbed, results_path, raw_path):
     """Callgrind instruction counts per request (repeatable, whatever the load) and a perf sample under wrk."""
     testbed.prepare()
@@ -112,7 +142,7 @@ def run_profile(testbed, results_path, raw_path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=["bench", "profile", "report"])
+    parser.add_argument("command", choices=["bench", "engine", "profile", "report"])
     parser.add_argument("--bin", help="the release linkhost binary")
     parser.add_argument("--workdir", help="an empty temporary folder")
     parser.add_argument("--results", help="markdown output")
@@ -130,6 +160,8 @@ def main():
         parser.error("bench and profile need --bin and --workdir")
     if args.command == "bench":
         run, results, raw = run_bench, "RESULTS.md", "results.json"
+    elif args.command == "engine":
+        run, results, raw = run_engine, "ENGINE.md", "engine.json"
     else:
         run, results, raw = run_profile, "PROFILE.md", "profile.json"
     testbed = Testbed(args.bin, args.workdir)

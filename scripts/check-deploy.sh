@@ -7,8 +7,9 @@
 #      and read-only root, rolling updates, names and ports that must agree across files, the
 #      config checksum annotation (--update-checksum rewrites it)
 #   3. `linkhost validate` on the ConfigMap's linkhost.json, with public/ laid out as in the pod
-#   4. systemd-analyze verify on deploy/linkhost.service and deploy/linkhost.socket (socket
-#      activation, Type=notify), and systemd-analyze security on the service
+#   4. the systemd units (scripts/check-deploy-systemd.sh): systemd-analyze verify and security on
+#      linkhost.service + linkhost.socket and on linkhost-https.service with and without its socket
+#      drop-in, and a start of each socket-activated set through systemd-socket-activate
 #
 # Installs what it lacks (pip: kubernetes-validate; apt: systemd) unless --no-install.
 set -euo pipefail
@@ -27,8 +28,6 @@ EOF
 
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 K8S=$REPO/deploy/kubernetes
-UNIT=$REPO/deploy/linkhost.service
-SOCKET_UNIT=$REPO/deploy/linkhost.socket
 UPDATE=0
 INSTALL=1
 BINARY=""
@@ -296,49 +295,9 @@ log "validate: ${BINARY#"$REPO"/} validate on the ConfigMap's linkhost.json"
 (cd "$pod_dir" && timeout 60 "$BINARY" validate --config "$WORK/linkhost.json") ||
     fail validate "the ConfigMap's linkhost.json does not validate"
 
-# ---- 4. systemd unit ------------------------------------------------------------------------
+# ---- 4. systemd units ----------------------------------------------------------------------
 
-log "systemd: ${UNIT#"$REPO"/}, ${SOCKET_UNIT#"$REPO"/}"
-# shellcheck disable=SC2016 # $MAINPID is systemd's, not ours
-for directive in 'DynamicUser=yes' 'ProtectSystem=strict' 'NoNewPrivileges=yes' 'ExecReload=/bin/kill -HUP $MAINPID' \
-    'Type=notify' 'NotifyAccess=main' 'Requires=linkhost.socket'; do
-    grep -qxF "$directive" "$UNIT" || fail systemd "the unit lacks $directive"
-done
-# The notify socket is a unix socket: the address-family filter must let it through.
-grep -qE '^RestrictAddressFamilies=.*AF_UNIX' "$UNIT" || fail systemd "RestrictAddressFamilies must keep AF_UNIX for sd_notify"
-for directive in 'Accept=no' 'BindIPv6Only=both'; do
-    grep -qxF "$directive" "$SOCKET_UNIT" || fail systemd "the socket unit lacks $directive"
-done
-grep -qE '^ListenStream=' "$SOCKET_UNIT" || fail systemd "the socket unit listens on nothing"
-# systemd-analyze checks that the programs exist, so verify in a small root that has them.
-root=$WORK/root
-mkdir -p "$root/usr/bin" "$root/usr/local/bin" "$root/usr/lib/systemd" "$root/etc/systemd/system"
-ln -s usr/bin "$root/bin"
-ln -s usr/lib "$root/lib"
-cp /usr/bin/kill "$root/usr/bin/kill"
-cp "$BINARY" "$root/usr/local/bin/linkhost"
-cp -r /usr/lib/systemd/system "$root/usr/lib/systemd/system"
-cp "$UNIT" "$root/etc/systemd/system/linkhost.service"
-cp "$SOCKET_UNIT" "$root/etc/systemd/system/linkhost.socket"
-timeout 60 systemd-analyze verify --root="$root" --man=no --generators=no \
-    "$root/etc/systemd/system/linkhost.socket" "$root/etc/systemd/system/linkhost.service" >"$WORK/verify.txt" 2>&1 || {
-    cat "$WORK/verify.txt" >&2
-    fail systemd "systemd-analyze verify failed"
-}
-# verify exits 0 on some problems (unknown directives, for one), which it only prints.
-if [[ -s $WORK/verify.txt ]]; then
-    cat "$WORK/verify.txt" >&2
-    fail systemd "systemd-analyze verify printed problems"
-fi
-# Its exit status only says whether the score passed a threshold; the score itself is what counts.
-timeout 60 systemd-analyze security --offline=true --root="$root" linkhost.service >"$WORK/security.txt" 2>&1 || true
-exposure=$(sed -nE 's/.*Overall exposure level for linkhost.service: ([0-9.]+).*/\1/p' "$WORK/security.txt")
-if [[ -z $exposure ]]; then
-    tail -n 20 "$WORK/security.txt" >&2
-    fail systemd "systemd-analyze security gave no exposure level"
-fi
-awk -v e="$exposure" 'BEGIN { exit !(e <= 2.0) }' ||
-    fail systemd "exposure level $exposure is above 2.0: the unit lost some of its hardening"
-note "verify: linkhost.socket and linkhost.service ok; security exposure $exposure (0 best, 10 worst; want at most 2.0)"
+# verify, security exposure and a socket-activated start of each unit set: scripts/check-deploy-systemd.sh.
+REPO=$REPO BINARY=$BINARY WORK=$WORK bash "$REPO/scripts/check-deploy-systemd.sh" || fail systemd "see above"
 
 printf 'check-deploy: OK\n'

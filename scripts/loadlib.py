@@ -163,12 +163,19 @@ class Server:
             cwd=REPO, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             preexec_fn=limit_descriptors)
         self.pid = self.process.pid
-        self.stderr_lines = []
         self.log_lines = 0
-        first = self.process.stdout.readline().decode(errors="replace").strip()
-        if not first.startswith("listening on http://"):
+        self.stderr_lines = []
+        # The start line is on stderr (stdout is the access log alone), after the library line.
+        first = ""
+        while True:
+            line = self.process.stderr.readline().decode(errors="replace").rstrip()
+            if not line or line.startswith("linkhost: listening on http://"):
+                first = line
+                break
+            self.stderr_lines.append(line)
+        if not first:
             self.stop()
-            raise SystemExit(f"linkhost did not start: {first!r} {self.process.stderr.read().decode(errors='replace')}")
+            raise SystemExit(f"linkhost did not start: {' '.join(self.stderr_lines)} {self.process.stderr.read().decode(errors='replace')}")
         self.port = int(first.rsplit(":", 1)[1])
         threading.Thread(target=self._drain_stdout, daemon=True).start()
         threading.Thread(target=self._drain_stderr, daemon=True).start()

@@ -9,13 +9,14 @@ start_linkhost() {
     [ -x "$binary" ] || swift build >/dev/null
     local out
     out=$(mktemp)
-    "$binary" serve ${1:+--config "$1"} --host 127.0.0.1 --port 0 >"$out" 2>/dev/null &
+    # The start line is on stderr; stdout is the access log alone.
+    "$binary" serve ${1:+--config "$1"} --host 127.0.0.1 --port 0 2>"$out" >/dev/null &
     LINKHOST_CHECK_PID=$!
     for _ in $(seq 1 100); do
-        if grep -q '^listening on ' "$out"; then break; fi
+        if grep -q '^linkhost: listening on ' "$out"; then break; fi
         sleep 0.05
     done
-    LINKHOST_CHECK_URL=$(sed -n 's/^listening on //p' "$out" | head -n 1)
+    LINKHOST_CHECK_URL=$(sed -n 's/^linkhost: listening on //p' "$out" | head -n 1)
     rm -f "$out"
     if [ -z "$LINKHOST_CHECK_URL" ]; then
         echo "linkhost did not start" >&2

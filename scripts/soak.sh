@@ -40,16 +40,19 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The repository's config on 127.0.0.1 (access log on, as in production); stdout goes through a FIFO
-# so the "listening on" line can be read and the access log then drained to /dev/null.
+# The repository's config on 127.0.0.1 (access log on, as in production); the access log (stdout) is
+# drained to /dev/null, and the port is read from the "linkhost: listening on" line on stderr.
 python3 scripts/loadlib.py config ${SOAK_SET:+$(printf -- '--set %s ' $SOAK_SET)} > "$WORK/linkhost.json"
 SETTINGS=$(python3 scripts/loadlib.py settings ${SOAK_SET:+$(printf -- '--set %s ' $SOAK_SET)})
-mkfifo "$WORK/stdout"
-"$BINARY" serve --config "$WORK/linkhost.json" --host 127.0.0.1 --port 0 > "$WORK/stdout" 2> "$WORK/stderr" &
+"$BINARY" serve --config "$WORK/linkhost.json" --host 127.0.0.1 --port 0 > /dev/null 2> "$WORK/stderr" &
 SERVER_PID=$!
-exec 3< "$WORK/stdout"
-read -r -t 10 LINE <&3 || { echo "soak: linkhost did not start: $(cat "$WORK/stderr")" >&2; exit 1; }
-cat <&3 > /dev/null &
+LINE=""
+for _ in $(seq 1 200); do
+    LINE=$(sed -n 's/^linkhost: listening on //p' "$WORK/stderr" | head -n 1)
+    [[ -n $LINE ]] && break
+    sleep 0.05
+done
+[[ -n $LINE ]] || { echo "soak: linkhost did not start: $(cat "$WORK/stderr")" >&2; exit 1; }
 PORT=${LINE##*:}
 echo "soak: linkhost pid $SERVER_PID on 127.0.0.1:$PORT ($SETTINGS); wrk -t$THREADS -c$CONNECTIONS for ${MINUTES}m; RSS every ${SAMPLE_SECONDS}s into $CSV" >&2
 

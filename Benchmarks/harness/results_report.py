@@ -6,6 +6,7 @@ import statistics
 from harness.report_numbers import cell, fmt_mb, fmt_num, fmt_ratio, ratio, spread
 from harness.routes import HOST_HEADER, MODES, ROUTE, ROUTES, SERVERS
 from harness.settings import CONNECTIONS, IDLE_CONNECTIONS, PORTS, RELOAD_COST_COUNT, WRK_THREADS
+from harness.engine_report import engine_section
 from harness.image_report import image_section
 from harness.targets import targets
 from harness.tls import TLS_FIGURES
@@ -15,7 +16,7 @@ from harness.wrk import wrk_command
 
 def write_results(data, path):
     out = []
-    for section in (header, machine_section, targets_section, throughput_section, tls_section, image_section, memory_section, startup_section,
+    for section in (header, machine_section, targets_section, throughput_section, engine_section, tls_section, image_section, memory_section, startup_section,
                     reload_section, scale_section, allocations_section, parity_section, commands_section, runs_section):
         out.extend(section(data))
     with open(path, "w") as handle:

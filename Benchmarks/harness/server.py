@@ -164,7 +164,8 @@ class Server:
 def wait_for_line(server, text, timeout):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if text in server.output():
+        # The start line is on stderr (stdout is the access log alone).
+        if text in server.errors() or text in server.output():
             return True
         if server.process.poll() is not None:
             raise BenchError(f"{server.name} exited with {server.process.returncode} before printing {text!r}:\n{server.errors()[-2000:]}")

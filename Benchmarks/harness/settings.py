@@ -32,7 +32,9 @@ SCALE_SITES = [int(count) for count in os.environ.get("SCALE_SITES", "1 100 1000
 
 PORTS = {"linkhost": PORT_BASE, "nginx": PORT_BASE + 1, "valgrind": PORT_BASE + 2, "linkhost_tls": PORT_BASE + 3, "nginx_tls": PORT_BASE + 4,
          # Nothing listens here: the ACME directory of the HTTPS start-up figure.
-         "closed": PORT_BASE + 5}
+         "closed": PORT_BASE + 5,
+         # The bare libmicrohttpd program (Benchmarks/engine/bare_mhd.c): the engine's ceiling.
+         "bare": PORT_BASE + 6}
 TLS = env_int("TLS", 1)
 
 

@@ -26,14 +26,19 @@ final class NativeSnapshot: @unchecked Sendable {
     let queryItemNames: [(name: String, cString: [CChar])]
     /// Each site's counters, by site index.
     let counters: [Metrics.SiteCounters]
+    /// Fields this listener adds to every response of the snapshot: `Strict-Transport-Security` on HTTPS
+    /// (`server.tls.hsts`), nothing on plain HTTP. Per listener, since one snapshot is served on both.
+    let transportHeaders: [HTTPHeader]
 
     var snapshot: Snapshot { router.snapshot }
 
-    init(snapshot: Snapshot, tls: TLSMaterial?, metrics: Metrics) {
+    init(snapshot: Snapshot, tls: TLSMaterial?, metrics: Metrics, https: Bool) {
         router = Router(snapshot: snapshot)
         self.tls = tls
-        responses = snapshot.preparedResponses.map { Self.makeNative($0) }
-        pageHeaders = snapshot.sites.map { $0.callPageHeaders.map(PageHeaders.init) }
+        let transport = https ? snapshot.config.server.hsts.map { [$0.header] } ?? [] : []
+        transportHeaders = transport
+        responses = snapshot.preparedResponses.map { Self.makeNative($0, adding: transport) }
+        pageHeaders = snapshot.sites.map { $0.callPageHeaders.map { PageHeaders($0, transport: transport) } }
         shells = pageHeaders.map(PageShells.init)
         queryItemNames = snapshot.queryItemNames.map { ($0, Array($0.utf8CString)) }
         counters = metrics.counters(forSites: snapshot.sites.map(\.config.label))
@@ -61,15 +66,20 @@ final class NativeSnapshot: @unchecked Sendable {
     }
 
     /// A native response for `response`, its header Strings converted here: for what is prepared at load,
-    /// and the rare responses made per request (metrics, QR codes).
-    static func makeNative(_ response: Response) -> OpaquePointer? {
+    /// and the rare responses made per request (metrics, QR codes), with `extra` fields after its own.
+    static func makeNative(_ response: Response, adding extra: [HTTPHeader] = []) -> OpaquePointer? {
         let native = response.representationLength.map { cmhd_response_headers_only(UInt64($0)) }
             ?? response.body.withUnsafeBytes { cmhd_response_copy($0.baseAddress, $0.count) }
         guard let native else { return nil }
-        for header in response.headers {
+        for header in response.headers + extra {
             MHD_add_response_header(native, header.name, header.value)
         }
         return native
+    }
+
+    /// A native response made for one request on this listener, with its transport fields.
+    func makeNative(_ response: Response) -> OpaquePointer? {
+        Self.makeNative(response, adding: transportHeaders)
     }
 }
 
@@ -79,9 +89,9 @@ struct PageHeaders: Sendable {
     let ok: HeaderBlock
     let notModified: HeaderBlock
 
-    init(_ headers: [HTTPHeader]) {
-        ok = HeaderBlock(headers)
-        notModified = HeaderBlock(CallPage.notModifiedHeaders(headers))
+    init(_ headers: [HTTPHeader], transport: [HTTPHeader]) {
+        ok = HeaderBlock(headers + transport)
+        notModified = HeaderBlock(CallPage.notModifiedHeaders(headers) + transport)
     }
 }
 

@@ -33,7 +33,7 @@ extension Server {
                 finish(request, route: route, status: 200, bytes: queued.bytes, site: site, native: native)
                 return queued.result
             }
-            guard let fresh = render(page, headers: native.pageHeaders[site.index], tag: tag) else {
+            guard let fresh = render(page, native: native, tag: tag) else {
                 return respond(site.notFound, to: request, site: site, native: native)
             }
             var stored: PageCache.Queued?
@@ -90,10 +90,11 @@ extension Server {
 
     /// The page (or QR code) as a native 200 that owns its body; nil when there is none (a QR code for a
     /// site without an origin) or no memory.
-    private func render(_ page: PageRequest, headers: [PageHeaders], tag: UnsafeMutableBufferPointer<UInt8>) -> FreshPage? {
+    private func render(_ page: PageRequest, native: NativeSnapshot, tag: UnsafeMutableBufferPointer<UInt8>) -> FreshPage? {
+        let headers = native.pageHeaders[page.site.index]
         guard case .page(let language) = page.kind else {
-            guard let resource = page.render(), let ok = NativeSnapshot.makeNative(resource.ok) else { return nil }
-            return FreshPage(ok: ok, bytes: resource.ok.body.count, tag: tag, source: .resource(resource))
+            guard let resource = page.render(), let ok = native.makeNative(resource.ok) else { return nil }
+            return FreshPage(ok: ok, bytes: resource.ok.body.count, tag: tag, source: .resource(resource, native))
         }
         let callPage = page.site.callPage
         let plan = callPage.plan(page.link, language: language, host: page.host)
@@ -114,8 +115,8 @@ private struct FreshPage {
     enum Source {
         /// Rendered here: the 304 is the header set's fields and the tag.
         case rendered(HeaderBlock)
-        /// Made by the core (QR codes): its own 304.
-        case resource(Resource)
+        /// Made by the core (QR codes): its own 304, made for the listener it is answered on.
+        case resource(Resource, NativeSnapshot)
     }
 
     let ok: OpaquePointer
@@ -127,7 +128,7 @@ private struct FreshPage {
     var etagText: String {
         switch source {
         case .rendered: return String(decoding: tag, as: UTF8.self)
-        case .resource(let resource): return resource.etag
+        case .resource(let resource, _): return resource.etag
         }
     }
 
@@ -139,8 +140,8 @@ private struct FreshPage {
             fields.add(to: response)
             MHD_add_response_header(response, "ETag", UnsafeRawPointer(tag.baseAddress!).assumingMemoryBound(to: CChar.self))
             return response
-        case .resource(let resource):
-            return NativeSnapshot.makeNative(resource.notModified)
+        case .resource(let resource, let native):
+            return native.makeNative(resource.notModified)
         }
     }
 

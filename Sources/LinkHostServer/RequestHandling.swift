@@ -137,7 +137,7 @@ extension Server {
         if let id = response.preparedID, let prepared = native.responses[id] {
             return MHD_queue_response(connection, UInt32(response.status), prepared)
         }
-        guard let built = NativeSnapshot.makeNative(response) else { return .NO }
+        guard let built = native.makeNative(response) else { return .NO }
         defer { MHD_destroy_response(built) }
         return MHD_queue_response(connection, UInt32(response.status), built)
     }

@@ -12,6 +12,8 @@ import Glibc
 public struct ServerError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, in one line.
     public let description: String
+    /// 1 for a runtime failure (a port in use), 2 when the set-up itself is wrong and a restart cannot help.
+    public var exitStatus: Int32 = 1
 }
 
 /// The one adapter between libmicrohttpd and the pure `Router`: the listener, its daemons, and (in
@@ -46,7 +48,8 @@ public final class Server: Sendable {
     /// `plainHTTP` server is the HTTP listener beside HTTPS.
     public init(snapshot: Snapshot, tls: TLSMaterial?, settings: ServerSettings, metrics: Metrics, accessLog: AccessLog? = nil, metricsOnly: Bool = false,
                 automaticTLS: Bool = false, plainHTTP: PlainHTTPListener? = nil, listeningSocket: Int32? = nil) throws(ServerError) {
-        current = Mutex(NativeSnapshot(snapshot: snapshot, tls: tls, metrics: metrics))
+        let https = !metricsOnly && plainHTTP == nil && (tls != nil || automaticTLS)
+        current = Mutex(NativeSnapshot(snapshot: snapshot, tls: tls, metrics: metrics, https: https))
         self.metrics = metrics
         self.accessLog = accessLog
         self.metricsOnly = metricsOnly
@@ -131,7 +134,8 @@ public final class Server: Sendable {
     /// `shutdownTimeout`.
     public func install(_ snapshot: Snapshot, tls: TLSMaterial?, settings: ServerSettings) throws(ServerError) {
         guard !stopped.load(ordering: .acquiring) else { return }
-        let native = NativeSnapshot(snapshot: snapshot, tls: tls, metrics: metrics)
+        let native = NativeSnapshot(snapshot: snapshot, tls: tls, metrics: metrics,
+                                    https: !metricsOnly && plainHTTP == nil && (tls != nil || automaticTLS))
         let running = daemons.withLock { $0.last }
         let tls = metricsOnly ? nil : tls
         guard let running, running.tls != tls || Self.daemonSettingsDiffer(running.settings, settings) else {

@@ -14,11 +14,11 @@ final class Service: Sendable {
     let metricsServer: Server?
     let metrics: Metrics
     let accessLog: AccessLog?
-    /// True when systemd passed the listening sockets (LISTEN_FDS).
-    let activated: Bool
+    /// The sockets systemd passed (LISTEN_FDS), empty when linkhost bound its own.
+    let activated: ActivatedSockets
     private let phase = Mutex<Phase>(.serving)
 
-    private init(servers: [Server], automaticHTTPS: AutomaticHTTPS?, metricsServer: Server?, metrics: Metrics, accessLog: AccessLog?, activated: Bool) {
+    private init(servers: [Server], automaticHTTPS: AutomaticHTTPS?, metricsServer: Server?, metrics: Metrics, accessLog: AccessLog?, activated: ActivatedSockets) {
         self.servers = servers
         self.automaticHTTPS = automaticHTTPS
         self.metricsServer = metricsServer
@@ -32,9 +32,10 @@ final class Service: Sendable {
         let config = snapshot.config
         let metrics = Metrics(startTime: Double(LogTime.now().seconds))
         let accessLog = config.observability.accessLog == .off ? nil : AccessLog(format: config.observability.accessLog)
-        let sockets = try ActivatedSockets.take()
+        let activated = try ActivatedSockets.take(for: config.server)
+        let sockets = activated.publicSockets
         // The HTTP listener and stored ACME certificates first, so HTTPS has them from its first handshake.
-        let automaticHTTPS = try AutomaticHTTPS.start(snapshot: snapshot, metrics: metrics, accessLog: accessLog)
+        let automaticHTTPS = try AutomaticHTTPS.start(snapshot: snapshot, metrics: metrics, accessLog: accessLog, listeningSocket: activated.httpSocket)
         let automaticTLS = config.server.acme != nil
         var servers: [Server] = []
         if sockets.isEmpty {
@@ -50,7 +51,7 @@ final class Service: Sendable {
             metricsServer = try Server(snapshot: snapshot, tls: nil, settings: settings, metrics: metrics, metricsOnly: true)
         }
         return Service(servers: servers, automaticHTTPS: automaticHTTPS, metricsServer: metricsServer, metrics: metrics, accessLog: accessLog,
-                       activated: !sockets.isEmpty)
+                       activated: activated)
     }
 
     /// The private metrics listener's settings, or nil when metrics share the public port (or are off).

@@ -93,7 +93,7 @@ public enum Supervisor {
             service = try Service.start(snapshot: snapshot, tls: tls)
         } catch {
             Lifecycle.error(error.description)
-            return .exited(1)
+            return .exited(error.exitStatus)
         }
         announce(service, options: options, tls: tls)
         let reloader = Reloader(service: service, options: options)
@@ -101,15 +101,20 @@ public enum Supervisor {
         return .serving(service, reloader)
     }
 
-    /// The `listening on` lines (what tests and operators wait for) and the start's lifecycle lines.
+    /// The `listening on` lines (what tests and operators wait for) and the start's lifecycle lines, all on
+    /// stderr: stdout carries the access log alone, so a log shipper parsing it never meets a line of another kind.
     private static func announce(_ service: Service, options: ServeOptions, tls: TLSMaterial?) {
         Lifecycle.info(LibraryDescription.line(headerTimeout: service.snapshot.config.server.headerTimeout))
         for server in service.servers {
             let shownHost = server.boundHost.contains(":") ? "[\(server.boundHost)]" : server.boundHost
-            StandardStreams.output("listening on \(service.snapshot.config.server.servesHTTPS ? "https" : "http")://\(shownHost):\(server.boundPort)\n")
+            Lifecycle.info("listening on \(service.snapshot.config.server.servesHTTPS ? "https" : "http")://\(shownHost):\(server.boundPort)")
         }
-        if service.activated {
-            Lifecycle.info("serving on \(service.servers.count) socket\(service.servers.count == 1 ? "" : "s") passed by systemd (LISTEN_FDS); server.host and server.port are not used")
+        warnIfExampleIsPublic(service)
+        if !service.activated.isEmpty {
+            let named = service.activated.names.isEmpty ? "" : ", named \(service.activated.names.joined(separator: ", "))"
+            let ports = service.activated.httpSocket == nil ? "server.host and server.port are" : "server.host, server.port and server.httpPort are"
+            let count = service.servers.count + (service.activated.httpSocket == nil ? 0 : 1)
+            Lifecycle.info("serving on \(count) socket\(count == 1 ? "" : "s") passed by systemd (LISTEN_FDS\(named)); \(ports) not used")
         }
         let observability = service.snapshot.config.observability
         if let metricsServer = service.metricsServer {
@@ -118,6 +123,16 @@ public enum Supervisor {
         }
         Lifecycle.info("serving \(options.configPath) (generation 1): \(describe(service.snapshot))")
         SystemdNotifier.ready("serving generation 1")
+    }
+
+    /// Says loudly, once per listener, that the example's apps are being served where others can reach them:
+    /// fine for `make run` or a try-out, never what a real link domain should answer.
+    private static func warnIfExampleIsPublic(_ service: Service) {
+        guard service.snapshot.config.isExample else { return }
+        for server in service.servers where !ExampleConfig.isLoopback(server.boundHost) {
+            Lifecycle.warning("!!! serving the shipped EXAMPLE config (\"example\": true, team \(ExampleConfig.teamID), \(ExampleConfig.package)) on \(server.boundHost) port \(server.boundPort), reachable from other machines: "
+                + "its AASA hands this host's links to the example app, not yours. Mount your own config (--config PATH, LINKHOST_CONFIG, or -v …:/etc/linkhost/linkhost.json:ro) before pointing a domain here")
+        }
     }
 
     /// The signal loop of the main thread; returns the exit code once the drain has finished.
@@ -160,6 +175,9 @@ public enum Supervisor {
         var config = try ConfigLoader.load(path: options.configPath, environment: options.environment)
         if let host = options.host { config.server.host = host }
         if let port = options.port { config.server.port = port }
+        if let refusal = ExampleConfig.acmeRefusal(config, environment: options.environment) {
+            throw ConfigError(source: options.configPath, diagnostics: [ConfigDiagnostic(.lh121, path: "", message: refusal)])
+        }
         let snapshot = try Snapshot(config: config, generation: generation)
         let tls = try config.server.tls.map { settings throws(ConfigError) in try TLSMaterial(settings) }
         for warning in snapshot.warnings { Lifecycle.warning("\(options.configPath): \(warning)") }

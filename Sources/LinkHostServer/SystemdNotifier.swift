@@ -22,16 +22,3 @@ enum SystemdNotifier {
         }
     }
 }
-
-/// The listening sockets systemd passed (LISTEN_FDS), or none when linkhost binds its own.
-enum ActivatedSockets {
-    /// Descriptors 3, 4, … when this process was socket-activated; empty otherwise. Throws when the
-    /// variables are set for this process but malformed.
-    static func take() throws(ServerError) -> [Int32] {
-        let count = csys_listen_fds()
-        guard count >= 0 else {
-            throw ServerError(description: "LISTEN_FDS is set for this process but is not a number of descriptors")
-        }
-        return (0..<count).map { 3 + Int32($0) }
-    }
-}

@@ -10,7 +10,8 @@ enum ServeCommand: Command {
 
     Serves /.well-known/apple-app-site-association, /apple-app-site-association,
     /.well-known/assetlinks.json, call-link pages and the files in public/.
-    Prints "listening on http://ADDRESS:PORT" once ready.
+    Prints "linkhost: listening on http://ADDRESS:PORT" on stderr once ready; stdout carries
+    the access log and nothing else.
 
     OPTIONS:
       --config PATH   Config file (default: $LINKHOST_CONFIG or config/linkhost.json).

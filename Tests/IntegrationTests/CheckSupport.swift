@@ -143,23 +143,25 @@ final class CheckServer: @unchecked Sendable {
         process.arguments = ["serve", "--config", site.configPath, "--host", "127.0.0.1", "--port", "0"]
         process.environment = CheckBinary.environment
         process.currentDirectoryURL = URL(fileURLWithPath: site.directory)
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        // The start line is on stderr, after the library line; stdout (the access log) is not read.
+        let diagnostics = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = diagnostics
         try process.run()
         var text = ""
         let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, !text.contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
+        let prefix = "linkhost: listening on "
+        while Date() < deadline, !text.split(separator: "\n").dropLast(text.hasSuffix("\n") ? 0 : 1).contains(where: { $0.hasPrefix(prefix) }) {
+            let chunk = diagnostics.fileHandleForReading.availableData
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
         }
-        guard let line = text.split(separator: "\n").first, line.hasPrefix("listening on http://") else {
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix + "http://") }) else {
             process.terminate()
             process.waitUntilExit()
             throw CheckHarnessError("linkhost serve did not start: \(text)")
         }
-        return CheckServer(process: process, origin: String(line.dropFirst("listening on ".count)))
+        return CheckServer(process: process, origin: String(line.dropFirst(prefix.count)))
     }
 
     /// Stops the server and waits for it.

@@ -9,9 +9,13 @@ struct CheckValidateCommandTests {
         (run.json as? [[String: Any]] ?? []).map { object in object.compactMapValues { $0 as? String } }
     }
 
+    /// The check fixture's config with an app of its own: the shipped example's Team ID and package are LH121.
+    static let config = CheckSite.config.replacingOccurrences(of: "ABCDE12345", with: "QRSTU67890")
+        .replacingOccurrences(of: "com.example.video", with: "com.acme.video")
+
     @Test("a clean config: exit 0, an empty JSON array")
     func clean() async throws {
-        let site = try CheckSite()
+        let site = try CheckSite(config: Self.config)
         let run = try await CheckBinary.run(["validate", "--config", site.configPath, "--format", "json"], directory: site.directory)
         #expect(run.exitCode == 0, "\(run)")
         #expect(run.stdout == "[]\n", "\(run)")
@@ -22,8 +26,8 @@ struct CheckValidateCommandTests {
 
     @Test("errors: exit 2, every diagnostic with its four members and a stable code")
     func errors() async throws {
-        let config = CheckSite.config
-            .replacingOccurrences(of: #""teamID": "ABCDE12345""#, with: #""teamID": "abc""#)
+        let config = Self.config
+            .replacingOccurrences(of: #""teamID": "QRSTU67890""#, with: #""teamID": "abc""#)
             .replacingOccurrences(of: #", "\#(CheckSite.fingerprints[1])""#, with: "")
         let site = try CheckSite(config: config)
         let run = try await CheckBinary.run(["validate", "--config", site.configPath, "--format", "json"], directory: site.directory)
@@ -51,7 +55,7 @@ struct CheckValidateCommandTests {
 
     @Test("warnings only: exit 0")
     func warningsOnly() async throws {
-        let config = CheckSite.config.replacingOccurrences(of: #"{ "path": "/call/?*" }"#, with: #"{ "path": "/call/?*" }, { "path": "/call/x" }"#)
+        let config = Self.config.replacingOccurrences(of: #"{ "path": "/call/?*" }"#, with: #"{ "path": "/call/?*" }, { "path": "/call/x" }"#)
         let site = try CheckSite(config: config)
         let run = try await CheckBinary.run(["validate", "--config", site.configPath, "--format", "json"], directory: site.directory)
         #expect(run.exitCode == 0, "\(run)")

@@ -33,7 +33,7 @@ struct ConnectionTests {
         let site = try SiteFixture()
         let server = try await LinkHostProcess.start(site, arguments: ["serve", "--config", site.configPath, "--host", "::1", "--port", "0"])
         #expect(server.host == "::1")
-        #expect(server.stdout.contains("listening on http://[::1]:\(server.port)"), "IPv6 addresses must be bracketed in the URL: \(server.stdout)")
+        #expect(server.stderr.contains("linkhost: listening on http://[::1]:\(server.port)"), "IPv6 addresses must be bracketed in the URL: \(server.stderr)")
         let response = try RawHTTPClient(host: "::1", port: server.port).request("GET", "/.well-known/apple-app-site-association")
         #expect(response.status == 200, "\(response)")
     }
@@ -48,7 +48,7 @@ struct ConnectionTests {
         #expect(second.exitCode == 1, "\(second)")
         #expect(second.stderr.contains("already in use"), "\(second)")
         #expect(second.stderr.contains(String(first.port)), "the message should name the port: \(second)")
-        #expect(!second.stdout.contains("listening on"), "\(second)")
+        #expect(!second.stderr.contains("listening on"), "\(second)")
         #expect(try first.request("GET", "/apple-app-site-association").status == 200)
     }
 }

@@ -6,7 +6,7 @@ import Glibc
 
 /// A running `linkhost serve` on its own temporary site, bound to an ephemeral port.
 ///
-/// `start` returns once the server printed its `listening on` line. The process is killed when this
+/// `start` returns once the server printed its `linkhost: listening on` line (on stderr; stdout is the access log). The process is killed when this
 /// object goes away (see `ChildProcess`), so tests that fail or throw leave nothing running.
 final class LinkHostProcess: Sendable {
     let site: SiteFixture
@@ -38,8 +38,8 @@ final class LinkHostProcess: Sendable {
             environment: LinkHostCLI.baseEnvironment.merging(environment) { $1 }, directory: site.directory)
         let deadline = ContinuousClock.now + timeout
         while true {
-            let output = child.stdout.text
-            if let line = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first(where: { $0.hasPrefix("listening on ") }) {
+            let output = child.stderr.text
+            if let line = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first(where: { $0.hasPrefix(listeningPrefix) }) {
                 guard let (host, port) = parse(listeningLine: String(line)) else {
                     throw HarnessError("cannot read the address in \"\(line)\"")
                 }
@@ -50,11 +50,14 @@ final class LinkHostProcess: Sendable {
                 throw HarnessError("linkhost exited before listening: \(ended)")
             }
             if ContinuousClock.now >= deadline {
-                throw HarnessError("linkhost printed no \"listening on\" line within \(timeout)\n--- stdout ---\n\(output)--- stderr ---\n\(child.stderr.text)")
+                throw HarnessError("linkhost printed no \"listening on\" line within \(timeout)\n--- stdout ---\n\(child.stdout.text)--- stderr ---\n\(output)")
             }
             try await Task.sleep(for: .milliseconds(5))
         }
     }
+
+    /// How the start line begins on stderr.
+    static let listeningPrefix = "linkhost: listening on "
 
     /// "listening on http://127.0.0.1:8080" or "listening on http://[::1]:8080" → host and port.
     static func parse(listeningLine line: String) -> (host: String, port: Int)? {

@@ -30,6 +30,20 @@ struct ObservabilityTests {
         #expect(paths.contains("/nope%0d%0a{\"forged\":1}"))
     }
 
+    @Test("stdout is the access log alone: every line of it is JSON, and the start line is on stderr")
+    func stdoutIsTheAccessLogOnly() async throws {
+        let server = try await LinkHostProcess.start(SiteFixture())
+        _ = try server.request("GET", "/.well-known/apple-app-site-association")
+        _ = try server.request("GET", "/missing")
+        server.signal(SIGTERM)
+        let ended = try await server.waitForExit(timeout: .seconds(10))
+        #expect(ended.exitCode == 0, "\(ended)")
+        let lines = ended.stdout.split(separator: "\n")
+        #expect(lines.count == 2, "two requests, two lines: \(ended.stdout)")
+        for line in lines { #expect(parseJSON(Array(line.utf8)) is [String: Any], "not an access-log line on stdout: \(line)") }
+        #expect(ended.stderr.contains("linkhost: listening on http://127.0.0.1:\(server.port)\n"), "\(ended.stderr)")
+    }
+
     @Test("/metrics parses with Prometheus' own parser and counts what was served")
     func metrics() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())

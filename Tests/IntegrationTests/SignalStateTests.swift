@@ -38,7 +38,7 @@ struct SignalStateTests {
         let ended = try await child.waitForExit(timeout: .seconds(30))
         #expect(ended.exitCode == 0, "\(ended)")
         #expect(ended.stderr.contains("stopped before serving"), "the signal should have landed during the load: \(ended)")
-        #expect(!ended.stdout.contains("listening on"), "\(ended)")
+        #expect(!ended.stderr.contains("listening on"), "\(ended)")
     }
 
     @Test("SIGHUP while loading: the server starts, then reloads once to read what may have changed meanwhile")

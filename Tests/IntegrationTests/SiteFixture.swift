@@ -47,7 +47,10 @@ struct TestConfig {
             root["apps"] = [app]
         }
         if includesAndroid {
-            root["android"] = [["packageName": packageName, "sha256CertFingerprints": [fingerprint]]]
+            var app: [String: Any] = ["packageName": packageName, "sha256CertFingerprints": [fingerprint]]
+            // Without an iOS app the page takes the Android app's name, which a site must then have.
+            if !includesApple { app["name"] = name }
+            root["android"] = [app]
         }
         root.merge(extra) { _, new in new }
         let data = try! JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])

@@ -13,7 +13,7 @@ struct StartupTests {
         #expect(ended.exitCode == 2, "\(ended)")
         #expect(ended.stderr.contains("apps[0].teamID"), "\(ended)")
         #expect(ended.stderr.contains("\"abc123\""), "\(ended)")
-        #expect(!ended.stdout.contains("listening on"), "\(ended)")
+        #expect(!ended.stderr.contains("listening on"), "\(ended)")
     }
 
     @Test("A missing config file → exit 2 with one clear line naming the file, no stack trace")
@@ -22,7 +22,7 @@ struct StartupTests {
         let missing = site.directory + "/does-not-exist.json"
         let ended = try await LinkHostCLI.run(["serve", "--config", missing, "--host", "127.0.0.1", "--port", "0"], directory: site.directory, timeout: .seconds(5))
         #expect(ended.exitCode == 2, "\(ended)")
-        #expect(!ended.stdout.contains("listening on"), "\(ended)")
+        #expect(!ended.stderr.contains("listening on"), "\(ended)")
         for trace in ["Fatal error", "Stack dump", "backtrace", "0x0000"] {
             #expect(!ended.stderr.contains(trace), "\(ended)")
         }
@@ -107,6 +107,6 @@ struct StartupTests {
         let ended = try await LinkHostCLI.run(["serve", "--config", site.configPath], environment: ["LINKHOST_PORT": "eighty", "LINKHOST_HOST": "127.0.0.1"], directory: site.directory, timeout: .seconds(5))
         #expect(ended.exitCode == 2, "\(ended)")
         #expect(ended.stderr.contains("LINKHOST_PORT"), "\(ended)")
-        #expect(!ended.stdout.contains("listening on"), "\(ended)")
+        #expect(!ended.stderr.contains("listening on"), "\(ended)")
     }
 }

@@ -125,7 +125,7 @@ struct SystemdTests {
         #expect(answer.status == 200, "\(answer)")
         // The output arrives through pipes read by other threads: wait for it rather than race it.
         try await child.waitForStderr(containing: "1 socket passed by systemd", timeout: .seconds(5))
-        #expect(try await eventually(timeout: .seconds(5)) { child.stdout.text.contains("listening on http://127.0.0.1:\(port)") }, "\(child.stdout.text)")
+        #expect(try await eventually(timeout: .seconds(5)) { child.stderr.text.contains("linkhost: listening on http://127.0.0.1:\(port)") }, "\(child.stderr.text)")
         child.send(SIGTERM)
         #expect(try await child.waitForExit(timeout: .seconds(5)).exitCode == 0)
     }

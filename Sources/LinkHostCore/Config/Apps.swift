@@ -26,6 +26,8 @@ public struct AndroidApp: Sendable, Equatable {
     /// Whether the app's statement carries the site's rules as Android 15+ dynamic rules
     /// (`dynamic_app_link_components`); off leaves the app's manifest alone to decide.
     public var dynamicRules: Bool = true
+    /// Display name, shown on the call page of a site without iOS apps (an iOS app's name comes first).
+    public var name: String?
 }
 
 /// Reads the `apps` and `android` sections (of the top level or of one site).
@@ -73,13 +75,27 @@ enum AppsReader {
         return reader.string(object, "appStoreID", at: path, expected: "the App Store ID digits, e.g. \"1234567890\"", rule: Identifiers.appStoreID)
     }
 
+    /// Every site's page names its app ("Open it in {appName} to join"): a site whose apps carry no name
+    /// (Android apps only, none named) is an error at its `android` section, reported once per section.
+    static func checkNames(_ sites: [SiteConfig], reader: inout ConfigReader) {
+        var reported = Set<String>()
+        // An iOS app that failed to load has its own error already; its name is then not missing.
+        let failedApps = Set(reader.diagnostics.filter { $0.severity == .error }.map(\.path))
+        for site in sites where site.appName == nil && !site.android.isEmpty && reported.insert(site.sections.android).inserted {
+            if failedApps.contains(where: { $0.hasPrefix(site.sections.apps + "[") }) { continue }
+            reader.error(.lh108, site.sections.android + "[0].name",
+                         "missing; the call page names the app (\"Open it in … to join\") and this site has no iOS app, so set \"name\" on one of its Android apps")
+        }
+    }
+
     /// The Android apps of the `android` array at `path`.
     static func readAndroid(_ value: JSONValue, at path: String, reader: inout ConfigReader) -> [AndroidApp] {
         guard let elements = reader.elements(value, at: path, expected: "an array of Android apps") else { return [] }
         var apps: [AndroidApp] = []
         var seen: [String: String] = [:]
         for (value, path) in elements {
-            guard let object = reader.object(value, at: path, allowed: ["packageName", "sha256CertFingerprints", "dynamicRules"]) else { continue }
+            guard let object = reader.object(value, at: path, allowed: ["name", "packageName", "sha256CertFingerprints", "dynamicRules"]) else { continue }
+            let name = reader.string(object, "name", at: path, expected: "the app's display name", rule: displayNameRule)
             let packageName = reader.string(object, "packageName", at: path, required: true, expected: "an Android package name", code: .lh401, rule: Identifiers.packageName)
             let fingerprints = readFingerprints(object, at: path, reader: &reader)
             let dynamicRules = reader.boolean(object, "dynamicRules", at: path) ?? true
@@ -89,7 +105,7 @@ enum AppsReader {
                 continue
             }
             seen[packageName] = path
-            apps.append(AndroidApp(packageName: packageName, sha256CertFingerprints: fingerprints, dynamicRules: dynamicRules))
+            apps.append(AndroidApp(packageName: packageName, sha256CertFingerprints: fingerprints, dynamicRules: dynamicRules, name: name))
         }
         return apps
     }

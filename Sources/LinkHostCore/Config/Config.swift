@@ -10,6 +10,9 @@ public struct Config: Sendable, Equatable {
     /// Every site, the default site first: the top level of the config, which also answers every
     /// `Host` that no other site names. The others follow in the order of `sites`.
     public var sites: [SiteConfig]
+    /// True for the shipped example (`"example": true`): `serve` gets it no certificate and says so
+    /// loudly when it answers beyond loopback, so the example's apps never go live on a real domain.
+    public var isExample = false
 
     /// The site of the config's top level.
     public var defaultSite: SiteConfig { sites[0] }
@@ -53,6 +56,9 @@ public struct SiteConfig: Sendable, Equatable {
 
     /// The app identifiers (`TEAMID.bundle.id`) of every iOS app, in config order.
     public var appIDs: [String] { apps.map(\.appID) }
+
+    /// The app name the call page shows: the first iOS app's, else the first named Android app's.
+    public var appName: String? { apps.first?.name ?? android.first { $0.name != nil }?.name }
 
     /// The name of the site in metrics and logs: its first host, or `default`.
     public var label: String { hosts.first ?? "default" }

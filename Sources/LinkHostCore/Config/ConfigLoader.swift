@@ -33,7 +33,7 @@ public enum ConfigLoader {
     }
 
     /// The top-level keys of a config.
-    static let topLevelKeys = ["$schema", "server", "observability", "sites"] + SiteDraft.keys
+    static let topLevelKeys = ["$schema", "example", "server", "observability", "sites"] + SiteDraft.keys
 
     /// Validates a parsed document; returns the config (nil when unusable) and all diagnostics, warnings included.
     public static func validate(_ document: JSONValue, environment: [String: String] = [:]) -> (Config?, [ConfigDiagnostic]) {
@@ -50,7 +50,9 @@ public enum ConfigLoader {
         let defaultSite = topLevel.site(hosts: [], inheriting: nil)
         let sites = SitesReader.read(root["sites"], topLevel: topLevel, reader: &reader)
         ACMESettingsReader.check(server, sites: [defaultSite] + sites, reader: &reader)
-        let config = Config(server: server, observability: observability, sites: [defaultSite] + sites)
+        AppsReader.checkNames([defaultSite] + sites, reader: &reader)
+        var config = Config(server: server, observability: observability, sites: [defaultSite] + sites)
+        config.isExample = reader.boolean(root, "example", at: "") ?? false
         return (config, reader.diagnostics)
     }
 }

@@ -33,6 +33,8 @@ public struct ServerSettings: Sendable, Equatable {
     /// Port of the plain-HTTP listener beside HTTPS: ACME challenges, association files, health and metrics,
     /// and a 308 to HTTPS for everything else. Required with ACME; nil: no such listener.
     public var httpPort: Int?
+    /// `Strict-Transport-Security` on every HTTPS response (`server.tls.hsts`); nil: off. Never on plain HTTP.
+    public var hsts: HSTSSettings? = HSTSSettings()
 
     /// True when `port` speaks HTTPS, from certificate files or from ACME.
     public var servesHTTPS: Bool { tls != nil || acme != nil }
@@ -80,7 +82,10 @@ enum ServerSettingsReader {
         settings.shutdownTimeout = reader.integer(object, "shutdownTimeout", at: "server", in: 0...600) ?? settings.shutdownTimeout
         settings.connectionMemoryLimit = reader.integer(object, "connectionMemoryLimit", at: "server", in: 4096...1_048_576) ?? settings.connectionMemoryLimit
         settings.pageCacheBytes = reader.integer(object, "pageCacheBytes", at: "server", in: 0...(1 << 34)) ?? settings.pageCacheBytes
-        if let tls = object["tls"], let tlsObject = reader.object(tls, at: "server.tls", allowed: ["certificateFile", "privateKeyFile", "acme"]) {
+        if let tls = object["tls"], let tlsObject = reader.object(tls, at: "server.tls", allowed: ["certificateFile", "privateKeyFile", "acme", "hsts"]) {
+            if let hsts = tlsObject["hsts"] { settings.hsts = HSTSSettingsReader.read(hsts, reader: &reader) }
+            // HSTS alone is a setting for the HTTPS that LINKHOST_ACME_HOSTS may turn on, not a request for files.
+            if tlsObject.members.allSatisfy({ $0.key == "hsts" }) { return choices }
             if let acme = tlsObject["acme"] {
                 settings.acme = ACMESettingsReader.read(acme, reader: &reader)
                 choices.setStateDirectory = acme.objectValue?["stateDirectory"] != nil

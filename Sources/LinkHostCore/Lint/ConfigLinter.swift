@@ -36,7 +36,10 @@ public enum ConfigLinter {
         }
         let (config, loaderDiagnostics) = ConfigLoader.validate(document, environment: environment)
         var found = loaderDiagnostics.map(LintDiagnostic.init)
-        if let config { found += config.sites.flatMap(AssetLinksLinter.configWarnings) + ACMELint.diagnostics(config) + FilePermissionLint.keyDiagnostics(config) }
+        if let config {
+            found += config.sites.flatMap(AssetLinksLinter.configWarnings) + ACMELint.diagnostics(config) + FilePermissionLint.keyDiagnostics(config)
+            found += ExampleConfig.identityWarnings(config).map(LintDiagnostic.init)
+        }
         guard let config, !found.contains(where: { $0.severity == .error }) else {
             return Outcome(report: LintReport(source: source, diagnostics: found), snapshot: nil)
         }

@@ -15,8 +15,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case lh115 = "LH115", lh116 = "LH116"
     /// File format, continued: automatic HTTPS (ACME).
     case lh117 = "LH117", lh118 = "LH118", lh119 = "LH119"
-    /// File format, continued: permissions of the config and of private keys.
-    case lh120 = "LH120"
+    /// File format, continued: permissions of the config and of private keys (LH120); the shipped example's identity (LH121).
+    case lh120 = "LH120", lh121 = "LH121"
     /// Rules: unreachable rules, blocking exclusions, substitution variables, rule-less apps, pattern shapes.
     case lh201 = "LH201", lh202 = "LH202", lh203 = "LH203", lh204 = "LH204", lh205 = "LH205"
     /// Rules, continued.
@@ -49,7 +49,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         switch self {
         case .lh104, .lh106, .lh111, .lh112: return "error (config) / warning (AASA file)"
         case .lh105, .lh209: return "error, or warning when iOS still reads the value"
-        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh306, .lh403, .lh407, .lh408, .lh508, .lh511, .lh512, .lh602, .lh603, .lh703, .lh705, .lh706: return "warning"
+        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh306, .lh403, .lh407, .lh408, .lh508, .lh511, .lh512, .lh602, .lh603, .lh703, .lh705, .lh706, .lh121: return "warning"
         case .lh118: return "error, or warning for a host no public CA can reach"
         case .lh119: return "error, or warning when the folder is readable by others"
         case .lh120: return "warning"
@@ -88,6 +88,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh118: return "A host cannot get a certificate from ACME: a wildcard (HTTP-01 cannot prove it), no host at all, or a name no public CA can reach (localhost, an IP address, a private name)."
         case .lh119: return "The ACME state folder (`server.tls.acme.stateDirectory`) cannot be created or written, cannot be trusted with keys (not owned by linkhost's user, writable by others, a link in place of a subfolder), or others can read the keys in it."
         case .lh120: return "The config file is writable by its group or others, or a private key (`server.tls.privateKeyFile`, a key in the ACME state folder) is readable by them."
+        case .lh121: return "The config is the shipped example, or lists the example's app (Team ID `ABCDE12345`, `com.example.video`)."
         case .lh201: return "A rule is unreachable: an earlier rule already matches every URL it matches."
         case .lh202: return "A rule may be unreachable: an earlier rule covers its patterns, but under other case or percent-encoding settings."
         case .lh203: return "An exclude rule matches every URL before any rule lets one through: no link opens the app."
@@ -163,6 +164,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh116: return "Write the host name only (no scheme, port or trailing dot; *.example.com for every subdomain), and list each host in one site."
         case .lh117: return "Keep `certificateFile` and `privateKeyFile` (certificates from elsewhere) or `acme` (linkhost obtains them), not both."
         case .lh118: return "List each host of a wildcard site by name, name the default site's hosts in `server.tls.acme.hosts`, and certify only public DNS names that point at this server (or use certificate files)."
+        case .lh121: return "Put your own app's `teamID`, `bundleID`, `packageName` and fingerprints in the config, and remove `\"example\": true`."
         case .lh119: return "Create the folder for the user linkhost runs as (`mkdir -p DIR && chmod 700 DIR`), or mount a writable volume there (the image: `-v linkhost-acme:/var/lib/linkhost`)."
         case .lh120: return "`chmod go-w` the config file and `chmod 600` the key, so only the user linkhost runs as can read it."
         case .lh201: return "Remove the rule, or move it before the broader rule if it was meant to decide first."

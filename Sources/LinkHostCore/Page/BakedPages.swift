@@ -37,7 +37,7 @@ struct BakedPages: Sendable {
         let app = site.apps.first
         return Key(templatePath: callLinks.template,
                    locales: locales.map { Key.LocaleKey(tag: $0.tag.text, isRightToLeft: $0.isRightToLeft, strings: $0.strings) },
-                   appName: app?.name, appStoreID: app?.appStoreID, hasAndroidApp: !site.android.isEmpty,
+                   appName: site.appName, appStoreID: app?.appStoreID, hasAndroidApp: !site.android.isEmpty,
                    canOpenApp: canOpenApp(site), hasOpenInAppHost: callLinks.openInAppHost != nil, hasWebJoinURL: callLinks.webJoinURL != nil, imageURL: imageURL(callLinks))
     }
 
@@ -68,7 +68,8 @@ struct BakedPages: Sendable {
         templates = locales.map { locale in
             parsed.baked(strings: locale.strings) { field in
                 switch field {
-                case .appName: return app?.name ?? ""
+                // Never empty for a loaded config: a site with no name anywhere is an error (LH108).
+                case .appName: return site.appName ?? ""
                 case .appStoreID: return app?.appStoreID ?? ""
                 case .appStoreURL: return app?.appStoreID.map { "https://apps.apple.com/app/id\($0)" } ?? ""
                 case .playStoreURL: return hasAndroidApp ? nil : ""

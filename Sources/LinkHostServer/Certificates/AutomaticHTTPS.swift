@@ -13,8 +13,8 @@ public final class AutomaticHTTPS: Sendable {
 
     /// Starts the HTTP listener at once, serves the stored certificates and starts ordering the missing
     /// ones; nil when the config has no HTTP listener. Call it before the HTTPS listener starts, so a stored
-    /// certificate is in place for its first handshake.
-    public static func start(snapshot: Snapshot, metrics: Metrics, accessLog: AccessLog?) throws(ServerError) -> AutomaticHTTPS? {
+    /// certificate is in place for its first handshake. `listeningSocket` is the one systemd passed named `http`.
+    public static func start(snapshot: Snapshot, metrics: Metrics, accessLog: AccessLog?, listeningSocket: Int32? = nil) throws(ServerError) -> AutomaticHTTPS? {
         let server = snapshot.config.server
         guard let httpPort = server.httpPort, server.servesHTTPS else { return nil }
         let challenges = ChallengeResponses()
@@ -24,7 +24,7 @@ public final class AutomaticHTTPS: Sendable {
         var settings = server
         settings.port = httpPort
         let listener = try Server(snapshot: snapshot, tls: nil, settings: settings, metrics: metrics, accessLog: accessLog,
-                                  plainHTTP: PlainHTTPListener(challenges: challenges))
+                                  plainHTTP: PlainHTTPListener(challenges: challenges), listeningSocket: listeningSocket)
         let shown = listener.boundHost.contains(":") ? "[\(listener.boundHost)]" : listener.boundHost
         Lifecycle.info("HTTP listener on http://\(shown):\(listener.boundPort): ACME challenges, association files, health and metrics; 308 to HTTPS for the rest")
         manager?.start()

@@ -22,12 +22,12 @@ struct LintCodeCase: Sendable, CustomStringConvertible {
 extension LintCodeCase {
     /// A component list for the base AASA's single detail.
     static func components(_ json: String) -> LintInput {
-        .aasa(#"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.video"], "components": \#(json)}]}}"#)
+        .aasa(#"{"applinks": {"details": [{"appIDs": ["QRSTU67890.com.acme.video"], "components": \#(json)}]}}"#)
     }
 
     /// The base AASA with its `applinks` extended by `members` (JSON object members, no braces).
     static func applinks(_ members: String, components: String = #"[{"/": "/call/*"}]"#) -> LintInput {
-        .aasa(#"{"applinks": {\#(members), "details": [{"appIDs": ["ABCDE12345.com.example.video"], "components": \#(components)}]}}"#)
+        .aasa(#"{"applinks": {\#(members), "details": [{"appIDs": ["QRSTU67890.com.acme.video"], "components": \#(components)}]}}"#)
     }
 
     /// An AASA with `count` distinct rules, to cross the 128 KB limit.
@@ -58,18 +58,18 @@ extension LintCodeCase {
         LintCodeCase(.lh100, "config not JSON", failing: .configText("{ \"apps\": "), passing: base),
         LintCodeCase(.lh100, "AASA not JSON", failing: .aasa("{applinks}"), passing: .aasa(LintFixtures.aasa)),
         LintCodeCase(.lh101, "config Team ID", failing: .config(["apps.0.teamID": #""abcde12345""#]), passing: base),
-        LintCodeCase(.lh101, "AASA Team ID", failing: components(#"[{"/": "/call/*"}]"#).replacingAppID("ABCDE123.com.example.video"), passing: .aasa(LintFixtures.aasa)),
+        LintCodeCase(.lh101, "AASA Team ID", failing: components(#"[{"/": "/call/*"}]"#).replacingAppID("ABCDE123.com.acme.video"), passing: .aasa(LintFixtures.aasa)),
         LintCodeCase(.lh102, "config bundle ID", failing: .config(["apps.0.bundleID": #""com..video""#]), passing: base),
-        LintCodeCase(.lh102, "AASA bundle ID", failing: .aasa(LintFixtures.aasa).replacingAppID("ABCDE12345.video"), passing: .aasa(LintFixtures.aasa)),
-        LintCodeCase(.lh103, "AASA app ID without a dot", failing: .aasa(LintFixtures.aasa).replacingAppID("ABCDE12345"), passing: .aasa(LintFixtures.aasa)),
-        LintCodeCase(.lh103, "config webcredentials app ID", failing: .config(["aasa.webcredentials": #"["ABCDE12345"]"#]), passing: .config(["aasa.webcredentials": #"["ABCDE12345.com.example.video"]"#])),
-        LintCodeCase(.lh104, "config app listed twice", failing: .config(["apps": #"[{"name": "A", "teamID": "ABCDE12345", "bundleID": "com.example.video"}, {"name": "B", "teamID": "ABCDE12345", "bundleID": "com.example.video"}]"#]), passing: base),
-        LintCodeCase(.lh104, "AASA app in two details", failing: .aasa(#"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.video"], "components": [{"/": "/call/*"}]}, {"appIDs": ["ABCDE12345.com.example.video"], "components": [{"/": "/join/*"}]}]}}"#), passing: .aasa(#"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.video"], "components": [{"/": "/call/*"}, {"/": "/join/*"}]}]}}"#)),
+        LintCodeCase(.lh102, "AASA bundle ID", failing: .aasa(LintFixtures.aasa).replacingAppID("QRSTU67890.video"), passing: .aasa(LintFixtures.aasa)),
+        LintCodeCase(.lh103, "AASA app ID without a dot", failing: .aasa(LintFixtures.aasa).replacingAppID("QRSTU67890"), passing: .aasa(LintFixtures.aasa)),
+        LintCodeCase(.lh103, "config webcredentials app ID", failing: .config(["aasa.webcredentials": #"["QRSTU67890"]"#]), passing: .config(["aasa.webcredentials": #"["QRSTU67890.com.acme.video"]"#])),
+        LintCodeCase(.lh104, "config app listed twice", failing: .config(["apps": #"[{"name": "A", "teamID": "QRSTU67890", "bundleID": "com.acme.video"}, {"name": "B", "teamID": "QRSTU67890", "bundleID": "com.acme.video"}]"#]), passing: base),
+        LintCodeCase(.lh104, "AASA app in two details", failing: .aasa(#"{"applinks": {"details": [{"appIDs": ["QRSTU67890.com.acme.video"], "components": [{"/": "/call/*"}]}, {"appIDs": ["QRSTU67890.com.acme.video"], "components": [{"/": "/join/*"}]}]}}"#), passing: .aasa(#"{"applinks": {"details": [{"appIDs": ["QRSTU67890.com.acme.video"], "components": [{"/": "/call/*"}, {"/": "/join/*"}]}]}}"#)),
         LintCodeCase(.lh105, "config type", failing: .config(["server.port": #""8080""#]), passing: base),
         LintCodeCase(.lh105, "AASA exclude as a string", failing: components(#"[{"/": "/call/admin", "exclude": "true"}, {"/": "/call/*"}]"#), passing: components(#"[{"/": "/call/admin", "exclude": true}, {"/": "/call/*"}]"#)),
         LintCodeCase(.lh106, "config unknown key", failing: .config(["apps.0.bundleId": #""x""#]), passing: base),
         LintCodeCase(.lh106, "AASA misspelled exclude", failing: components(#"[{"/": "/call/admin", "exlude": true}, {"/": "/call/*"}]"#), passing: components(#"[{"/": "/call/admin", "exclude": true}, {"/": "/call/*"}]"#)),
-        LintCodeCase(.lh107, "duplicate key", failing: .aasa(#"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.video"], "components": [{"/": "/call/*", "/": "/join/*"}]}]}}"#), passing: .aasa(LintFixtures.aasa)),
+        LintCodeCase(.lh107, "duplicate key", failing: .aasa(#"{"applinks": {"details": [{"appIDs": ["QRSTU67890.com.acme.video"], "components": [{"/": "/call/*", "/": "/join/*"}]}]}}"#), passing: .aasa(LintFixtures.aasa)),
         LintCodeCase(.lh108, "config app without teamID", failing: .config(["apps.0.teamID": nil]), passing: base),
         LintCodeCase(.lh108, "AASA detail naming no app", failing: .aasa(#"{"applinks": {"details": [{"components": [{"/": "/call/*"}]}]}}"#), passing: .aasa(LintFixtures.aasa)),
         LintCodeCase(.lh109, "config port out of range", failing: .config(["server.port": "70000"]), passing: base),
@@ -78,8 +78,8 @@ extension LintCodeCase {
         LintCodeCase(.lh111, "config defaults key", failing: .config(["aasa.defaults": #"{"caseSensitiv": false}"#]), passing: .config(["aasa.defaults": #"{"caseSensitive": false}"#])),
         LintCodeCase(.lh111, "AASA defaults key", failing: applinks(#""defaults": {"percentEncode": false}"#), passing: applinks(#""defaults": {"percentEncoded": false}"#)),
         LintCodeCase(.lh112, "config legacy with a query", failing: .config(["aasa.format": #""legacy""#, "aasa.rules": #"[{"path": "/call/*", "query": "x=*"}]"#]), passing: .config(["aasa.format": #""modern""#, "aasa.rules": #"[{"path": "/call/*", "query": "*"}]"#])),
-        LintCodeCase(.lh112, "AASA appIDs with legacy paths", failing: .aasa(#"{"applinks": {"apps": [], "details": [{"appIDs": ["ABCDE12345.com.example.video"], "paths": ["/call/*"]}]}}"#), passing: .aasa(#"{"applinks": {"apps": [], "details": [{"appID": "ABCDE12345.com.example.video", "paths": ["/call/*"]}]}}"#)),
-        LintCodeCase(.lh113, "AASA without applinks", failing: .aasa(#"{"webcredentials": {"apps": ["ABCDE12345.com.example.video"]}}"#), passing: .aasa(#"{"webcredentials": {"apps": ["ABCDE12345.com.example.video"]}, "applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.video"], "components": [{"/": "/call/*"}]}]}}"#)),
+        LintCodeCase(.lh112, "AASA appIDs with legacy paths", failing: .aasa(#"{"applinks": {"apps": [], "details": [{"appIDs": ["QRSTU67890.com.acme.video"], "paths": ["/call/*"]}]}}"#), passing: .aasa(#"{"applinks": {"apps": [], "details": [{"appID": "QRSTU67890.com.acme.video", "paths": ["/call/*"]}]}}"#)),
+        LintCodeCase(.lh113, "AASA without applinks", failing: .aasa(#"{"webcredentials": {"apps": ["QRSTU67890.com.acme.video"]}}"#), passing: .aasa(#"{"webcredentials": {"apps": ["QRSTU67890.com.acme.video"]}, "applinks": {"details": [{"appIDs": ["QRSTU67890.com.acme.video"], "components": [{"/": "/call/*"}]}]}}"#)),
         LintCodeCase(.lh114, "missing template", failing: .config(["callLinks.template": #""/nonexistent/linkhost/call.html""#]), passing: base),
         LintCodeCase(.lh115, "config link template without an ID", failing: .config(["callLinks.paths": nil, "callLinks.links": #"["/call/{callId}", "/call"]"#]), passing: .config(["callLinks.paths": nil, "callLinks.links": #"["/call/{callId}", "/call/{callType}:{callId}"]"#])),
         LintCodeCase(.lh115, "config paths entry with a slash", failing: .config(["callLinks.paths": #"["/call"]"#]), passing: base),
@@ -93,6 +93,9 @@ extension LintCodeCase {
         // /etc/passwd is readable by everyone and /proc/self/environ by its owner alone, on every Linux.
         LintCodeCase(.lh120, "private key readable by others", failing: .config(["server.tls": #"{"certificateFile": "/etc/passwd", "privateKeyFile": "/etc/passwd"}"#]),
                      passing: .config(["server.tls": #"{"certificateFile": "/etc/passwd", "privateKeyFile": "/proc/self/environ"}"#])),
+        LintCodeCase(.lh121, "the example's Team ID", failing: .config(["apps.0.teamID": #""ABCDE12345""#]), passing: base),
+        LintCodeCase(.lh121, "the example's Android package", failing: .config(["android.0.packageName": #""com.example.video""#]), passing: base),
+        LintCodeCase(.lh121, "a config marked as the example", failing: .config(["example": "true"]), passing: .config(["example": "false"])),
         LintCodeCase(.lh601, "locale file not named after a tag", failing: locales(["en": #"{"heading": "Join"}"#, "english": #"{"heading": "Join"}"#]), passing: locales(["en": #"{"heading": "Join"}"#, "pt-BR": #"{"heading": "Entrar"}"#])),
         LintCodeCase(.lh601, "no file for the default locale", failing: locales(["de": #"{"heading": "Beitreten"}"#]), passing: locales(["en": #"{"heading": "Join"}"#, "de": #"{"heading": "Beitreten"}"#])),
         LintCodeCase(.lh602, "string the template does not use", failing: locales(["en": #"{"heading": "Join", "headng": "Join"}"#]), passing: locales(["en": #"{"heading": "Join"}"#])),
@@ -110,7 +113,7 @@ extension LintCodeCase {
         LintCodeCase(.lh206, "AASA empty variable", failing: applinks(#""substitutionVariables": {"ids": []}"#, components: #"[{"/": "/call/$(ids)"}]"#), passing: applinks(#""substitutionVariables": {"ids": ["a*"]}"#, components: #"[{"/": "/call/$(ids)"}]"#)),
         LintCodeCase(.lh207, "unused variable", failing: applinks(#""substitutionVariables": {"ids": ["a*"]}"#), passing: applinks(#""substitutionVariables": {"ids": ["a*"]}"#, components: #"[{"/": "/call/$(ids)"}]"#)),
         LintCodeCase(.lh208, "config without rules", failing: rules("[]"), passing: base),
-        LintCodeCase(.lh208, "AASA detail without rules", failing: .aasa(#"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.video"]}]}}"#), passing: .aasa(LintFixtures.aasa)),
+        LintCodeCase(.lh208, "AASA detail without rules", failing: .aasa(#"{"applinks": {"details": [{"appIDs": ["QRSTU67890.com.acme.video"]}]}}"#), passing: .aasa(LintFixtures.aasa)),
         LintCodeCase(.lh209, "config empty pattern", failing: rules(#"[{"path": "/call/*", "fragment": ""}]"#), passing: rules(#"[{"path": "/call/*", "fragment": "*"}]"#)),
         LintCodeCase(.lh209, "AASA path with a host", failing: components(#"[{"/": "https://links.example.com/call/*"}]"#), passing: .aasa(LintFixtures.aasa)),
         LintCodeCase(.lh209, "AASA query pasted with its ?", failing: components(#"[{"/": "/call/*", "?": "?type=video"}]"#), passing: components(#"[{"/": "/call/*", "?": "?*"}]"#)),
@@ -125,7 +128,7 @@ extension LintCodeCase {
                      passing: .config(["static.root": #""public""#, "sites": #"[{"hosts": ["b.example.com"], "static": {"root": "docs"}}]"#])),
         LintCodeCase(.lh305, "static file at a generated path", failing: .config([:], files: ["public/.well-known/assetlinks.json": "[]"]), passing: .config([:], files: ["public/.well-known/security.txt": "Contact: x"])),
         LintCodeCase(.lh401, "config package name", failing: .config(["android.0.packageName": #""1example""#]), passing: base),
-        LintCodeCase(.lh401, "assetlinks package name", failing: .assetlinks(LintFixtures.assetlinks.replacing("\"com.example.video\"", with: "\"com example\"")), passing: .assetlinks(LintFixtures.assetlinks)),
+        LintCodeCase(.lh401, "assetlinks package name", failing: .assetlinks(LintFixtures.assetlinks.replacing("\"com.acme.video\"", with: "\"com example\"")), passing: .assetlinks(LintFixtures.assetlinks)),
         LintCodeCase(.lh402, "config fingerprint", failing: .config(["android.0.sha256CertFingerprints": #"["14:6D:E9"]"#]), passing: base),
         LintCodeCase(.lh402, "assetlinks fingerprint", failing: .assetlinks(LintFixtures.assetlinks.replacing(fingerprint, with: "SHA256:abc")), passing: .assetlinks(LintFixtures.assetlinks)),
         LintCodeCase(.lh403, "config single fingerprint", failing: .config(["android.0.sha256CertFingerprints": "[\"\(fingerprint)\"]"]), passing: base),
@@ -165,8 +168,8 @@ extension LintCodeCase {
         LintCodeCase(.lh707, "Info.plist without the page's scheme", failing: .infoPlist(LintFixtures.infoPlist.replacing("ExampleVideo", with: "other")), passing: .infoPlist(LintFixtures.infoPlist)),
         LintCodeCase(.lh706, "entitlements in developer mode", failing: .entitlements(LintFixtures.entitlements.replacing("applinks:links.example.com", with: "applinks:links.example.com?mode=developer")), passing: .entitlements(LintFixtures.entitlements)),
         LintCodeCase(.lh513, "served AASA opens another app than the config's",
-                     failing: .deployment(["GET /.well-known/apple-app-site-association": .ok(LintFixtures.aasa.replacing("com.example.video", with: "com.example.vidoe")),
-                                           "HEAD /.well-known/apple-app-site-association": .head(LintFixtures.aasa.replacing("com.example.video", with: "com.example.vidoe"))], expectingApps: true),
+                     failing: .deployment(["GET /.well-known/apple-app-site-association": .ok(LintFixtures.aasa.replacing(LintFixtures.appID, with: LintFixtures.appID + "e")),
+                                           "HEAD /.well-known/apple-app-site-association": .head(LintFixtures.aasa.replacing(LintFixtures.appID, with: LintFixtures.appID + "e"))], expectingApps: true),
                      passing: .deployment([:], expectingApps: true)),
         LintCodeCase(.lh514, "served assetlinks misses a fingerprint of the config's",
                      failing: .deployment(["GET /.well-known/assetlinks.json": .ok(LintFixtures.assetlinks.replacing(", \"\(LintFixtures.fingerprints[1])\"", with: "")),

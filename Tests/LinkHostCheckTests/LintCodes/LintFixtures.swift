@@ -49,7 +49,7 @@ enum CannedResponse: Sendable {
 
 /// Fixtures of the linter tests: a base config with its files, a base AASA and assetlinks, a good deployment.
 enum LintFixtures {
-    static let appID = "ABCDE12345.com.example.video"
+    static let appID = "QRSTU67890.com.acme.video"
     /// A self-signed certificate for links.example.com, valid from 2026-12-01T09:12:04Z to `certificateNotAfter`.
     static let certificate = """
     -----BEGIN CERTIFICATE-----
@@ -72,12 +72,12 @@ enum LintFixtures {
     ]
 
     /// A clean AASA: one app, call links only.
-    static let aasa = #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.video"], "components": [{"/": "/call/*"}]}]}}"#
+    static let aasa = #"{"applinks": {"details": [{"appIDs": ["QRSTU67890.com.acme.video"], "components": [{"/": "/call/*"}]}]}}"#
 
     /// A clean assetlinks.json: one app with two fingerprints.
     static let assetlinks = """
     [{"relation": ["delegate_permission/common.handle_all_urls"],
-      "target": {"namespace": "android_app", "package_name": "com.example.video",
+      "target": {"namespace": "android_app", "package_name": "com.acme.video",
                  "sha256_cert_fingerprints": ["\(fingerprints[0])", "\(fingerprints[1])"]}}]
     """
 
@@ -90,8 +90,8 @@ enum LintFixtures {
     static let config = """
     {
       "server": { "host": "127.0.0.1", "port": 8080 },
-      "apps": [ { "name": "Example Video", "teamID": "ABCDE12345", "bundleID": "com.example.video", "urlScheme": "examplevideo" } ],
-      "android": [ { "packageName": "com.example.video", "sha256CertFingerprints": ["\(fingerprints[0])", "\(fingerprints[1])"] } ],
+      "apps": [ { "name": "Example Video", "teamID": "QRSTU67890", "bundleID": "com.acme.video", "urlScheme": "examplevideo" } ],
+      "android": [ { "packageName": "com.acme.video", "sha256CertFingerprints": ["\(fingerprints[0])", "\(fingerprints[1])"] } ],
       "callLinks": { "paths": ["call"], "template": "FOLDER/call.html", "locales": "FOLDER/locales" },
       "aasa": { "rules": [ { "path": "/call/?*" } ] },
       "static": { "root": "FOLDER/public" }
@@ -128,7 +128,7 @@ enum LintFixtures {
     /// A clean AndroidManifest.xml for the base config on links.example.com.
     static let androidManifest = """
     <?xml version="1.0" encoding="utf-8"?>
-    <manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.example.video">
+    <manifest xmlns:android="http://schemas.android.com/apk/res/android" package="com.acme.video">
       <application android:label="Example Video">
         <activity android:name=".CallActivity" android:exported="true">
           <intent-filter android:autoVerify="true">

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The directives of one systemd unit file (and its drop-ins), read as systemd reads the simple ones:
+/// `Key=value` lines, repeated keys in order, `Environment=` split into its assignments.
+struct UnitFile {
+    private(set) var values: [String: [String]] = [:]
+
+    init(_ paths: [String]) throws {
+        for path in paths {
+            for line in try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n") {
+                let text = line.trimmingCharacters(in: .whitespaces)
+                guard !text.hasPrefix("#"), !text.hasPrefix("["), let equals = text.firstIndex(of: "=") else { continue }
+                let key = String(text[..<equals]), value = String(text[text.index(after: equals)...])
+                // An empty assignment resets the list, as systemd does for list settings.
+                if value.isEmpty { values[key] = [] } else { values[key, default: []].append(value) }
+            }
+        }
+    }
+
+    /// Every value of `key`, in order.
+    subscript(_ key: String) -> [String] { values[key] ?? [] }
+
+    /// `Environment=` as a dictionary (assignments separated by spaces, no quoting in these units).
+    var environment: [String: String] {
+        var result: [String: String] = [:]
+        for line in self["Environment"] {
+            for assignment in line.split(separator: " ") {
+                let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+                if parts.count == 2 { result[parts[0]] = parts[1] }
+            }
+        }
+        return result
+    }
+}
+
+/// deploy/linkhost-https.service with its socket drop-in, started the way systemd would start it — the
+/// socket units' names through `systemd-socket-activate --fdname`, the unit's environment and command —
+/// against Pebble, which validates HTTP-01 on the socket named `http`.
+@Suite("The ACME systemd unit against Pebble", .serialized)
+struct ACMEUnitTests {
+    static let deploy = SiteFixture.repositoryRoot + "/deploy"
+
+    @Test("linkhost-https.service + sockets.conf: named sockets, the StateDirectory as the default state folder, a certificate from Pebble, HTTPS with HSTS")
+    func unitAgainstPebble() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate"), "systemd-socket-activate (Debian's systemd) is needed")
+        let service = try UnitFile([Self.deploy + "/linkhost-https.service", Self.deploy + "/linkhost-https.service.d/sockets.conf"])
+        let base = try UnitFile([Self.deploy + "/linkhost-https.service"])
+        #expect(base["AmbientCapabilities"] == ["CAP_NET_BIND_SERVICE"] && base["CapabilityBoundingSet"] == ["CAP_NET_BIND_SERVICE"])
+        #expect(service["AmbientCapabilities"].isEmpty && service["CapabilityBoundingSet"].isEmpty, "with systemd's sockets no capability is left")
+        #expect(service["StateDirectory"] == ["linkhost"])
+        let environment = service.environment
+        #expect(environment["LINKHOST_ACME_DEFAULT_STATE_DIRECTORY"] == "/var/lib/linkhost", "the StateDirectory must be the default state folder")
+        let socketUnits = service["Sockets"].flatMap { $0.split(separator: " ").map(String.init) }
+        #expect(socketUnits == ["linkhost-https.socket", "linkhost-http.socket"])
+        let sockets = try socketUnits.map { try UnitFile([Self.deploy + "/" + $0]) }
+        #expect(sockets.map { $0["FileDescriptorName"] } == [["https"], ["http"]])
+        #expect(sockets.map { $0["ListenStream"] } == [["443"], ["80"]])
+        #expect(sockets.allSatisfy { $0["Service"] == ["linkhost-https.service"] })
+
+        let folder = try ACMEFolder()
+        let ports = try freePorts(2)
+        let (httpsPort, httpPort) = (ports[0], ports[1])
+        let pebble = try await PebbleCA(folder: folder, httpPort: httpPort)
+        defer { pebble.stop() }
+        // The operator's config: ACME for one host, nothing about ports or the state folder (the unit says those).
+        try folder.write("""
+        {"server": {"host": "127.0.0.1", "tls": {"acme": {"directory": "\(pebble.directory)", "caFile": "\(pebble.caFile)", "hosts": ["a.test"]}}},
+         "apps": [{"name": "Unit", "teamID": "QRSTU67890", "bundleID": "com.acme.unit"}], "callLinks": {"template": "public/call.html"}}
+        """, to: "linkhost.json")
+        try folder.write("<!doctype html><title>call</title>\n", to: "public/call.html")
+        var unitEnvironment = environment
+        unitEnvironment["LINKHOST_CONFIG"] = folder.path + "/linkhost.json"
+        // /var/lib/linkhost is systemd's to make; here a folder of the test stands in for it.
+        unitEnvironment["LINKHOST_ACME_DEFAULT_STATE_DIRECTORY"] = folder.path + "/var-lib-linkhost"
+        let command = try #require(service["ExecStart"].last).split(separator: " ").map(String.init)
+        #expect(command == ["/usr/local/bin/linkhost", "serve"])
+        let names = sockets.map { $0["FileDescriptorName"][0] }
+        // The activator passes only what -E names, as systemd passes only the unit's Environment=.
+        let setenv = unitEnvironment.sorted { $0.key < $1.key }.map { "-E\($0.key)=\($0.value)" }
+        let child = try ChildProcess(
+            executable: "/usr/bin/systemd-socket-activate",
+            arguments: ["-l", "127.0.0.1:\(httpsPort)", "-l", "127.0.0.1:\(httpPort)", "--fdname=" + names.joined(separator: ":")] + setenv
+                + ["--", try LinkHostCLI.binaryPath()] + command.dropFirst(),
+            environment: LinkHostCLI.baseEnvironment, directory: folder.path)
+        // The first connection attempt starts linkhost, as systemd would on traffic (or at boot, enabled).
+        let first = try runTool("/usr/bin/curl", ["-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(httpPort)/healthz"])
+        #expect(first.output == "200", "\(first) \(child.stderr.text)")
+        try await child.waitForStderr(containing: "serving the new certificate for a.test", timeout: .seconds(60))
+        #expect(child.stderr.text.contains("named https, http"), "\(child.stderr.text)")
+        #expect(pebble.pebble.log.contains("Attempting to validate w/ HTTP: http://a.test:\(httpPort)/.well-known/acme-challenge/"), "Pebble did not validate on the http socket")
+        let root = try folder.write(try pebble.root(), to: "pebble-root.pem")
+        let answer = try runTool("/usr/bin/curl", ["-sS", "--max-time", "10", "--resolve", "a.test:\(httpsPort):127.0.0.1", "--cacert", root, "-D", "-",
+                                                    "-o", "/dev/null", "https://a.test:\(httpsPort)/.well-known/apple-app-site-association"])
+        #expect(answer.output.hasPrefix("HTTP/1.1 200") && answer.output.lowercased().contains("strict-transport-security: max-age=31536000"), "\(answer)")
+        let stored = PebbleTests.stateFolder(folder.path + "/var-lib-linkhost", directory: pebble.directory) + "/a.test.pem"
+        #expect(FileManager.default.fileExists(atPath: stored), "the certificate must be in the unit's state folder: \(stored)")
+        child.send(SIGTERM)
+        #expect(try await child.waitForExit(timeout: .seconds(10)).exitCode == 0)
+    }
+}
