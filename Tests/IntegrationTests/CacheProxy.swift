@@ -31,6 +31,15 @@ final class CacheProxy {
     /// nginx with `proxy_cache` and `proxy_cache_revalidate`; `ignoringVary` adds `proxy_ignore_headers Vary`,
     /// which is what CloudFront's and Cloudflare's defaults amount to: one copy per URL for everyone.
     static func nginx(backend: Int, ignoringVary: Bool) async throws -> CacheProxy {
+        // A free port can be taken by another test between the pick and nginx's bind: try a second one.
+        do {
+            return try await startNginx(backend: backend, ignoringVary: ignoringVary)
+        } catch {
+            return try await startNginx(backend: backend, ignoringVary: ignoringVary)
+        }
+    }
+
+    private static func startNginx(backend: Int, ignoringVary: Bool) async throws -> CacheProxy {
         let binary = try executable("nginx", "package nginx")
         let folder = try makeFolder("nginx")
         let port = try RawHTTPClientPortPicker.freePort()

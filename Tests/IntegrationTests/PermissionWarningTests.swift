@@ -42,7 +42,7 @@ struct PermissionWarningTests {
         let server = try await LinkHostProcess.start(site)
         #expect(server.stderr.contains("linkhost: warning: \(site.configPath): the config file \"\(site.configPath)\" is writable by its group and others (mode 666)"), "\(server.stderr)")
         #expect(server.stderr.contains("linkhost: warning: server.tls.privateKeyFile: the private key \"\(site.directory)/key.pem\" is readable by its group and others (mode 644)"), "\(server.stderr)")
-        #expect(server.stdout.contains("listening on https://"))
+        #expect(server.stderr.contains("listening on https://"))
     }
 
     @Test("validate warns about a key in the ACME store that others can read")

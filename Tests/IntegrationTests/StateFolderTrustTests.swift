@@ -37,7 +37,7 @@ struct StateFolderTrustTests {
                                      environment: LinkHostCLI.baseEnvironment, directory: site.directory)
         let ended = try await child.waitForExit(timeout: .seconds(10))
         #expect(ended.exitCode != nil && ended.exitCode != 0, "\(ended)")
-        #expect(!ended.stdout.contains("listening on"), "\(ended)")
+        #expect(!(ended.stdout + ended.stderr).contains("listening on"), "\(ended)")
         return ended
     }
 
