@@ -8,33 +8,33 @@ import Glibc
 #endif
 
 /// What `linkhost check` is asked to verify.
-public struct DeploymentCheckOptions: Sendable {
+package struct DeploymentCheckOptions: Sendable {
     /// The user agent of Apple's CDN fetcher, which some firewalls and bot filters treat differently.
-    public static let appleUserAgent = "AASA-Bot/1.0.0"
+    package static let appleUserAgent = "AASA-Bot/1.0.0"
     /// Where Apple's CDN serves its copy of a domain's AASA; the host name is appended.
-    public static let appleCDNBase = "https://app-site-association.cdn-apple.com/a/v1/"
+    package static let appleCDNBase = "https://app-site-association.cdn-apple.com/a/v1/"
 
     /// The deployment.
-    public var origin: FetchOrigin
+    package var origin: FetchOrigin
     /// The `User-Agent` sent to the origin.
-    public var userAgent: String
+    package var userAgent: String
     /// Whether to also fetch Apple's CDN copy and compare it.
-    public var checkCDN: Bool
+    package var checkCDN: Bool
     /// The CDN prefix the host name is appended to (tests point it at a local server).
-    public var cdnBase: String
+    package var cdnBase: String
     /// The AASA the config generates for this host's site, when a config was given: the served one must match.
-    public var expectedAASA: [UInt8]?
+    package var expectedAASA: [UInt8]?
     /// The assetlinks.json the config generates for this host's site, likewise.
-    public var expectedAssetLinks: [UInt8]?
+    package var expectedAssetLinks: [UInt8]?
     /// What the host's live files must do for the config's apps (each app opens, each Android app verifies).
-    public var expectations: HostExpectations?
+    package var expectations: HostExpectations?
     /// Unix seconds to judge certificate expiry against; nil is the system clock (tests fix it).
-    public var now: Int?
+    package var now: Int?
     /// A certificate expiring sooner than this many days is a warning (LH512).
-    public static let expiryWarningDays = 14
+    package static let expiryWarningDays = 14
 
     /// Makes options.
-    public init(origin: FetchOrigin, userAgent: String = appleUserAgent, checkCDN: Bool = false, cdnBase: String = appleCDNBase) {
+    package init(origin: FetchOrigin, userAgent: String = appleUserAgent, checkCDN: Bool = false, cdnBase: String = appleCDNBase) {
         self.origin = origin
         self.userAgent = userAgent
         self.checkCDN = checkCDN
@@ -43,9 +43,9 @@ public struct DeploymentCheckOptions: Sendable {
 }
 
 /// Checks a live deployment the way Apple's and Google's fetchers see it.
-public enum DeploymentCheck {
+package enum DeploymentCheck {
     /// Runs every check with `fetch` (the real client, or canned responses in tests).
-    public static func run(_ options: DeploymentCheckOptions, fetch: @escaping Fetcher) -> DeploymentReport {
+    package static func run(_ options: DeploymentCheckOptions, fetch: @escaping Fetcher) -> DeploymentReport {
         var run = DeploymentCheckRun(options: options, fetch: fetch)
         run.checkAASA()
         if !run.unreachable { run.checkAssetLinks() }
@@ -57,7 +57,7 @@ public enum DeploymentCheck {
     /// Runs the checks of several hosts at the same time, at most `width` at once (each on a thread of
     /// Dispatch's, blocked on its socket), so a host that hangs costs its own timeout, not everyone's;
     /// the reports come back in the order of `checks`.
-    public static func runAll(_ checks: [DeploymentCheckOptions], width: Int = 8, fetch: @escaping Fetcher) -> [DeploymentReport] {
+    package static func runAll(_ checks: [DeploymentCheckOptions], width: Int = 8, fetch: @escaping Fetcher) -> [DeploymentReport] {
         let results = ReportSlots(count: checks.count)
         let slots = DispatchSemaphore(value: max(1, width))
         let group = DispatchGroup()

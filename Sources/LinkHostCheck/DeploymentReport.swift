@@ -2,22 +2,22 @@ import LinkHostCore
 import LinkHostJSON
 
 /// One request `check` made and what came back, for the report.
-public struct FetchRecord: Sendable, Equatable {
+package struct FetchRecord: Sendable, Equatable {
     /// `GET` or `HEAD`.
-    public let method: String
+    package let method: String
     /// The full URL.
-    public let url: String
+    package let url: String
     /// The status, or nil when no response came.
-    public let status: Int?
+    package let status: Int?
     /// The `Content-Type` header as sent.
-    public let contentType: String?
+    package let contentType: String?
     /// The body's length for GET, the `Content-Length` header for HEAD.
-    public let length: Int?
+    package let length: Int?
     /// Why no response came.
-    public let error: String?
+    package let error: String?
 
     /// Records a response.
-    public init(method: String, url: String, response: FetchedResponse) {
+    package init(method: String, url: String, response: FetchedResponse) {
         self.method = method
         self.url = url
         status = response.status
@@ -27,7 +27,7 @@ public struct FetchRecord: Sendable, Equatable {
     }
 
     /// Records a failed request.
-    public init(method: String, url: String, error: String) {
+    package init(method: String, url: String, error: String) {
         self.method = method
         self.url = url
         status = nil
@@ -37,7 +37,7 @@ public struct FetchRecord: Sendable, Equatable {
     }
 
     /// `GET  https://host/path: 200, application/json, 412 bytes`.
-    public var line: String {
+    package var line: String {
         let verb = method.count < 4 ? method + " " : method
         guard let status else { return "\(verb) \(url): no response (\(error ?? "failed"))" }
         var parts = ["\(status)", contentType ?? "no Content-Type"]
@@ -46,7 +46,7 @@ public struct FetchRecord: Sendable, Equatable {
     }
 
     /// The record as JSON, members in a fixed order.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object = JSONObject([JSONMember("method", .string(method)), JSONMember("url", .string(url))])
         if let status { object.append("status", .number(JSONNumber(status))) }
         if let contentType { object.append("contentType", .string(contentType)) }
@@ -57,22 +57,22 @@ public struct FetchRecord: Sendable, Equatable {
 }
 
 /// What `check` found: the requests made and the problems, with renderings for people and CI.
-public struct DeploymentReport: Sendable, Equatable {
+package struct DeploymentReport: Sendable, Equatable {
     /// The origin checked.
-    public let target: String
+    package let target: String
     /// The user agent sent.
-    public let userAgent: String
+    package let userAgent: String
     /// Every request, in order.
-    public let requests: [FetchRecord]
+    package let requests: [FetchRecord]
     /// Every problem, in order found.
-    public let diagnostics: [LintDiagnostic]
+    package let diagnostics: [LintDiagnostic]
     /// The certificate the origin presented, over HTTPS.
-    public let certificate: CertificateFacts?
+    package let certificate: CertificateFacts?
     /// True when nothing answered at all (no name, no connection, or silence until the timeout).
-    public let unreachable: Bool
+    package let unreachable: Bool
 
     /// Makes a report.
-    public init(target: String, userAgent: String, requests: [FetchRecord], diagnostics: [LintDiagnostic], certificate: CertificateFacts? = nil,
+    package init(target: String, userAgent: String, requests: [FetchRecord], diagnostics: [LintDiagnostic], certificate: CertificateFacts? = nil,
                 unreachable: Bool = false) {
         self.target = target
         self.userAgent = userAgent
@@ -83,24 +83,24 @@ public struct DeploymentReport: Sendable, Equatable {
     }
 
     /// `certificate: issuer CN=R11,…, valid until 2026-03-01T00:00:00Z, names a.example.com, b.example.com`.
-    public var certificateLine: String? {
+    package var certificateLine: String? {
         guard let certificate else { return nil }
         let names = certificate.names.isEmpty ? "no DNS names" : "names " + certificate.names.joined(separator: ", ")
         return "certificate: issuer \(certificate.issuer), valid until \(ACMETime.format(certificate.notAfter)), \(names)"
     }
 
     /// True when no problem is an error.
-    public var passed: Bool { !diagnostics.contains { $0.severity == .error } }
+    package var passed: Bool { !diagnostics.contains { $0.severity == .error } }
 
     /// The codes found, for tests.
-    public var codes: [LintCode] { diagnostics.map(\.code) }
+    package var codes: [LintCode] { diagnostics.map(\.code) }
 
     /// The report for people: the requests, a verdict, then one problem per line, errors first.
-    public var humanText: String { humanText(certificateShownBefore: nil) }
+    package var humanText: String { humanText(certificateShownBefore: nil) }
 
     /// Several reports for people, one after the other; a certificate shared by several hosts (one with many
     /// names) has its line once, and later hosts name the first that showed it.
-    public static func humanText(of reports: [DeploymentReport]) -> String {
+    package static func humanText(of reports: [DeploymentReport]) -> String {
         var shown: [CertificateFacts: String] = [:]
         return reports.map { report in
             let earlier = report.certificate.flatMap { shown[$0] }
@@ -127,17 +127,17 @@ public struct DeploymentReport: Sendable, Equatable {
     }
 
     /// `{"target", "userAgent", "passed", "requests": […], "diagnostics": [{"code", "severity", "path", "message"}]}`.
-    public var jsonText: String {
+    package var jsonText: String {
         JSONWriter.string(json, style: .pretty)
     }
 
     /// Several reports as one JSON array, for a check of several deployments.
-    public static func jsonText(of reports: [DeploymentReport]) -> String {
+    package static func jsonText(of reports: [DeploymentReport]) -> String {
         JSONWriter.string(.array(reports.map(\.json)), style: .pretty)
     }
 
     /// The report as a JSON object.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var object = JSONObject([
             JSONMember("target", .string(target)),
             JSONMember("userAgent", .string(userAgent)),
@@ -158,18 +158,18 @@ public struct DeploymentReport: Sendable, Equatable {
 }
 
 /// The outcome of a whole `check` run: one line for people and alerts, and the exit code.
-public struct DeploymentSummary: Sendable {
+package struct DeploymentSummary: Sendable {
     /// Hosts whose every check passed.
-    public let passed: [String]
+    package let passed: [String]
     /// Hosts that answered, with a check that failed.
-    public let failed: [String]
+    package let failed: [String]
     /// Hosts that could not be reached.
-    public let unreachable: [String]
+    package let unreachable: [String]
     /// Warnings over every host.
-    public let warnings: Int
+    package let warnings: Int
 
     /// Sums up `reports`.
-    public init(_ reports: [DeploymentReport]) {
+    package init(_ reports: [DeploymentReport]) {
         unreachable = reports.filter(\.unreachable).map(\.target)
         failed = reports.filter { !$0.unreachable && !$0.passed }.map(\.target)
         passed = reports.filter { !$0.unreachable && $0.passed }.map(\.target)
@@ -177,10 +177,10 @@ public struct DeploymentSummary: Sendable {
     }
 
     /// 0 all passed, 1 a check failed on a host that answered, 3 only unreachable hosts (README, `check --help`).
-    public var exitCode: Int32 { !failed.isEmpty ? 1 : !unreachable.isEmpty ? 3 : 0 }
+    package var exitCode: Int32 { !failed.isEmpty ? 1 : !unreachable.isEmpty ? 3 : 0 }
 
     /// `check: 25 hosts, 23 passed, 1 failed (a.example), 1 unreachable (b.example); 4 warnings`.
-    public var line: String {
+    package var line: String {
         let total = passed.count + failed.count + unreachable.count
         var parts = ["\(passed.count) passed"]
         if !failed.isEmpty { parts.append("\(failed.count) failed (\(Self.names(failed)))") }

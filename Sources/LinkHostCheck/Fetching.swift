@@ -1,61 +1,61 @@
 import LinkHostCore
 
 /// The scheme, host and port requests go to: the deployment being checked, or Apple's CDN.
-public struct FetchOrigin: Sendable, Equatable, CustomStringConvertible {
+package struct FetchOrigin: Sendable, Equatable, CustomStringConvertible {
     /// `https` or `http`.
-    public let scheme: String
+    package let scheme: String
     /// The host as a URL writes it, lower-cased; an IPv6 literal keeps its brackets.
-    public let host: String
+    package let host: String
     /// The explicit port, or nil for the scheme's default.
-    public let port: Int?
+    package let port: Int?
 
     /// Reads the origin of an absolute URL (`https://example.com:8443/anything`); nil when it has none.
-    public init?(url: String) {
+    package init?(url: String) {
         guard let split = try? SplitURL(url), split.scheme == "https" || split.scheme == "http" else { return nil }
         self.init(scheme: split.scheme, host: split.host, port: split.port)
     }
 
     /// Makes an origin.
-    public init(scheme: String, host: String, port: Int?) {
+    package init(scheme: String, host: String, port: Int?) {
         self.scheme = scheme
         self.host = host
         self.port = port
     }
 
     /// The port connected to.
-    public var effectivePort: Int { port ?? (scheme == "https" ? 443 : 80) }
+    package var effectivePort: Int { port ?? (scheme == "https" ? 443 : 80) }
 
     /// The host without IPv6 brackets, as the resolver and certificate check want it.
-    public var bareHost: String {
+    package var bareHost: String {
         host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
     }
 
     /// The `Host` header: the port only when it is not the scheme's default.
-    public var authority: String {
+    package var authority: String {
         port.map { $0 == (scheme == "https" ? 443 : 80) ? host : "\(host):\($0)" } ?? host
     }
 
     /// `https://host[:port]`.
-    public var description: String { "\(scheme)://\(authority)" }
+    package var description: String { "\(scheme)://\(authority)" }
 }
 
 /// One request `check` or the ACME client makes: no redirects followed, a fixed user agent.
-public struct FetchRequest: Sendable, Equatable {
+package struct FetchRequest: Sendable, Equatable {
     /// `GET`, `HEAD` or `POST`.
-    public var method: String
+    package var method: String
     /// Where it goes.
-    public var origin: FetchOrigin
+    package var origin: FetchOrigin
     /// The request target, starting with `/`.
-    public var path: String
+    package var path: String
     /// The `User-Agent` sent.
-    public var userAgent: String
+    package var userAgent: String
     /// More header fields, such as the `Content-Type` of a body.
-    public var headers: [HTTPHeader]
+    package var headers: [HTTPHeader]
     /// The body, sent with its `Content-Length` (always sent on POST).
-    public var body: [UInt8]
+    package var body: [UInt8]
 
     /// Makes a request.
-    public init(method: String, origin: FetchOrigin, path: String, userAgent: String, headers: [HTTPHeader] = [], body: [UInt8] = []) {
+    package init(method: String, origin: FetchOrigin, path: String, userAgent: String, headers: [HTTPHeader] = [], body: [UInt8] = []) {
         self.method = method
         self.origin = origin
         self.path = path
@@ -65,7 +65,7 @@ public struct FetchRequest: Sendable, Equatable {
     }
 
     /// The full URL, for messages.
-    public var url: String { origin.description + path }
+    package var url: String { origin.description + path }
 
     /// The request's bytes; `Connection: close` so the server ends the exchange after one response.
     var bytes: [UInt8] {
@@ -79,9 +79,9 @@ public struct FetchRequest: Sendable, Equatable {
 }
 
 /// Why a request got no HTTP response.
-public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What went wrong, so reports can treat an untrusted certificate apart from a refused connection.
-    public enum Kind: String, Sendable, Equatable {
+    package enum Kind: String, Sendable, Equatable {
         /// The host name does not resolve.
         case resolve
         /// No address accepted the connection.
@@ -103,19 +103,19 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The kind of failure.
-    public let kind: Kind
+    package let kind: Kind
     /// What happened, in words.
-    public let message: String
+    package let message: String
 
     /// Makes an error.
-    public init(kind: Kind, message: String) {
+    package init(kind: Kind, message: String) {
         self.kind = kind
         self.message = message
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// How `check` fetches: the real client, or canned responses in unit tests.
-public typealias Fetcher = @Sendable (FetchRequest) -> Result<FetchedResponse, FetchError>
+package typealias Fetcher = @Sendable (FetchRequest) -> Result<FetchedResponse, FetchError>

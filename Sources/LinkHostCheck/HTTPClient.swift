@@ -5,18 +5,18 @@ import CHTTPClient
 /// the one HTTP client of linkhost, for `check` and for the ACME client.
 ///
 /// Foundation's URLSession is avoided on purpose: on Linux it brings libcurl and ICU into the binary and the image.
-public struct HTTPClient: Sendable {
+package struct HTTPClient: Sendable {
     /// Seconds each step (connect, handshake, each read) and the whole exchange may take.
-    public var timeoutSeconds: Int
+    package var timeoutSeconds: Int
     /// Largest response (header and body) read; beyond it the fetch fails rather than fill memory.
-    public var maximumResponseSize: Int
+    package var maximumResponseSize: Int
     /// PEM file of trust anchors to use instead of the system store (for private or test CAs).
-    public var caFile: String?
+    package var caFile: String?
     /// Where to dial instead, as curl's `--connect-to` says: the first rule that fits an origin wins.
-    public var connectTo: [ConnectTo]
+    package var connectTo: [ConnectTo]
 
     /// Makes a client.
-    public init(timeoutSeconds: Int = 10, maximumResponseSize: Int = 1 << 20, caFile: String? = nil, connectTo: [ConnectTo] = []) {
+    package init(timeoutSeconds: Int = 10, maximumResponseSize: Int = 1 << 20, caFile: String? = nil, connectTo: [ConnectTo] = []) {
         self.timeoutSeconds = timeoutSeconds
         self.maximumResponseSize = maximumResponseSize
         self.caFile = caFile
@@ -24,13 +24,13 @@ public struct HTTPClient: Sendable {
     }
 
     /// This client as a `Fetcher`.
-    public var fetcher: Fetcher {
+    package var fetcher: Fetcher {
         let client = self
         return { client.fetch($0) }
     }
 
     /// Sends one request and reads its whole response.
-    public func fetch(_ request: FetchRequest) -> Result<FetchedResponse, FetchError> {
+    package func fetch(_ request: FetchRequest) -> Result<FetchedResponse, FetchError> {
         let timeoutMilliseconds = Int32(clamping: timeoutSeconds * 1000)
         var failure: Int32 = 0
         var errorText = [UInt8](repeating: 0, count: 512)
@@ -111,18 +111,18 @@ public struct HTTPClient: Sendable {
 /// empty for any) are dialled at HOST2 on PORT2 (either empty to keep the request's), while the Host
 /// header, SNI and certificate check still name HOST1 — one origin or replica behind a CDN, checked as the
 /// fetchers see the name.
-public struct ConnectTo: Sendable, Equatable {
+package struct ConnectTo: Sendable, Equatable {
     /// The host it applies to, or nil for any.
-    public let fromHost: String?
+    package let fromHost: String?
     /// The port it applies to, or nil for any.
-    public let fromPort: Int?
+    package let fromPort: Int?
     /// Where to dial instead, or nil to keep the request's host.
-    public let host: String?
+    package let host: String?
     /// The port to dial instead, or nil to keep the request's.
-    public let port: Int?
+    package let port: Int?
 
     /// Reads `HOST1:PORT1:HOST2:PORT2` (IPv6 literals in brackets); nil when it is not of that form.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var parts: [String] = []
         var current = ""
         var bracketed = false
@@ -154,7 +154,7 @@ public struct ConnectTo: Sendable, Equatable {
     }
 
     /// True when a request to `host` on `port` is dialled by this rule.
-    public func fits(host requested: String, port requestedPort: Int) -> Bool {
+    package func fits(host requested: String, port requestedPort: Int) -> Bool {
         (fromHost == nil || fromHost == requested.lowercased()) && (fromPort == nil || fromPort == requestedPort)
     }
 }

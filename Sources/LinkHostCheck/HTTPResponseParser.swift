@@ -1,20 +1,20 @@
 import LinkHostCore
 
 /// A response as `linkhost check` received it: status, header fields in order, and the decoded body.
-public struct FetchedResponse: Sendable, Equatable {
+package struct FetchedResponse: Sendable, Equatable {
     /// The status code.
-    public var status: Int
+    package var status: Int
     /// The reason phrase as sent.
-    public var reason: String
+    package var reason: String
     /// Header fields in the order received.
-    public var headers: [HTTPHeader]
+    package var headers: [HTTPHeader]
     /// The body with any chunked framing removed; empty for HEAD, 204 and 304.
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// The certificate chain the server presented (PEM, leaf first); nil over plain HTTP.
-    public var peerCertificates: [UInt8]?
+    package var peerCertificates: [UInt8]?
 
     /// Makes a response (tests build them directly).
-    public init(status: Int, reason: String = "", headers: [HTTPHeader] = [], body: [UInt8] = [], peerCertificates: [UInt8]? = nil) {
+    package init(status: Int, reason: String = "", headers: [HTTPHeader] = [], body: [UInt8] = [], peerCertificates: [UInt8]? = nil) {
         self.status = status
         self.reason = reason
         self.headers = headers
@@ -23,13 +23,13 @@ public struct FetchedResponse: Sendable, Equatable {
     }
 
     /// The first field named `name` (case-insensitive).
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         let lowered = name.lowercased()
         return headers.first { $0.name.lowercased() == lowered }?.value
     }
 
     /// The media type of `Content-Type` without parameters, lower-cased: `application/json`.
-    public var mediaType: String? {
+    package var mediaType: String? {
         guard let value = header("Content-Type") else { return nil }
         let type = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         return String(HTTPResponseParser.trim(type)).lowercased()
@@ -40,9 +40,9 @@ public struct FetchedResponse: Sendable, Equatable {
 ///
 /// Kept apart from the socket code so the framing rules (Content-Length, chunked, read-until-close,
 /// bodiless responses) are plain functions that unit tests can feed byte by byte.
-public enum HTTPResponseParser {
+package enum HTTPResponseParser {
     /// Where parsing stands.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// More bytes are needed.
         case incomplete
         /// The whole response has arrived.
@@ -52,10 +52,10 @@ public enum HTTPResponseParser {
     }
 
     /// Largest header section accepted; a larger one is not an association-file server.
-    public static let maximumHeadSize = 64 * 1024
+    package static let maximumHeadSize = 64 * 1024
 
     /// Parses `bytes` received so far; `atEnd` says the peer closed, which completes a close-delimited body.
-    public static func parse(_ bytes: [UInt8], isHead: Bool, atEnd: Bool) -> Outcome {
+    package static func parse(_ bytes: [UInt8], isHead: Bool, atEnd: Bool) -> Outcome {
         var start = 0
         while true {
             guard let headEnd = find([13, 10, 13, 10], in: bytes[...], from: start) else {

@@ -5,27 +5,27 @@ import LinkHostJSON
 /// What the config says a host's live association files must do for its apps, so `check` decides rather
 /// than only compares: a file may differ in bytes and still work, or match an old deploy byte for byte
 /// and still leave an app out.
-public struct HostExpectations: Sendable, Equatable {
+package struct HostExpectations: Sendable, Equatable {
     /// An Android app and the certificate fingerprints the config lists for it.
-    public struct AndroidApp: Sendable, Equatable {
+    package struct AndroidApp: Sendable, Equatable {
         /// The package name.
-        public let packageName: String
+        package let packageName: String
         /// SHA-256 fingerprints, upper-case colon form as the config writes them.
-        public let fingerprints: [String]
+        package let fingerprints: [String]
     }
 
     /// How diagnostics name the site: `site "meet.customer6.com" (sites[6])`.
-    public let siteName: String
+    package let siteName: String
     /// The iOS apps (`TEAM.bundle`) the AASA must open `callLinkURL` in.
-    public let iosApps: [String]
+    package let iosApps: [String]
     /// A call link of the site on this host, in the site's canonical shape.
-    public let callLinkURL: String
+    package let callLinkURL: String
     /// The Android apps the assetlinks.json must verify.
-    public let androidApps: [AndroidApp]
+    package let androidApps: [AndroidApp]
 
     /// The expectations of the site that serves `host` (`authority` as the origin writes it); the call link
     /// is built on `origin` (scheme and authority) so it is the URL a person taps.
-    public init(config: Config, host: String, origin: String) {
+    package init(config: Config, host: String, origin: String) {
         let site = config.site(forHost: host)
         let index = config.sites.firstIndex(of: site) ?? 0
         siteName = index == 0 ? "the default site" : "site \"\(site.hosts.first ?? "?")\" (sites[\(index - 1)])"

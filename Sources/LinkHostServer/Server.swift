@@ -9,11 +9,11 @@ import Glibc
 #endif
 
 /// A server that cannot start: one line for people, and the exit code it deserves.
-public struct ServerError: Error, Sendable, CustomStringConvertible {
+package struct ServerError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, in one line.
-    public let description: String
+    package let description: String
     /// 1 for a runtime failure (a port in use), 2 when the set-up itself is wrong and a restart cannot help.
-    public var exitStatus: Int32 = 1
+    package var exitStatus: Int32 = 1
 }
 
 /// The one adapter between libmicrohttpd and the pure `Router`: the listener, its daemons, and (in
@@ -21,11 +21,11 @@ public struct ServerError: Error, Sendable, CustomStringConvertible {
 ///
 /// Requests are answered on libmicrohttpd's worker threads. Each reads the current snapshot under a
 /// short lock, so a reload swaps every site at once and in-flight requests finish on the old snapshot.
-public final class Server: Sendable {
+package final class Server: Sendable {
     /// The address the listening socket is bound to, e.g. "127.0.0.1" or "::".
-    public let boundHost: String
+    package let boundHost: String
     /// The bound port; differs from the requested one when that was 0.
-    public let boundPort: Int
+    package let boundPort: Int
 
     let current: Mutex<NativeSnapshot>
     /// Running daemons, the accepting one last; older ones are draining after a settings or certificate change.
@@ -46,7 +46,7 @@ public final class Server: Sendable {
     /// A `metricsOnly` server answers the metrics path and nothing else, for a private metrics port. With
     /// `automaticTLS` the server speaks HTTPS with the certificates ACME installs (`SNICertificates`); a
     /// `plainHTTP` server is the HTTP listener beside HTTPS.
-    public init(snapshot: Snapshot, tls: TLSMaterial?, settings: ServerSettings, metrics: Metrics, accessLog: AccessLog? = nil, metricsOnly: Bool = false,
+    package init(snapshot: Snapshot, tls: TLSMaterial?, settings: ServerSettings, metrics: Metrics, accessLog: AccessLog? = nil, metricsOnly: Bool = false,
                 automaticTLS: Bool = false, plainHTTP: PlainHTTPListener? = nil, listeningSocket: Int32? = nil) throws(ServerError) {
         let https = !metricsOnly && plainHTTP == nil && (tls != nil || automaticTLS)
         current = Mutex(NativeSnapshot(snapshot: snapshot, tls: tls, metrics: metrics, https: https))
@@ -132,7 +132,7 @@ public final class Server: Sendable {
     /// so a bad certificate throws and leaves the old daemon serving, and no connection attempt is ever
     /// refused. The old daemon stops accepting and drains on a thread of its own for up to the new
     /// `shutdownTimeout`.
-    public func install(_ snapshot: Snapshot, tls: TLSMaterial?, settings: ServerSettings) throws(ServerError) {
+    package func install(_ snapshot: Snapshot, tls: TLSMaterial?, settings: ServerSettings) throws(ServerError) {
         guard !stopped.load(ordering: .acquiring) else { return }
         let native = NativeSnapshot(snapshot: snapshot, tls: tls, metrics: metrics,
                                     https: !metricsOnly && plainHTTP == nil && (tls != nil || automaticTLS))
@@ -161,7 +161,7 @@ public final class Server: Sendable {
 
     /// `install(_:tls:settings:)` keeping the running daemon's connection settings (for listeners whose
     /// settings a reload does not change, such as the plain-HTTP listener beside HTTPS).
-    public func install(_ snapshot: Snapshot, tls: TLSMaterial?) throws(ServerError) {
+    package func install(_ snapshot: Snapshot, tls: TLSMaterial?) throws(ServerError) {
         let settings = daemons.withLock { $0.last?.settings } ?? snapshot.config.server
         try install(snapshot, tls: tls, settings: settings)
     }
@@ -174,16 +174,16 @@ public final class Server: Sendable {
     }
 
     /// The snapshot being served.
-    public var snapshot: Snapshot { current.withLock { $0.snapshot } }
+    package var snapshot: Snapshot { current.withLock { $0.snapshot } }
 
     /// Connections held now, for metrics.
-    public var currentConnections: Int {
+    package var currentConnections: Int {
         daemons.withLock { list in list.reduce(0) { $0 + max(0, Int(cmhd_current_connections($1.pointer))) } }
     }
 
     /// Stops accepting, lets in-flight requests finish until `deadline` (monotonic nanoseconds), then
     /// closes everything. Blocks: call it on a thread of linkhost's own.
-    public func shutdown(until deadline: UInt64) {
+    package func shutdown(until deadline: UInt64) {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let all = daemons.withLock { list -> [Daemon] in
             let all = list
@@ -199,7 +199,7 @@ public final class Server: Sendable {
     }
 
     /// `shutdown(until:)` with a deadline `timeout` seconds from now.
-    public func shutdown(timeout: Double) {
+    package func shutdown(timeout: Double) {
         shutdown(until: LogTime.monotonicNanoseconds() &+ UInt64(max(0, timeout) * 1e9))
     }
 

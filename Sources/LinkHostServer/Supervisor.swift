@@ -7,18 +7,18 @@ import Glibc
 #endif
 
 /// Where `serve` gets its config, and what the command line overrides.
-public struct ServeOptions: Sendable {
+package struct ServeOptions: Sendable {
     /// The config file.
-    public var configPath: String
+    package var configPath: String
     /// `--host`, winning over the file and the environment.
-    public var host: String?
+    package var host: String?
     /// `--port`, winning over the file and the environment.
-    public var port: Int?
+    package var port: Int?
     /// The process environment, for `LINKHOST_*` overrides.
-    public var environment: [String: String]
+    package var environment: [String: String]
 
     /// Makes serve options.
-    public init(configPath: String, host: String? = nil, port: Int? = nil, environment: [String: String] = [:]) {
+    package init(configPath: String, host: String? = nil, port: Int? = nil, environment: [String: String] = [:]) {
         self.configPath = configPath
         self.host = host
         self.port = port
@@ -31,14 +31,14 @@ public struct ServeOptions: Sendable {
 /// The main thread only waits for signals. A reload is built on the `Reloader`'s thread and a drain
 /// runs on a thread of its own, so every signal is heard at once whatever is under way: a SIGHUP
 /// during a reload asks for one more, a second SIGTERM/SIGINT during the drain stops the process.
-public enum Supervisor {
+package enum Supervisor {
     /// The exit code when a second SIGTERM or SIGINT cuts the drain short: 128 + the signal's number
     /// (143 for SIGTERM, 130 for SIGINT), what a shell reports for a process that signal ended.
-    public static func forcedStopStatus(_ signal: Int32) -> Int32 { 128 + signal }
+    package static func forcedStopStatus(_ signal: Int32) -> Int32 { 128 + signal }
 
     /// Serves until a stop signal; returns the exit code (0 stopped cleanly, 1 runtime failure, 2 config
     /// error); a second stop signal during the drain exits at once with `forcedStopStatus`.
-    public static func run(_ options: ServeOptions) -> Int32 {
+    package static func run(_ options: ServeOptions) -> Int32 {
         // First, before any thread exists: every thread inherits the mask, so only the signal loop ever
         // takes these signals, and a stop that arrives while the config loads waits here instead of
         // killing the process half-started.
@@ -171,7 +171,7 @@ public enum Supervisor {
     }
 
     /// Loads and builds a snapshot with all overrides applied, and reads its certificate; throws every problem.
-    public static func load(_ options: ServeOptions, generation: Int) throws(ConfigError) -> (Snapshot, TLSMaterial?) {
+    package static func load(_ options: ServeOptions, generation: Int) throws(ConfigError) -> (Snapshot, TLSMaterial?) {
         var config = try ConfigLoader.load(path: options.configPath, environment: options.environment)
         if let host = options.host { config.server.host = host }
         if let port = options.port { config.server.port = port }

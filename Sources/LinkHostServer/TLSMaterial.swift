@@ -2,14 +2,14 @@ import LinkHostCore
 import LinkHostFiles
 
 /// The PEM text of a certificate chain and its key, read at load so a reload can compare and swap them.
-public struct TLSMaterial: Sendable, Equatable {
+package struct TLSMaterial: Sendable, Equatable {
     /// Certificate chain, PEM.
-    public let certificate: [UInt8]
+    package let certificate: [UInt8]
     /// Private key, PEM.
-    public let privateKey: [UInt8]
+    package let privateKey: [UInt8]
 
     /// Reads both files; unreadable or non-PEM files are config errors naming the setting.
-    public init(_ settings: TLSSettings) throws(ConfigError) {
+    package init(_ settings: TLSSettings) throws(ConfigError) {
         certificate = try Self.read(settings.certificateFile, path: "server.tls.certificateFile", marker: "CERTIFICATE")
         privateKey = try Self.read(settings.privateKeyFile, path: "server.tls.privateKeyFile", marker: "PRIVATE KEY")
     }

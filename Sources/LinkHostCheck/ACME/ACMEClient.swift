@@ -2,18 +2,18 @@ import LinkHostJSON
 
 /// What the ACME client needs from the server it runs in: where to publish HTTP-01 answers, how to wait,
 /// and where to log.
-public struct ACMEHooks: Sendable {
+package struct ACMEHooks: Sendable {
     /// Publishes (`keyAuthorization` non-nil) or withdraws the answer for a challenge token.
-    public var publish: @Sendable (_ token: String, _ keyAuthorization: String?) -> Void
+    package var publish: @Sendable (_ token: String, _ keyAuthorization: String?) -> Void
     /// Waits `seconds`; false when the server is stopping, which ends the order.
-    public var wait: @Sendable (_ seconds: Double) -> Bool
+    package var wait: @Sendable (_ seconds: Double) -> Bool
     /// Writes one log line.
-    public var log: @Sendable (String) -> Void
+    package var log: @Sendable (String) -> Void
     /// Unix seconds now.
-    public var now: @Sendable () -> Int
+    package var now: @Sendable () -> Int
 
     /// Makes hooks.
-    public init(publish: @escaping @Sendable (String, String?) -> Void, wait: @escaping @Sendable (Double) -> Bool,
+    package init(publish: @escaping @Sendable (String, String?) -> Void, wait: @escaping @Sendable (Double) -> Bool,
                 log: @escaping @Sendable (String) -> Void, now: @escaping @Sendable () -> Int) {
         self.publish = publish
         self.wait = wait
@@ -23,33 +23,33 @@ public struct ACMEHooks: Sendable {
 }
 
 /// A certificate as the CA issued it: the PEM chain and what it says.
-public struct IssuedCertificate: Sendable {
+package struct IssuedCertificate: Sendable {
     /// The chain, leaf first, PEM.
-    public let chain: [UInt8]
+    package let chain: [UInt8]
     /// What the leaf says.
-    public let facts: CertificateFacts
+    package let facts: CertificateFacts
 }
 
 /// The CA's suggestion of when to renew (RFC 9773 §4.2).
-public struct RenewalWindow: Sendable, Equatable {
+package struct RenewalWindow: Sendable, Equatable {
     /// Start of the window, Unix seconds.
-    public let start: Int
+    package let start: Int
     /// End of the window, Unix seconds.
-    public let end: Int
+    package let end: Int
     /// When to ask again, Unix seconds (the answer's `Retry-After`, else six hours on).
-    public let checkAgain: Int
+    package let checkAgain: Int
 }
 
 /// The ACME protocol (RFC 8555) for one CA, one account key and HTTP-01: directory, account, order,
 /// authorizations, challenges, finalization and download, and ACME Renewal Information (RFC 9773).
 ///
 /// Blocking: it runs on the certificate manager's own thread. Every loop is bounded in count.
-public struct ACMEClient {
+package struct ACMEClient {
     /// Most polls of one authorization or order before the order counts as failed.
-    public static let maximumPolls = 10
+    package static let maximumPolls = 10
     /// Seconds before the first poll when the CA sends no `Retry-After` (doubling to 8 s), and the bounds of
     /// a `Retry-After` it does send.
-    public static let pollInterval = 1.0, shortestPoll = 0.5, longestPoll = 30.0
+    package static let pollInterval = 1.0, shortestPoll = 0.5, longestPoll = 30.0
 
     let directoryURL: String
     let accountKey: P256Key
@@ -61,7 +61,7 @@ public struct ACMEClient {
     private(set) var account: String?
 
     /// Makes a client for the CA at `directoryURL` that sends through `fetch`.
-    public init(directoryURL: String, accountKey: P256Key, fetch: @escaping Fetcher, hooks: ACMEHooks) {
+    package init(directoryURL: String, accountKey: P256Key, fetch: @escaping Fetcher, hooks: ACMEHooks) {
         self.directoryURL = directoryURL
         self.accountKey = accountKey
         self.hooks = hooks
@@ -69,7 +69,7 @@ public struct ACMEClient {
     }
 
     /// Reads the directory (once).
-    public mutating func loadDirectory() throws(ACMEError) -> ACMEDirectory {
+    package mutating func loadDirectory() throws(ACMEError) -> ACMEDirectory {
         if let directory { return directory }
         let answer = try connection.getJSON(directoryURL)
         let read = try ACMEDirectory(.object(answer.json ?? JSONObject()))
@@ -78,7 +78,7 @@ public struct ACMEClient {
     }
 
     /// Finds or creates the account of the key (RFC 8555 §7.3): the same key always gets the same account.
-    public mutating func register(email: String?, binding: (keyID: String, macKey: [UInt8])?) throws(ACMEError) -> String {
+    package mutating func register(email: String?, binding: (keyID: String, macKey: [UInt8])?) throws(ACMEError) -> String {
         if let account { return account }
         let directory = try loadDirectory()
         var payload = JSONObject([JSONMember("termsOfServiceAgreed", .bool(true))])
@@ -100,7 +100,7 @@ public struct ACMEClient {
 
     /// Orders, proves and downloads a certificate for `hosts` with a new key `certificateKey`; `replaces` is
     /// the ARI identifier of the certificate it succeeds (RFC 9773 §5).
-    public mutating func obtain(hosts: [String], certificateKey: P256Key, replaces: String?) throws(ACMEError) -> IssuedCertificate {
+    package mutating func obtain(hosts: [String], certificateKey: P256Key, replaces: String?) throws(ACMEError) -> IssuedCertificate {
         let directory = try loadDirectory()
         let account = try register(email: nil, binding: nil)
         var payload = JSONObject([JSONMember("identifiers", .array(hosts.map { .object(JSONObject([JSONMember("type", .string("dns")), JSONMember("value", .string($0))])) }))])
@@ -131,7 +131,7 @@ public struct ACMEClient {
     }
 
     /// Asks the CA when to renew the certificate with ARI identifier `id`; nil when the CA offers no ARI.
-    public mutating func renewalWindow(for id: String) throws(ACMEError) -> RenewalWindow? {
+    package mutating func renewalWindow(for id: String) throws(ACMEError) -> RenewalWindow? {
         guard let base = try loadDirectory().renewalInfo else { return nil }
         let answer = try connection.getJSON(base.hasSuffix("/") ? base + id : base + "/" + id)
         guard let window = answer.json?["suggestedWindow"]?.objectValue,

@@ -3,28 +3,28 @@ import LinkHostJSON
 
 /// One answer from the CA that passed the checks every answer gets: not a redirect, not too large, the
 /// expected media type, and JSON when JSON was expected.
-public struct ACMEAnswer: Sendable {
+package struct ACMEAnswer: Sendable {
     /// The status code.
-    public let status: Int
+    package let status: Int
     /// The `Location` header: the URL of a created account or order.
-    public let location: String?
+    package let location: String?
     /// The body parsed as JSON (JSON answers only).
-    public let json: JSONObject?
+    package let json: JSONObject?
     /// The raw body (certificate chains).
-    public let body: [UInt8]
+    package let body: [UInt8]
     /// Seconds the CA asked to wait before polling again.
-    public let retryAfter: Int?
+    package let retryAfter: Int?
 }
 
 /// The HTTP side of ACME: requests to the CA through the project's one HTTP client, the nonce pool, JWS
 /// signing with bounded `badNonce` retries, and the checks that keep every answer from the CA bounded.
-public struct ACMEConnection {
+package struct ACMEConnection {
     /// Largest answer read from the CA; a directory, an order or a chain is a few kilobytes.
-    public static let maximumAnswerSize = 256 * 1024
+    package static let maximumAnswerSize = 256 * 1024
     /// How often a request is re-signed with a new nonce after `badNonce` (RFC 8555 §6.5).
-    public static let badNonceRetries = 8
+    package static let badNonceRetries = 8
     /// The `User-Agent` sent to the CA (RFC 8555 §6.1 asks clients to send one).
-    public static let userAgent = "linkhost-acme/1"
+    package static let userAgent = "linkhost-acme/1"
 
     let fetch: Fetcher
     let now: @Sendable () -> Int
@@ -33,14 +33,14 @@ public struct ACMEConnection {
     var nonce: String?
 
     /// Makes a connection that sends through `fetch`; `now` gives Unix seconds (for HTTP-date `Retry-After`).
-    public init(fetch: @escaping Fetcher, now: @escaping @Sendable () -> Int, log: @escaping @Sendable (String) -> Void) {
+    package init(fetch: @escaping Fetcher, now: @escaping @Sendable () -> Int, log: @escaping @Sendable (String) -> Void) {
         self.fetch = fetch
         self.now = now
         self.log = log
     }
 
     /// GETs a JSON resource without signing (the directory, renewal information).
-    public mutating func getJSON(_ url: String) throws(ACMEError) -> ACMEAnswer {
+    package mutating func getJSON(_ url: String) throws(ACMEError) -> ACMEAnswer {
         try send("GET", url, body: [], accept: .json)
     }
 
@@ -57,7 +57,7 @@ public struct ACMEConnection {
     }
 
     /// Signs and POSTs `payload` (nil: POST-as-GET) to `url`, re-signing with the CA's new nonce on `badNonce`.
-    public mutating func post(_ url: String, payload: JSONValue?, key: P256Key, signer: JWS.Signer, newNonce: String,
+    package mutating func post(_ url: String, payload: JSONValue?, key: P256Key, signer: JWS.Signer, newNonce: String,
                               accept: ACMEMediaType = .json) throws(ACMEError) -> ACMEAnswer {
         var attempt = 0
         while true {
@@ -136,7 +136,7 @@ public struct ACMEConnection {
 }
 
 /// What an ACME answer must be.
-public enum ACMEMediaType: Sendable {
+package enum ACMEMediaType: Sendable {
     /// Nothing (HEAD newNonce).
     case none
     /// A JSON object.

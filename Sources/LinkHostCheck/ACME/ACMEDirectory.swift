@@ -2,20 +2,20 @@ import LinkHostCore
 import LinkHostJSON
 
 /// A CA's directory (RFC 8555 §7.1.1): where each resource is, and what the CA requires.
-public struct ACMEDirectory: Sendable, Equatable {
+package struct ACMEDirectory: Sendable, Equatable {
     /// `newNonce`.
-    public let newNonce: String
+    package let newNonce: String
     /// `newAccount`.
-    public let newAccount: String
+    package let newAccount: String
     /// `newOrder`.
-    public let newOrder: String
+    package let newOrder: String
     /// `renewalInfo` (RFC 9773), when the CA offers ACME Renewal Information.
-    public let renewalInfo: String?
+    package let renewalInfo: String?
     /// `meta.externalAccountRequired`.
-    public let externalAccountRequired: Bool
+    package let externalAccountRequired: Bool
 
     /// Reads a directory object; throws naming what is missing.
-    public init(_ value: JSONValue) throws(ACMEError) {
+    package init(_ value: JSONValue) throws(ACMEError) {
         guard let object = value.objectValue else { throw ACMEError(.malformed, "the directory is not a JSON object") }
         func url(_ key: String) throws(ACMEError) -> String {
             guard let text = object[key]?.stringValue, ACMEURL.isUsable(text) else {

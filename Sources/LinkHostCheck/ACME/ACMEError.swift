@@ -2,9 +2,9 @@ import LinkHostJSON
 
 /// Why an ACME exchange failed: every answer from the CA is untrusted, and each way it can be wrong ends here
 /// with words for the log and, where the CA said so, how long to wait before trying again.
-public struct ACMEError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ACMEError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure, for retry decisions and metrics.
-    public enum Kind: String, Sendable, Equatable {
+    package enum Kind: String, Sendable, Equatable {
         /// The CA could not be reached, or the connection broke.
         case transport
         /// The CA answered with a redirect; ACME clients follow none.
@@ -32,45 +32,45 @@ public struct ACMEError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The kind.
-    public let kind: Kind
+    package let kind: Kind
     /// What happened, in one line.
-    public let message: String
+    package let message: String
     /// Seconds the CA asked to wait (its `Retry-After`), when it said.
-    public let retryAfter: Int?
+    package let retryAfter: Int?
 
     /// Makes an error.
-    public init(_ kind: Kind, _ message: String, retryAfter: Int? = nil) {
+    package init(_ kind: Kind, _ message: String, retryAfter: Int? = nil) {
         self.kind = kind
         self.message = message
         self.retryAfter = retryAfter
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// A problem document (RFC 7807) as ACME CAs send them.
-public struct ACMEProblem: Sendable, Equatable {
+package struct ACMEProblem: Sendable, Equatable {
     /// The error namespace of RFC 8555 §6.7.
-    public static let namespace = "urn:ietf:params:acme:error:"
+    package static let namespace = "urn:ietf:params:acme:error:"
 
     /// The full type URI, e.g. `urn:ietf:params:acme:error:badNonce`.
-    public let type: String
+    package let type: String
     /// The CA's explanation, cut to a log line's length.
-    public let detail: String
+    package let detail: String
 
     /// Reads a problem object; nil when the value is not one.
-    public init?(_ value: JSONValue?) {
+    package init?(_ value: JSONValue?) {
         guard let object = value?.objectValue, let type = object["type"]?.stringValue else { return nil }
         self.type = String(type.prefix(200))
         detail = Self.line(object["detail"]?.stringValue ?? "")
     }
 
     /// The type without the ACME namespace: `badNonce`, `rateLimited`, `unauthorized`.
-    public var shortType: String { type.hasPrefix(Self.namespace) ? String(type.dropFirst(Self.namespace.count)) : type }
+    package var shortType: String { type.hasPrefix(Self.namespace) ? String(type.dropFirst(Self.namespace.count)) : type }
 
     /// `badNonce: JWS has an invalid anti-replay nonce`.
-    public var summary: String { detail.isEmpty ? shortType : "\(shortType): \(detail)" }
+    package var summary: String { detail.isEmpty ? shortType : "\(shortType): \(detail)" }
 
     /// A CA's text made safe for one log line: no control characters, at most 300 characters.
     static func line(_ text: String) -> String {

@@ -1,9 +1,9 @@
 import LinkHostJSON
 
 /// JSON Web Signatures in the flattened JSON form ACME requests are (RFC 8555 §6.2, RFC 7515 §7.2.2).
-public enum JWS {
+package enum JWS {
     /// How the request names its signer: the public key (new accounts) or the account URL (everything else).
-    public enum Signer: Sendable {
+    package enum Signer: Sendable {
         /// `jwk`: the key itself.
         case key
         /// `kid`: the account URL.
@@ -11,7 +11,7 @@ public enum JWS {
     }
 
     /// `{"protected", "payload", "signature"}` signed with ES256; a nil payload is POST-as-GET's empty one.
-    public static func es256(_ payload: JSONValue?, url: String, nonce: String, key: P256Key, signer: Signer) throws(CryptoError) -> [UInt8] {
+    package static func es256(_ payload: JSONValue?, url: String, nonce: String, key: P256Key, signer: Signer) throws(CryptoError) -> [UInt8] {
         var header = JSONObject([JSONMember("alg", .string("ES256"))])
         switch signer {
         case .key: header.append("jwk", key.jwk)
@@ -27,7 +27,7 @@ public enum JWS {
 
     /// The external account binding (RFC 8555 §7.3.4): the account key as payload, MACed with HS256 under
     /// the key the CA issued.
-    public static func externalAccountBinding(keyID: String, macKey: [UInt8], accountKey: P256Key, url: String) -> JSONValue {
+    package static func externalAccountBinding(keyID: String, macKey: [UInt8], accountKey: P256Key, url: String) -> JSONValue {
         let header = JSONObject([JSONMember("alg", .string("HS256")), JSONMember("kid", .string(keyID)), JSONMember("url", .string(url))])
         let protected = Base64URL.encode(JSONWriter.bytes(.object(header), style: .compact))
         let payload = Base64URL.encode(JSONWriter.bytes(accountKey.jwk, style: .compact))

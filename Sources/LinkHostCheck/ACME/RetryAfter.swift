@@ -2,9 +2,9 @@ import LinkHostCore
 
 /// Reads `Retry-After` (RFC 9110 §10.2.3: seconds, or an HTTP date) and RFC 3339 timestamps (ACME Renewal
 /// Information's windows), as Unix seconds; both come from the CA, so anything odd is nil.
-public enum ACMETime {
+package enum ACMETime {
     /// Seconds to wait from `now` (Unix seconds), never negative; nil when absent or unreadable.
-    public static func retryAfter(_ value: String?, now: Int) -> Int? {
+    package static func retryAfter(_ value: String?, now: Int) -> Int? {
         guard let value = value.map({ String($0.drop { $0 == " " }) }), !value.isEmpty else { return nil }
         if let seconds = Int(value), seconds >= 0 { return min(seconds, 30 * 86_400) }
         guard let date = httpDate(value) else { return nil }
@@ -12,7 +12,7 @@ public enum ACMETime {
     }
 
     /// `Sun, 06 Nov 1994 08:49:37 GMT` (IMF-fixdate) as Unix seconds.
-    public static func httpDate(_ text: String) -> Int? {
+    package static func httpDate(_ text: String) -> Int? {
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[5] == "GMT", let day = Int(parts[1]), let year = Int(parts[3]) else { return nil }
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
@@ -23,7 +23,7 @@ public enum ACMETime {
     }
 
     /// `2025-01-02T03:04:05Z`, with optional fractional seconds and a `±hh:mm` offset, as Unix seconds.
-    public static func rfc3339(_ text: String) -> Int? {
+    package static func rfc3339(_ text: String) -> Int? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
               bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":") else { return nil }
@@ -48,7 +48,7 @@ public enum ACMETime {
     }
 
     /// `2025-01-02T03:04:05Z` for Unix seconds, for logs and /healthz.
-    public static func format(_ time: Int) -> String {
+    package static func format(_ time: Int) -> String {
         let days = time >= 0 ? time / 86_400 : (time - 86_399) / 86_400
         let seconds = time - days * 86_400
         let (year, month, day) = CivilDate.date(days: days)

@@ -1,9 +1,9 @@
 /// Base64 in the URL-safe alphabet without padding (RFC 4648 §5), as JWS, JWK and ACME write binary values.
-public enum Base64URL {
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Encodes bytes.
-    public static func encode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+    package static func encode<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         var output: [UInt8] = []
         output.reserveCapacity((bytes.count * 4 + 2) / 3)
         var iterator = bytes.makeIterator()
@@ -19,10 +19,10 @@ public enum Base64URL {
     }
 
     /// Encodes a string's UTF-8 bytes.
-    public static func encode(_ text: String) -> String { encode(Array(text.utf8)) }
+    package static func encode(_ text: String) -> String { encode(Array(text.utf8)) }
 
     /// Decodes unpadded base64url; nil for any other character or an impossible length.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         var output: [UInt8] = []
         var buffer: UInt32 = 0
         var bits = 0
@@ -47,7 +47,7 @@ public enum Base64URL {
     }
 
     /// True when `text` is a non-empty run of base64url characters (an ACME token must be, RFC 8555 §8.3).
-    public static func isToken(_ text: String) -> Bool {
+    package static func isToken(_ text: String) -> Bool {
         !text.isEmpty && text.utf8.allSatisfy { byte in
             HostByteClass.isLetterOrDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
         }

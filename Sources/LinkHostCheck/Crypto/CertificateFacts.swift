@@ -2,24 +2,24 @@ import CCrypto
 
 /// What a certificate says about itself: validity, issuer, names, and the identifiers ACME Renewal
 /// Information uses; read from the first certificate of a PEM chain.
-public struct CertificateFacts: Sendable, Hashable {
+package struct CertificateFacts: Sendable, Hashable {
     /// Start of validity, Unix seconds.
-    public let notBefore: Int
+    package let notBefore: Int
     /// End of validity, Unix seconds.
-    public let notAfter: Int
+    package let notAfter: Int
     /// The issuer's distinguished name, e.g. "CN=R11,O=Let's Encrypt,C=US".
-    public let issuer: String
+    package let issuer: String
     /// The DNS names it is valid for (subject alternative names), lower-cased.
-    public let names: [String]
+    package let names: [String]
     /// The serial number's bytes, as hex.
-    public let serialHex: String
+    package let serialHex: String
     /// The authority key identifier's bytes, as hex; empty when the certificate has none.
-    public let authorityKeyIDHex: String
+    package let authorityKeyIDHex: String
     /// How many certificates the PEM holds (leaf and intermediates).
-    public let chainLength: Int
+    package let chainLength: Int
 
     /// Reads a PEM chain; nil when it holds no certificate GnuTLS can read.
-    public init?(pem: [UInt8]) {
+    package init?(pem: [UInt8]) {
         var text = [UInt8](repeating: 0, count: 32 * 1024)
         let length = lhcrypto_certificate_facts(pem, Int32(pem.count), &text, Int32(text.count))
         guard length > 0 else { return nil }
@@ -41,10 +41,10 @@ public struct CertificateFacts: Sendable, Hashable {
     }
 
     /// Seconds of validity in all.
-    public var lifetime: Int { max(0, notAfter - notBefore) }
+    package var lifetime: Int { max(0, notAfter - notBefore) }
 
     /// True when the certificate names `host` exactly or by a `*.` wildcard one label deep.
-    public func covers(_ host: String) -> Bool {
+    package func covers(_ host: String) -> Bool {
         let host = host.lowercased()
         return names.contains { name in
             if name == host { return true }
@@ -55,7 +55,7 @@ public struct CertificateFacts: Sendable, Hashable {
 
     /// The certificate's ARI identifier (RFC 9773 §4.1): base64url of the authority key identifier, a dot,
     /// base64url of the serial number's bytes; nil without an authority key identifier.
-    public var renewalInfoID: String? {
+    package var renewalInfoID: String? {
         guard let keyID = Self.bytes(hex: authorityKeyIDHex), !keyID.isEmpty, let serial = Self.bytes(hex: serialHex), !serial.isEmpty else { return nil }
         return Base64URL.encode(keyID) + "." + Base64URL.encode(serial)
     }

@@ -2,7 +2,7 @@ import LinkHostCore
 
 /// The HTTPS side of the supervisor: the plain-HTTP listener beside HTTPS (whenever `server.httpPort` is set)
 /// and, with ACME, the certificate manager that fills the HTTPS listener's SNI table.
-public final class AutomaticHTTPS: Sendable {
+package final class AutomaticHTTPS: Sendable {
     private let listener: Server
     private let manager: CertificateManager?
 
@@ -14,7 +14,7 @@ public final class AutomaticHTTPS: Sendable {
     /// Starts the HTTP listener at once, serves the stored certificates and starts ordering the missing
     /// ones; nil when the config has no HTTP listener. Call it before the HTTPS listener starts, so a stored
     /// certificate is in place for its first handshake. `listeningSocket` is the one systemd passed named `http`.
-    public static func start(snapshot: Snapshot, metrics: Metrics, accessLog: AccessLog?, listeningSocket: Int32? = nil) throws(ServerError) -> AutomaticHTTPS? {
+    package static func start(snapshot: Snapshot, metrics: Metrics, accessLog: AccessLog?, listeningSocket: Int32? = nil) throws(ServerError) -> AutomaticHTTPS? {
         let server = snapshot.config.server
         guard let httpPort = server.httpPort, server.servesHTTPS else { return nil }
         let challenges = ChallengeResponses()
@@ -32,7 +32,7 @@ public final class AutomaticHTTPS: Sendable {
     }
 
     /// After a reload: the HTTP listener serves the new snapshot, and hosts added to sites get certificates.
-    public func install(_ snapshot: Snapshot) {
+    package func install(_ snapshot: Snapshot) {
         do {
             try listener.install(snapshot, tls: nil)
         } catch {
@@ -42,7 +42,7 @@ public final class AutomaticHTTPS: Sendable {
     }
 
     /// Stops ordering and closes the HTTP listener after its in-flight requests (up to `timeout` seconds).
-    public func shutdown(timeout: Double) {
+    package func shutdown(timeout: Double) {
         manager?.stop(timeout: 2)
         listener.shutdown(timeout: timeout)
     }

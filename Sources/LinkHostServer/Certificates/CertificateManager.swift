@@ -6,7 +6,7 @@ import Synchronization
 /// Obtains and renews the certificates of every certified site on a thread of its own: stored ones are
 /// served at once, missing ones are ordered, each is renewed when a third of its lifetime is left (or
 /// earlier when the CA's renewal information says so), and failures wait with exponential backoff.
-public final class CertificateManager: Sendable {
+package final class CertificateManager: Sendable {
     /// Where a target stands between passes of the loop.
     struct TargetState: Sendable {
         var target: CertificateTarget
@@ -30,7 +30,7 @@ public final class CertificateManager: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// Makes a manager for `targets`; nothing happens until `start`.
-    public init(settings: ACMESettings, targets: [CertificateTarget], challenges: ChallengeResponses, board: CertificateStatusBoard,
+    package init(settings: ACMESettings, targets: [CertificateTarget], challenges: ChallengeResponses, board: CertificateStatusBoard,
                 clock: (@Sendable () -> Int)? = nil) {
         self.settings = settings
         store = CertificateStore(stateDirectory: settings.stateDirectory, directory: settings.directory)
@@ -43,12 +43,12 @@ public final class CertificateManager: Sendable {
 
     /// Creates the state folder where missing and checks that it deserves trust; `serve` refuses to start
     /// when it does not (a folder others can write to would hand them the private keys).
-    public func prepare() throws(StoreError) {
+    package func prepare() throws(StoreError) {
         try store.prepare()
     }
 
     /// Serves what the state folder holds, then starts the thread that orders and renews.
-    public func start() {
+    package func start() {
         loadStored()
         let thread = DispatchQueue(label: "linkhost.certificates")
         thread.async { [self] in
@@ -58,7 +58,7 @@ public final class CertificateManager: Sendable {
     }
 
     /// Replaces the targets after a reload: new hosts are ordered, unchanged ones keep their state.
-    public func update(_ targets: [CertificateTarget]) {
+    package func update(_ targets: [CertificateTarget]) {
         states.withLock { list in
             list = targets.map { target in list.first { $0.target == target } ?? TargetState(target: target) }
         }
@@ -68,7 +68,7 @@ public final class CertificateManager: Sendable {
     }
 
     /// Ends the loop: an order under way stops at its next wait; returns within `timeout` seconds.
-    public func stop(timeout: Double) {
+    package func stop(timeout: Double) {
         stopping.store(true, ordering: .releasing)
         wakeup.signal()
         _ = finished.wait(timeout: .now() + timeout)

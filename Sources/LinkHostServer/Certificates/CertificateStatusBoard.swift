@@ -3,23 +3,23 @@ import Synchronization
 
 /// What every certified host's certificate is doing, for `/healthz`'s body and the metrics; written by the
 /// certificate manager, read by requests.
-public final class CertificateStatusBoard: Sendable {
+package final class CertificateStatusBoard: Sendable {
     /// One host's certificate as last seen.
-    public struct Entry: Sendable, Equatable {
+    package struct Entry: Sendable, Equatable {
         /// Start of validity (Unix seconds), nil while there is none.
-        public var notBefore: Int?
+        package var notBefore: Int?
         /// End of validity (Unix seconds), nil while there is none.
-        public var notAfter: Int?
+        package var notAfter: Int?
         /// When renewal is due (Unix seconds).
-        public var renewAt: Int?
+        package var renewAt: Int?
         /// The last failure, cleared by a success.
-        public var lastError: String?
+        package var lastError: String?
         /// When the next order is tried after a failure (Unix seconds).
-        public var retryAt: Int?
+        package var retryAt: Int?
     }
 
     /// The outcomes `linkhost_acme_orders_total` counts.
-    public enum OrderResult: String, Sendable, CaseIterable {
+    package enum OrderResult: String, Sendable, CaseIterable {
         /// A certificate was issued and stored.
         case ok
         /// The order failed (and will be retried with backoff).
@@ -33,13 +33,13 @@ public final class CertificateStatusBoard: Sendable {
     private let active = Atomic<Bool>(false)
 
     /// Makes an empty board; it shows nothing until `track` is called.
-    public init() {}
+    package init() {}
 
     /// True once hosts are tracked: `/healthz` then shows them.
-    public var isActive: Bool { active.load(ordering: .relaxed) }
+    package var isActive: Bool { active.load(ordering: .relaxed) }
 
     /// Tracks exactly `hosts` (in order), keeping what is known of hosts tracked before.
-    public func track(_ hosts: [String]) {
+    package func track(_ hosts: [String]) {
         entries.withLock { list in
             list = hosts.map { host in (host, list.first { $0.host == host }?.entry ?? Entry()) }
         }
@@ -47,25 +47,25 @@ public final class CertificateStatusBoard: Sendable {
     }
 
     /// Changes the entries of `hosts`.
-    public func update(_ hosts: [String], _ change: (inout Entry) -> Void) {
+    package func update(_ hosts: [String], _ change: (inout Entry) -> Void) {
         entries.withLock { list in
             for index in list.indices where hosts.contains(list[index].host) { change(&list[index].entry) }
         }
     }
 
     /// Counts one order outcome.
-    public func count(_ result: OrderResult) {
+    package func count(_ result: OrderResult) {
         orders.withLock { $0[result, default: 0] += 1 }
     }
 
     /// The entry of `host`, for tests and logs.
-    public func entry(_ host: String) -> Entry? {
+    package func entry(_ host: String) -> Entry? {
         entries.withLock { list in list.first { $0.host == host }?.entry }
     }
 
     /// `linkhost_certificate_expiry_seconds{host}` (seconds until expiry: negative once expired, absent while
     /// there is none; `linkhost_certificate_missing{host}` says which) and `linkhost_acme_orders_total{result}`.
-    public func metricsText(now: Int) -> String {
+    package func metricsText(now: Int) -> String {
         guard isActive else { return "" }
         let list = entries.withLock { $0 }
         var text = "# HELP linkhost_certificate_expiry_seconds Seconds until each host's certificate expires; negative once expired.\n"
@@ -82,7 +82,7 @@ public final class CertificateStatusBoard: Sendable {
     }
 
     /// One line per host for `/healthz`: `certificate HOST: valid until …`, `expired …`, `missing …`.
-    public func healthLines(now: Int) -> String {
+    package func healthLines(now: Int) -> String {
         let list = entries.withLock { $0 }
         var text = ""
         for (host, entry) in list {

@@ -7,19 +7,19 @@ import Glibc
 #endif
 
 /// A certificate and key as kept in the state folder.
-public struct StoredCertificate: Sendable {
+package struct StoredCertificate: Sendable {
     /// The private key, PEM.
-    public let key: [UInt8]
+    package let key: [UInt8]
     /// The chain, leaf first, PEM.
-    public let chain: [UInt8]
+    package let chain: [UInt8]
     /// What the leaf says.
-    public let facts: CertificateFacts
+    package let facts: CertificateFacts
 }
 
 /// Why the state folder cannot be used.
-public struct StoreError: Error, Sendable, CustomStringConvertible {
+package struct StoreError: Error, Sendable, CustomStringConvertible {
     /// What failed, with the path and the system's reason.
-    public let description: String
+    package let description: String
 }
 
 /// The state folder: one subfolder per CA directory (so a staging certificate never stands in for a
@@ -33,9 +33,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
 /// written by `TrustedFolder.replace` (exclusive create of a temporary file, fsync, rename, folder fsync),
 /// mode 0600, folders 0700. `flock` locks keep two processes on one folder from ordering the same
 /// certificate at once.
-public struct CertificateStore: Sendable {
+package struct CertificateStore: Sendable {
     /// The folder of this CA's files.
-    public let folder: String
+    package let folder: String
     private let stateDirectory: String
     private let subfolderName: String
 
@@ -43,7 +43,7 @@ public struct CertificateStore: Sendable {
     static let maximumFileSize = 1 << 20
 
     /// The store for the CA at `directory` under `stateDirectory`.
-    public init(stateDirectory: String, directory: String) {
+    package init(stateDirectory: String, directory: String) {
         self.stateDirectory = stateDirectory
         subfolderName = Self.folderName(for: directory)
         folder = stateDirectory + "/" + subfolderName
@@ -56,7 +56,7 @@ public struct CertificateStore: Sendable {
 
     /// Creates the folders (0700) where missing and checks that they, every folder above them and every
     /// other subfolder of the state folder deserve trust; throws the problem with its fix otherwise.
-    public func prepare() throws(StoreError) {
+    package func prepare() throws(StoreError) {
         do throws(TrustedFolder.Problem) {
             let state = try TrustedFolder.open(stateDirectory, create: true)
             _ = try state.subfolder(subfolderName, create: true)
@@ -68,7 +68,7 @@ public struct CertificateStore: Sendable {
     }
 
     /// The account key, made and stored on first use (under a lock, so two processes agree on one).
-    public func accountKey() throws(StoreError) -> P256Key {
+    package func accountKey() throws(StoreError) -> P256Key {
         try withLock("account", wait: 30) { () throws(StoreError) -> P256Key in
             let name = "account.key.pem"
             let caFolder = try openFolder()
@@ -90,7 +90,7 @@ public struct CertificateStore: Sendable {
 
     /// The stored certificate named `name`, or nil when there is none; a file that is not a matching key and
     /// chain is reported through `problem` and treated as none.
-    public func certificate(_ name: String, problem: (String) -> Void = { _ in }) -> StoredCertificate? {
+    package func certificate(_ name: String, problem: (String) -> Void = { _ in }) -> StoredCertificate? {
         let file = Self.fileName(name) + ".pem"
         let bytes: [UInt8]?
         do {
@@ -112,7 +112,7 @@ public struct CertificateStore: Sendable {
     }
 
     /// Replaces the certificate named `name` in one rename.
-    public func store(_ name: String, key: [UInt8], chain: [UInt8]) throws(StoreError) {
+    package func store(_ name: String, key: [UInt8], chain: [UInt8]) throws(StoreError) {
         var bytes = key
         if bytes.last != 10 { bytes.append(10) }
         try Self.replace(Self.fileName(name) + ".pem", with: bytes + chain, in: try openFolder())
@@ -120,7 +120,7 @@ public struct CertificateStore: Sendable {
 
     /// Runs `body` holding the lock named `name`; waits up to `wait` seconds for another process's hold to
     /// end, then gives up with nil.
-    public func withLock<T>(_ name: String, wait: Double, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    package func withLock<T>(_ name: String, wait: Double, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         let file = Self.fileName(name) + ".lock"
         let descriptor: Int32
         let caFolder = try openFolder()

@@ -1,17 +1,17 @@
 import LinkHostCore
 
 /// One certificate linkhost obtains: a site's exact hosts, all in one certificate.
-public struct CertificateTarget: Sendable, Equatable {
+package struct CertificateTarget: Sendable, Equatable {
     /// The file name in the state folder: the first host.
-    public let name: String
+    package let name: String
     /// Every host of the site, the names the certificate must carry.
-    public let hosts: [String]
+    package let hosts: [String]
     /// True for the certificate that answers handshakes without SNI or with an unknown name.
-    public let isDefault: Bool
+    package let isDefault: Bool
 
     /// The certificates a config needs: the default site's (`server.tls.acme.hosts`), then each site's, in
     /// config order. Without default-site hosts, the first site's certificate is the default one.
-    public static func targets(for config: Config) -> [CertificateTarget] {
+    package static func targets(for config: Config) -> [CertificateTarget] {
         guard let acme = config.server.acme else { return [] }
         var lists: [[String]] = []
         if !acme.hosts.isEmpty { lists.append(acme.hosts) }

@@ -2,26 +2,26 @@ import Synchronization
 
 /// The HTTP-01 answers of pending orders (RFC 8555 §8.3), by token: what the plain-HTTP listener serves at
 /// `/.well-known/acme-challenge/<token>` while the CA validates.
-public final class ChallengeResponses: Sendable {
+package final class ChallengeResponses: Sendable {
     /// The path prefix of challenge answers.
-    public static let pathPrefix = "/.well-known/acme-challenge/"
+    package static let pathPrefix = "/.well-known/acme-challenge/"
     private let answers = Mutex<[String: String]>([:])
 
     /// Makes an empty table.
-    public init() {}
+    package init() {}
 
     /// Publishes (`keyAuthorization` non-nil) or withdraws a token's answer.
-    public func set(_ token: String, _ keyAuthorization: String?) {
+    package func set(_ token: String, _ keyAuthorization: String?) {
         answers.withLock { $0[token] = keyAuthorization }
     }
 
     /// The key authorization for a request path under `pathPrefix`; nil for an unknown token.
-    public func answer(forPath path: String) -> String? {
+    package func answer(forPath path: String) -> String? {
         guard path.hasPrefix(Self.pathPrefix) else { return nil }
         let token = String(path.dropFirst(Self.pathPrefix.count))
         return answers.withLock { $0[token] }
     }
 
     /// How many answers are published now.
-    public var count: Int { answers.withLock { $0.count } }
+    package var count: Int { answers.withLock { $0.count } }
 }

@@ -4,12 +4,12 @@ import LinkHostCore
 /// What the plain-HTTP listener beside HTTPS answers itself: ACME challenge answers, and a 308 to HTTPS for
 /// everything that is not an association file, the health probe or the metrics (those are served as on
 /// HTTPS, never redirected: Apple's and Google's fetchers follow no redirects).
-public final class PlainHTTPListener: Sendable {
+package final class PlainHTTPListener: Sendable {
     /// The published HTTP-01 answers.
-    public let challenges: ChallengeResponses
+    package let challenges: ChallengeResponses
 
     /// Makes the listener's role over `challenges`.
-    public init(challenges: ChallengeResponses) {
+    package init(challenges: ChallengeResponses) {
         self.challenges = challenges
     }
 

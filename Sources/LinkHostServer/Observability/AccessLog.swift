@@ -11,7 +11,7 @@ import Glibc
 /// threads never wait for each other; the flusher takes each buffer briefly every 100 ms. Lines are
 /// formatted straight into that buffer from the request's bytes: logging allocates nothing per request.
 /// A slot has two buffers, swapped when one is written out, so a flush allocates nothing either.
-public final class AccessLog: Sendable {
+package final class AccessLog: Sendable {
     /// One thread's lines.
     private final class Slot: Sendable {
         let owner = Atomic<UInt>(0)
@@ -47,7 +47,7 @@ public final class AccessLog: Sendable {
     private let output: Int32
 
     /// Starts a log in the given format writing to file descriptor `output` (stdout by default).
-    public init(format: ObservabilitySettings.AccessLogFormat, output: Int32 = 1) {
+    package init(format: ObservabilitySettings.AccessLogFormat, output: Int32 = 1) {
         self.format = format
         self.output = output
         // Buffers are allocated when a thread first logs: an idle server holds none.
@@ -96,7 +96,7 @@ public final class AccessLog: Sendable {
     private enum AppendState { case written, flushNow, full, noMemory }
 
     /// Writes everything buffered; called on shutdown.
-    public func flush() {
+    package func flush() {
         for slot in slots { Self.drain(slot, to: output) }
     }
 

@@ -5,13 +5,13 @@ import Synchronization
 ///
 /// Counting is one relaxed atomic add on the request path; the lock is taken only when a snapshot is
 /// installed (to find its sites' counters) and when the page is rendered.
-public final class Metrics: Sendable {
+package final class Metrics: Sendable {
     /// Who fetched an association file: tells whether Apple's CDN and Google actually come by.
-    public enum Fetcher: Int, Sendable, CaseIterable {
+    package enum Fetcher: Int, Sendable, CaseIterable {
         case apple, google, browser, other
 
         /// Classifies a User-Agent from its bytes (no String is made on the request path).
-        public init(userAgent agent: Span<UInt8>) {
+        package init(userAgent agent: Span<UInt8>) {
             if Self.starts(agent, with: "AASA-Bot") || Self.contains(agent, "swcd") || Self.contains(agent, "com.apple.") {
                 self = .apple
             } else if Self.contains(agent, "Google") {
@@ -53,9 +53,9 @@ public final class Metrics: Sendable {
     }
 
     /// The counters of one site, found once per snapshot so that counting takes no lock.
-    public final class SiteCounters: Sendable {
+    package final class SiteCounters: Sendable {
         /// The site's label: its first host, or `default`.
-        public let label: String
+        package let label: String
         fileprivate let requests: [Counter]
         fileprivate let fetches: [Counter]
 
@@ -75,17 +75,17 @@ public final class Metrics: Sendable {
     /// Bytes the page caches of every live snapshot hold (`PageCacheBudget` keeps it).
     let pageCacheBytes = Atomic<Int>(0)
     /// Unix time the process started, in seconds.
-    public let startTime: Double
+    package let startTime: Double
     /// Each certified host's certificate (automatic HTTPS), rendered with the other metrics.
-    public let certificates = CertificateStatusBoard()
+    package let certificates = CertificateStatusBoard()
 
     /// Makes zeroed counters; `startTime` is the process start.
-    public init(startTime: Double) {
+    package init(startTime: Double) {
         self.startTime = startTime
     }
 
     /// The counters of each site label, in order, made the first time a label is seen.
-    public func counters(forSites labels: [String]) -> [SiteCounters] {
+    package func counters(forSites labels: [String]) -> [SiteCounters] {
         sites.withLock { all in
             labels.map { label in
                 if let existing = all[label] { return existing }
@@ -97,7 +97,7 @@ public final class Metrics: Sendable {
     }
 
     /// Counts one answered request on a site; the user agent is read only for association-file fetches.
-    public func record(_ site: SiteCounters, route: Route, status: Int, userAgent: Span<UInt8>) {
+    package func record(_ site: SiteCounters, route: Route, status: Int, userAgent: Span<UInt8>) {
         let statusClass = min(max(status / 100 - 1, 0), Self.statusClasses.count - 1)
         site.requests[route.rawValue * Self.statusClasses.count + statusClass].value.add(1, ordering: .relaxed)
         if route == .aasa || route == .assetLinks {
@@ -107,7 +107,7 @@ public final class Metrics: Sendable {
     }
 
     /// How a reload ended: the label of `linkhost_reloads_total{result}`.
-    public enum ReloadResult: Int, Sendable, CaseIterable {
+    package enum ReloadResult: Int, Sendable, CaseIterable {
         /// The new snapshot serves.
         case ok
         /// The new config, template, files or certificate had an error; the old snapshot serves.
@@ -119,18 +119,18 @@ public final class Metrics: Sendable {
     }
 
     /// Counts a reload attempt and, when it worked, the new config generation.
-    public func recordReload(_ result: ReloadResult, generation: Int) {
+    package func recordReload(_ result: ReloadResult, generation: Int) {
         reloads[result.rawValue].value.add(1, ordering: .relaxed)
         if result == .ok { generationValue.store(generation, ordering: .relaxed) }
     }
 
     /// Counts a reload still running when the reload watchdog's limit passed.
-    public func recordStuckReload() {
+    package func recordStuckReload() {
         stuckReloads.value.add(1, ordering: .relaxed)
     }
 
     /// Requests counted so far on every site for a route and status class ("2xx" …).
-    public func count(route: Route, statusClass: String) -> Int {
+    package func count(route: Route, statusClass: String) -> Int {
         guard let index = Self.statusClasses.firstIndex(of: statusClass) else { return 0 }
         return sites.withLock { all in
             all.values.reduce(0) { $0 + $1.requests[route.rawValue * Self.statusClasses.count + index].value.load(ordering: .relaxed) }
@@ -141,7 +141,7 @@ public final class Metrics: Sendable {
     ///
     /// Series that are zero are left out but for the default site's, so a dashboard finds every route
     /// before traffic arrives without a thousand sites writing nine thousand zeros.
-    public func render(currentConnections: Int) -> [UInt8] {
+    package func render(currentConnections: Int) -> [UInt8] {
         let all = sites.withLock { all in all.values.sorted { ($0.label == "default" ? "" : $0.label) < ($1.label == "default" ? "" : $1.label) } }
         var text = ""
         text += "# HELP linkhost_requests_total Requests answered, by site, route and status class.\n"

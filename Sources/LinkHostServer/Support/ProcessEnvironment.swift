@@ -4,9 +4,9 @@ import CSystem
 ///
 /// Read from `environ` through CSystem rather than Foundation's ProcessInfo, which was the last thing
 /// keeping Foundation in the release binary besides file access.
-public enum ProcessEnvironment {
+package enum ProcessEnvironment {
     /// The current environment variables; of a name given twice, the first.
-    public static var current: [String: String] {
+    package static var current: [String: String] {
         var variables: [String: String] = [:]
         var index = 0
         while let entry = csys_environment_entry(index) {

@@ -5,12 +5,12 @@ import Glibc
 /// Unbuffered writes to stdout and stderr: a line is out the moment it is written, even into a pipe.
 ///
 /// Here rather than in the core, which writes nothing: the server logs its lifecycle with it, the CLI its output.
-public enum StandardStreams {
+package enum StandardStreams {
     /// Writes text to standard output.
-    public static func output(_ text: String) { write(1, text) }
+    package static func output(_ text: String) { write(1, text) }
 
     /// Writes text to standard error.
-    public static func error(_ text: String) { write(2, text) }
+    package static func error(_ text: String) { write(2, text) }
 
     private static func write(_ descriptor: Int32, _ text: String) {
         var bytes = Array(text.utf8)[...]
