@@ -26,6 +26,8 @@ final class NativeSnapshot: @unchecked Sendable {
     let queryItemNames: [(name: String, cString: [CChar])]
     /// Each site's counters, by site index.
     let counters: [Metrics.SiteCounters]
+    /// Each site's label as the access log writes it, by site index (made once, not per line).
+    let siteLabels: [[UInt8]]
     /// Fields this listener adds to every response of the snapshot: `Strict-Transport-Security` on HTTPS
     /// (`server.tls.hsts`), nothing on plain HTTP. Per listener, since one snapshot is served on both.
     let transportHeaders: [HTTPHeader]
@@ -42,6 +44,7 @@ final class NativeSnapshot: @unchecked Sendable {
         shells = pageHeaders.map(PageShells.init)
         queryItemNames = snapshot.queryItemNames.map { ($0, Array($0.utf8CString)) }
         counters = metrics.counters(forSites: snapshot.sites.map(\.config.label))
+        siteLabels = snapshot.sites.map { Array($0.config.label.utf8) }
         let budget = PageCacheBudget(limit: snapshot.config.server.pageCacheBytes, metrics: metrics)
         pageBudget = budget
         pages = snapshot.sites.map { PageCache(capacity: $0.config.callLinks.pageCacheSize, budget: budget) }

@@ -125,11 +125,14 @@ extension Server {
         let isHead = request.method.count == 4 && request.method[0] == UInt8(ascii: "H")
         var length = 0
         let address = UnsafeRawPointer(cmhd_client_address(connection, &length)).map { $0.assumingMemoryBound(to: UInt8.self) }
-        accessLog.record(LogFields(
-            remote: UnsafeBufferPointer(start: address, count: length), method: request.method, path: request.path,
-            status: status, bytes: isHead ? 0 : bytes,
-            durationMicroseconds: Int((LogTime.monotonicNanoseconds() &- request.started) / 1000),
-            userAgent: request.userAgent, referer: referer))
+        // The tenant, for a log shared by many: the Host as sent (escaped by the writer) and the site that answered.
+        native.siteLabels[site.index].withUnsafeBufferPointer { label in
+            accessLog.record(LogFields(
+                remote: UnsafeBufferPointer(start: address, count: length), host: Self.header(connection, "Host"), site: label,
+                method: request.method, path: request.path, status: status, bytes: isHead ? 0 : bytes,
+                durationMicroseconds: Int((LogTime.monotonicNanoseconds() &- request.started) / 1000),
+                userAgent: request.userAgent, referer: referer))
+        }
     }
 
     /// Queues a response: its native copy when it was computed at load, else a native response made now.

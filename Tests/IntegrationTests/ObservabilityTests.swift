@@ -15,7 +15,7 @@ struct ObservabilityTests {
         var paths: [String] = []
         for line in lines() {
             let entry = try #require(parseJSON(Array(line.utf8)) as? [String: Any], "\(line)")
-            for field in ["time", "remote", "method", "path", "status", "bytes", "duration_us", "user_agent"] {
+            for field in ["time", "remote", "host", "site", "method", "path", "status", "bytes", "duration_us", "user_agent"] {
                 #expect(entry[field] != nil, "missing \(field) in \(line)")
             }
             paths.append(entry["path"] as? String ?? "")

@@ -3,6 +3,10 @@ import LinkHostCore
 /// What one access-log line says, as bytes libmicrohttpd holds until the request completes.
 struct LogFields {
     let remote: UnsafeBufferPointer<UInt8>
+    /// The request's Host field as sent (empty without one).
+    let host: UnsafeBufferPointer<UInt8>
+    /// The label of the site that answered.
+    let site: UnsafeBufferPointer<UInt8>
     let method: UnsafeBufferPointer<UInt8>
     let path: UnsafeBufferPointer<UInt8>
     let status: Int
@@ -75,7 +79,7 @@ struct LogLineWriter {
     /// The most bytes a line of these fields can take in any format: every client byte escaped at most
     /// six times over (`\u00XX`), plus the fixed text and three numbers.
     static func maximumLength(of fields: LogFields) -> Int {
-        6 * (fields.remote.count + fields.method.count + fields.path.count + fields.userAgent.count + fields.referer.count) + 256
+        6 * (fields.remote.count + fields.host.count + fields.site.count + fields.method.count + fields.path.count + fields.userAgent.count + fields.referer.count) + 256
     }
 
     mutating func write(format: ObservabilitySettings.AccessLogFormat, _ fields: LogFields, clock: inout LogClock) {
@@ -88,6 +92,10 @@ struct LogLineWriter {
             digits(milliseconds, width: 3)
             literal("Z\",\"remote\":")
             jsonString(fields.remote)
+            literal(",\"host\":")
+            jsonString(fields.host)
+            literal(",\"site\":")
+            jsonString(fields.site)
             literal(",\"method\":")
             jsonString(fields.method)
             literal(",\"path\":")
