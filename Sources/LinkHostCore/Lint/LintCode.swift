@@ -35,7 +35,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     /// Live deployment, continued.
     case lh511 = "LH511", lh512 = "LH512", lh513 = "LH513", lh514 = "LH514"
     /// The call page's locale files: tags, unknown keys, missing and malformed strings.
-    case lh601 = "LH601", lh602 = "LH602", lh603 = "LH603", lh604 = "LH604", lh605 = "LH605"
+    case lh601 = "LH601", lh602 = "LH602", lh603 = "LH603", lh604 = "LH604", lh605 = "LH605", lh606 = "LH606"
     /// The app's files: unreadable, hosts or templates not claimed, claims the server does not serve, developer mode.
     case lh701 = "LH701", lh702 = "LH702", lh703 = "LH703", lh704 = "LH704", lh705 = "LH705", lh706 = "LH706"
     /// The app's files, continued: a custom scheme the page links to that the app does not declare.
@@ -49,7 +49,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         switch self {
         case .lh104, .lh106, .lh111, .lh112: return "error (config) / warning (AASA file)"
         case .lh105, .lh209: return "error, or warning when iOS still reads the value"
-        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh306, .lh403, .lh407, .lh408, .lh508, .lh511, .lh512, .lh602, .lh603, .lh703, .lh705, .lh706, .lh121: return "warning"
+        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh306, .lh403, .lh407, .lh408, .lh508, .lh511, .lh512, .lh602, .lh603, .lh606, .lh703, .lh705, .lh706, .lh121: return "warning"
         case .lh118: return "error, or warning for a host no public CA can reach"
         case .lh119: return "error, or warning when the folder is readable by others"
         case .lh120: return "warning"
@@ -132,6 +132,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh603: return "A locale file lacks a string the page template uses; the page shows the default locale's string there."
         case .lh604: return "The page template uses a string (`{{t.name}}`) that the default locale does not define, so there is nothing to show."
         case .lh605: return "A locale string or `direction` is malformed: not text, empty, or with a placeholder other than {appName}, {callId}, {callType}."
+        case .lh606: return "The page template lacks an element ID that `/call.js` uses (`PageScriptContract`: actions, open-app, web-join, the stores, the in-app browser notice, …)."
         case .lh701: return "An app file given to `validate` (`--entitlements`, `--android-manifest`, `--info-plist`) cannot be read, is not well-formed XML, or not of its format; or a value in it cannot be resolved."
         case .lh702: return "A host the config serves iOS apps on has no `applinks:` entry in the entitlements (or no `webcredentials:`/`appclips:` entry where the AASA lists them)."
         case .lh703: return "The entitlements claim a domain that no site of the config serves iOS apps on."
@@ -210,6 +211,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh603: return "Translate the string the message names into the locale."
         case .lh604: return "Add the string to the default locale's file, or fix the name in the template."
         case .lh605: return "Give every string as non-empty JSON text, using only {appName}, {callId} and {callType}; \"direction\" is \"ltr\" or \"rtl\"."
+        case .lh606: return "Keep the elements of the shipped `public/call.html` with these IDs (README, \"Your own page\"); style or reword them freely."
         case .lh701: return "Give the app's .entitlements plist or its merged AndroidManifest.xml (build/intermediates/merged_manifests/…), with build settings and resources resolved."
         case .lh702: return "Add the entry the message names (linkhost print entitlements writes them all) to the app's .entitlements file."
         case .lh703: return "Remove the entry, or add the host to a site of the config (with iOS apps)."

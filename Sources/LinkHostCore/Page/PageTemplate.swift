@@ -9,6 +9,8 @@ import LinkHostFiles
 /// in a quoted attribute, and refuses places where no escaping is safe (scripts, styles, comments,
 /// tag names, unquoted attributes).
 public struct PageTemplate: Sendable {
+    /// The element IDs `/call.js` relies on that the template's source lacks (`PageScriptContract`), for LH606.
+    public internal(set) var missingScriptElements: [String] = []
     /// The placeholders a template may use, and what each holds.
     public enum Field: String, Sendable, CaseIterable {
         case callId, callType, appName, appStoreID, openInAppURL, intentURL, appStoreURL, playStoreURL, webJoinURL
@@ -187,7 +189,9 @@ extension PageTemplate {
             throw ConfigError(source: path, diagnostics: [ConfigDiagnostic(.lh114, path: setting, message: "\"\(path)\" is not UTF-8 text")])
         }
         do {
-            return try PageTemplate(parsing: text)
+            var template = try PageTemplate(parsing: text)
+            template.missingScriptElements = PageScriptContract.missingIDs(in: text)
+            return template
         } catch {
             throw ConfigError(source: path, diagnostics: [ConfigDiagnostic(.lh114, path: setting, message: "\(path) \(error)")])
         }

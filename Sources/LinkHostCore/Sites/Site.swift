@@ -79,8 +79,12 @@ public final class Site: Sendable {
     private static func template(_ config: SiteConfig, build: inout SnapshotBuild) throws(ConfigError) -> PageTemplate {
         let path = config.callLinks.template
         if let parsed = build.templates[path] { return parsed }
-        let parsed = try PageTemplate.load(path, setting: ConfigReader.join(config.sections.callLinks, "template"))
+        let setting = ConfigReader.join(config.sections.callLinks, "template")
+        let parsed = try PageTemplate.load(path, setting: setting)
         build.templates[path] = parsed
+        if !parsed.missingScriptElements.isEmpty {
+            build.warnings.append(ConfigDiagnostic(.lh606, path: setting, message: "\"\(path)\" has no element with the id \(parsed.missingScriptElements.map { "\"\($0)\"" }.joined(separator: ", ")), which /call.js uses to adapt the page to the device; that part of the page stays as written", severity: .warning))
+        }
         return parsed
     }
 

@@ -96,6 +96,8 @@ extension LintCodeCase {
         LintCodeCase(.lh121, "the example's Team ID", failing: .config(["apps.0.teamID": #""ABCDE12345""#]), passing: base),
         LintCodeCase(.lh121, "the example's Android package", failing: .config(["android.0.packageName": #""com.example.video""#]), passing: base),
         LintCodeCase(.lh121, "a config marked as the example", failing: .config(["example": "true"]), passing: .config(["example": "false"])),
+        LintCodeCase(.lh606, "template without the elements call.js uses", failing: .config([:], files: ["call.html": "<!doctype html><title>call</title>\n"]),
+                     passing: base),
         LintCodeCase(.lh601, "locale file not named after a tag", failing: locales(["en": #"{"heading": "Join"}"#, "english": #"{"heading": "Join"}"#]), passing: locales(["en": #"{"heading": "Join"}"#, "pt-BR": #"{"heading": "Entrar"}"#])),
         LintCodeCase(.lh601, "no file for the default locale", failing: locales(["de": #"{"heading": "Beitreten"}"#]), passing: locales(["en": #"{"heading": "Join"}"#, "de": #"{"heading": "Beitreten"}"#])),
         LintCodeCase(.lh602, "string the template does not use", failing: locales(["en": #"{"heading": "Join", "headng": "Join"}"#]), passing: locales(["en": #"{"heading": "Join"}"#])),
