@@ -103,11 +103,13 @@ struct PebbleTests {
         try await server.waitFor("serving the stored certificate for a.test", timeout: 10)
         // At once: the renewal is already under way, and on a busy machine Pebble may finish it before a slower step.
         let before = try servedCertificate(port: httpsPort, name: "a.test")
+        // Pebble's certificate can be on the wire this early only if the renewal has already been swapped in.
+        let renewedAlready = server.stderr.contains("serving the new certificate for a.test")
         let connection = try OpenTLSConnection(port: httpsPort, name: "a.test")
         try await server.waitFor("EXPIRED at", timeout: 10)
         let first = try await connection.get("/healthz", host: "a.test")
         #expect(first == "HTTP/1.1 200 OK", "\(first)")
-        #expect(!before.contains("Pebble"), "the stored certificate was not served first: \(before)")
+        #expect(!before.contains("Pebble") || renewedAlready, "Pebble's certificate was served before the renewal was swapped in: \(before)")
 
         try await server.waitFor("ordering a certificate for a.test (renewal)")
         try await server.waitFor("serving the new certificate for a.test")
