@@ -31,10 +31,10 @@ struct CDNCacheTests {
         let cache = try await CacheProxy.nginx(backend: server.port, ignoringVary: true)
         let url = cache.url("/call/abc123?type=video")
 
-        let desktop = try HeadlessChromium.visit(url, as: .desktop)
-        let android = try HeadlessChromium.visit(url, as: .android)
-        let iPhone = try HeadlessChromium.visit(url, as: .iPhone)
-        let iPad = try HeadlessChromium.visit(url, as: .iPad)
+        let desktop = try await HeadlessChromium.visit(url, as: .desktop)
+        let android = try await HeadlessChromium.visit(url, as: .android)
+        let iPhone = try await HeadlessChromium.visit(url, as: .iPhone)
+        let iPad = try await HeadlessChromium.visit(url, as: .iPad)
 
         // One rendering served them all: the cache held one copy of the page, the same bytes for every device.
         #expect(try Self.count(server, route: "call_page") == 1)
@@ -68,13 +68,13 @@ struct CDNCacheTests {
         let server = try await LinkHostProcess.start(try Self.site())
         let cache = try await CacheProxy.nginx(backend: server.port, ignoringVary: true)
         let url = cache.url("/call/abc123?type=video")
-        let english = try HeadlessChromium.visit(url, as: .desktop, acceptLanguage: "en-US,en;q=0.9")
+        let english = try await HeadlessChromium.visit(url, as: .desktop, acceptLanguage: "en-US,en;q=0.9")
         #expect(english.htmlTag.contains("lang=\"en\"") && english.requests.filter { $0.contains("/call/abc123?") }.count == 1)
-        let german = try HeadlessChromium.visit(url, as: .iPhone, acceptLanguage: "de-DE,de;q=0.9")
+        let german = try await HeadlessChromium.visit(url, as: .iPhone, acceptLanguage: "de-DE,de;q=0.9")
         #expect(german.htmlTag.contains("lang=\"de\""), "\(german.htmlTag)")
         #expect(german.dom.contains("<h1 id=\"title\">Anruf beitreten</h1>"))
         #expect(german.requests.contains(cache.url("/call/abc123?type=video&lang=de")), "\(german.requests)")
-        let arabic = try HeadlessChromium.visit(url, as: .android, acceptLanguage: "ar")
+        let arabic = try await HeadlessChromium.visit(url, as: .android, acceptLanguage: "ar")
         #expect(arabic.htmlTag.contains("lang=\"ar\" dir=\"rtl\""), "\(arabic.htmlTag)")
     }
 

@@ -105,7 +105,7 @@ struct CallPageTests {
         #expect(again.status == 304 && again.body.isEmpty && again.header("ETag") == etag)
         // What a mail client shows: Chromium draws the image, zbarimg reads it back.
         let png = server.site.directory + "/qr.png"
-        _ = try HeadlessChromium.visit("http://127.0.0.1:\(server.port)\(path)", as: .desktop, screenshot: png)
+        _ = try await HeadlessChromium.visit("http://127.0.0.1:\(server.port)\(path)", as: .desktop, screenshot: png)
         let scanned = try ExternalTool.run("zbarimg", ["-q", "--raw", png])
         #expect(scanned.output.trimmingCharacters(in: .whitespacesAndNewlines) == "https://127.0.0.1:\(server.port)/call/abc?type=video", "\(scanned.error)")
     }

@@ -29,7 +29,7 @@ struct GuestJourneyTests {
         let site = try Self.site()
         let server = try await LinkHostProcess.start(site)
         let url = "http://127.0.0.1:\(server.port)/call/abc123?type=video"
-        let android = try HeadlessChromium.visit(url, as: .android)
+        let android = try await HeadlessChromium.visit(url, as: .android)
         let intent = try #require(android.href(id: "open-app"))
         #expect(intent.hasPrefix("intent://127.0.0.1:\(server.port)/call/abc123?type=video#Intent;scheme=https;package=com.example.linkhost.android;S.browser_fallback_url=https%3A%2F%2Fplay.google.com"), "\(intent)")
         #expect(android.tag(id: "open-app")?.contains("button primary") == true && !android.isHidden(id: "open-app"))
@@ -47,24 +47,24 @@ struct GuestJourneyTests {
         let lacking = try await LinkHostCLI.run(["validate", "--config", site.configPath, "--info-plist", site.directory + "/Info.plist"], directory: site.directory)
         #expect(lacking.exitCode == 2 && lacking.stderr.contains("LH707"), "\(lacking)")
 
-        let iPhone = try HeadlessChromium.visit(url, as: .iPhone)
+        let iPhone = try await HeadlessChromium.visit(url, as: .iPhone)
         #expect(iPhone.href(id: "open-app") == "examplevideo://call/abc123?type=video")
         #expect(iPhone.tag(id: "open-app")?.contains("button secondary") == true, "\(iPhone.tag(id: "open-app") ?? "")")
         #expect(iPhone.tag(id: "app-store")?.contains("button primary") == true, "the store leads: \(iPhone.tag(id: "app-store") ?? "")")
         #expect(!iPhone.htmlTag.contains("data-webview"))
 
-        let desktop = try HeadlessChromium.visit(url, as: .desktop)
+        let desktop = try await HeadlessChromium.visit(url, as: .desktop)
         #expect(desktop.tag(id: "web-join")?.contains("button primary") == true)
     }
 
     @Test("openInAppHost: the iPhone's open button is the call on that host; served there, the page knows the app is missing")
     func openInAppHost() async throws {
         let server = try await LinkHostProcess.start(try Self.site(openInAppHost: "localhost"))
-        let iPhone = try HeadlessChromium.visit("http://127.0.0.1:\(server.port)/call/abc123?type=video", as: .iPhone)
+        let iPhone = try await HeadlessChromium.visit("http://127.0.0.1:\(server.port)/call/abc123?type=video", as: .iPhone)
         #expect(iPhone.href(id: "open-app") == "https://localhost/call/abc123?type=video")
         #expect(iPhone.tag(id: "open-app")?.contains("button primary") == true)
         #expect(iPhone.isHidden(id: "app-missing"))
-        let missing = try HeadlessChromium.visit("http://localhost:\(server.port)/call/abc123?type=video", as: .iPhone)
+        let missing = try await HeadlessChromium.visit("http://localhost:\(server.port)/call/abc123?type=video", as: .iPhone)
         #expect(missing.isHidden(id: "open-app"), "\(missing.tag(id: "open-app") ?? "")")
         #expect(!missing.isHidden(id: "app-missing"))
         #expect(missing.tag(id: "app-store")?.contains("button primary") == true)
@@ -74,18 +74,18 @@ struct GuestJourneyTests {
     func inAppBrowsers() async throws {
         let server = try await LinkHostProcess.start(try Self.site())
         let url = "http://127.0.0.1:\(server.port)/call/abc123?type=video"
-        let instagram = try HeadlessChromium.visit(url, as: Self.device(.iPhone, agent: Self.instagramIOS, name: "Instagram iOS"))
+        let instagram = try await HeadlessChromium.visit(url, as: Self.device(.iPhone, agent: Self.instagramIOS, name: "Instagram iOS"))
         #expect(instagram.htmlTag.contains("data-webview=\"instagram\""), "\(instagram.htmlTag)")
         #expect(instagram.href(id: "leave-webview") == "x-safari-https://127.0.0.1:\(server.port)/call/abc123?type=video")
         #expect(!instagram.isHidden(id: "webview") && !instagram.isHidden(id: "webview-hint-ios") && instagram.isHidden(id: "webview-hint-android"))
 
-        let facebook = try HeadlessChromium.visit(url, as: Self.device(.android, agent: Self.facebookAndroid, name: "Facebook Android"))
+        let facebook = try await HeadlessChromium.visit(url, as: Self.device(.android, agent: Self.facebookAndroid, name: "Facebook Android"))
         #expect(facebook.htmlTag.contains("data-webview=\"facebook\""))
         #expect(facebook.href(id: "leave-webview") == "intent://127.0.0.1:\(server.port)/call/abc123?type=video#Intent;scheme=https;action=android.intent.action.VIEW;end")
         #expect(!facebook.isHidden(id: "webview-hint-android"))
 
         let hostile = Self.instagramIOS + " \"><img src=x onerror=alert(1)><script>document.title='owned'</script>"
-        let attacked = try HeadlessChromium.visit(url, as: Self.device(.iPhone, agent: hostile, name: "hostile"))
+        let attacked = try await HeadlessChromium.visit(url, as: Self.device(.iPhone, agent: hostile, name: "hostile"))
         #expect(attacked.htmlTag.contains("data-webview=\"instagram\""))
         #expect(!attacked.dom.contains("onerror") && !attacked.dom.contains("owned"))
     }
@@ -94,7 +94,7 @@ struct GuestJourneyTests {
     func copyThenStore(store: String, prefix: String) async throws {
         let server = try await LinkHostProcess.start(try Self.site())
         let url = "http://127.0.0.1:\(server.port)/call/abc123?type=video"
-        let visit = try HeadlessChromium.visit(url, as: store == "app-store" ? .iPhone : .android, click: store)
+        let visit = try await HeadlessChromium.visit(url, as: store == "app-store" ? .iPhone : .android, click: store)
         #expect(visit.clipboard == "https://127.0.0.1:\(server.port)/call/abc123?type=video", "\(visit.clipboard ?? "nothing")")
         #expect(!visit.isHidden(id: "link-copied"))
         #expect(visit.navigations.count == 1 && visit.navigations.first?.hasPrefix(prefix) == true, "\(visit.navigations)")

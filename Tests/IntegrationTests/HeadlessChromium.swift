@@ -41,7 +41,16 @@ enum HeadlessChromium {
     /// Loads `url` as `device` and returns the DOM after load and a quiet network; `screenshot` names a PNG to write.
     /// `click` taps the element with that id after the load, with clipboard access granted; the stores are
     /// stopped before they leave the machine.
-    static func visit(_ url: String, as device: Device, acceptLanguage: String = "en-US,en;q=0.9", screenshot: String? = nil, click: String? = nil) throws -> Visit {
+    ///
+    /// The browser runs for seconds: the wait happens on a thread of its own, so it never holds one of the few
+    /// threads the other tests run on.
+    static func visit(_ url: String, as device: Device, acceptLanguage: String = "en-US,en;q=0.9", screenshot: String? = nil, click: String? = nil) async throws -> Visit {
+        try await onThreads([0], width: 1) { _ in
+            Result { try visitBlocking(url, as: device, acceptLanguage: acceptLanguage, screenshot: screenshot, click: click) }
+        }[0].get()
+    }
+
+    private static func visitBlocking(_ url: String, as device: Device, acceptLanguage: String, screenshot: String?, click: String?) throws -> Visit {
         guard isInstalled else { throw HarnessError("chromium is not installed; run make test-deps") }
         let folder = NSTemporaryDirectory() + "linkhost-visit-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

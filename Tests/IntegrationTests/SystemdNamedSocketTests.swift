@@ -12,11 +12,14 @@ struct SystemdNamedSocketTests {
     private static let activator = "/usr/bin/systemd-socket-activate"
 
     /// `systemd-socket-activate -l 127.0.0.1:PORT … --fdname=NAMES -- linkhost serve`, not yet connected to.
-    private func activate(_ site: SiteFixture, ports: [Int], names: [String]?) throws -> ChildProcess {
+    private func activate(_ site: SiteFixture, ports: [Int], names: [String]?) async throws -> ChildProcess {
         let listen = ports.flatMap { ["-l", "127.0.0.1:\($0)"] }
         let naming = names.map { ["--fdname=" + $0.joined(separator: ":")] } ?? []
-        return try ChildProcess(executable: Self.activator, arguments: listen + naming + ["--", try LinkHostCLI.binaryPath(), "serve", "--config", site.configPath],
-                                environment: LinkHostCLI.baseEnvironment, directory: site.directory)
+        let child = try ChildProcess(executable: Self.activator, arguments: listen + naming + ["--", try LinkHostCLI.binaryPath(), "serve", "--config", site.configPath],
+                                     environment: LinkHostCLI.baseEnvironment, directory: site.directory)
+        // Nothing may connect before the activator holds every socket (on a busy machine it starts late).
+        if let last = ports.last { try await child.waitForStderr(containing: "Listening on 127.0.0.1:\(last)", timeout: .seconds(20)) }
+        return child
     }
 
     /// One curl request: status and headers as curl dumps them.
@@ -35,7 +38,7 @@ struct SystemdNamedSocketTests {
         config.serverExtra["httpPort"] = configuredHTTP
         try site.writeConfig(config)
         // HTTP first: a linkhost that went by order would take it for HTTPS.
-        let child = try activate(site, ports: [httpPort, httpsPort], names: ["http", "https"])
+        let child = try await activate(site, ports: [httpPort, httpsPort], names: ["http", "https"])
         // linkhost starts on the first connection attempt, which waits in the socket's backlog.
         let secure = try curl("https://127.0.0.1:\(httpsPort)/.well-known/apple-app-site-association")
         #expect(secure.status == 200 && secure.headers.lowercased().contains("strict-transport-security: max-age="), "\(secure.headers)")
@@ -56,7 +59,7 @@ struct SystemdNamedSocketTests {
     private func mismatch(_ config: TestConfig, _ site: SiteFixture, ports: Int, names: [String]?) async throws -> Termination {
         try site.writeConfig(config)
         let bound = try (0..<ports).map { _ in try RawHTTPClientPortPicker.freePort() }
-        let child = try activate(site, ports: bound, names: names)
+        let child = try await activate(site, ports: bound, names: names)
         // The attempt starts linkhost; it fails before it answers, so the connection may be reset or refused.
         // At least 20 attempts whatever the clock says: in a full run this task may first run after a long wait.
         let deadline = ContinuousClock.now + .seconds(15)
@@ -104,7 +107,7 @@ struct SystemdNamedSocketTests {
         try #require(FileManager.default.isExecutableFile(atPath: Self.activator), "systemd-socket-activate (Debian's systemd) is needed")
         let site = try SiteFixture()
         let port = try RawHTTPClientPortPicker.freePort()
-        let child = try activate(site, ports: [port], names: ["linkhost.socket"])
+        let child = try await activate(site, ports: [port], names: ["linkhost.socket"])
         #expect(try await SystemdTests.connect(port).request("GET", "/healthz").status == 200)
         try await child.waitForStderr(containing: "1 socket passed by systemd (LISTEN_FDS)", timeout: .seconds(5))
         child.send(SIGTERM)

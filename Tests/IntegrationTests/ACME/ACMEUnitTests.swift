@@ -87,6 +87,8 @@ struct ACMEUnitTests {
             arguments: ["-l", "127.0.0.1:\(httpsPort)", "-l", "127.0.0.1:\(httpPort)", "--fdname=" + names.joined(separator: ":")] + setenv
                 + ["--", try LinkHostCLI.binaryPath()] + command.dropFirst(),
             environment: LinkHostCLI.baseEnvironment, directory: folder.path)
+        // The activator holds both sockets before anything may connect (on a busy machine it starts late).
+        try await child.waitForStderr(containing: "Listening on 127.0.0.1:\(httpPort)", timeout: .seconds(20))
         // The first connection attempt starts linkhost, as systemd would on traffic (or at boot, enabled).
         let first = try runTool("/usr/bin/curl", ["-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(httpPort)/healthz"])
         #expect(first.output == "200", "\(first) \(child.stderr.text)")
