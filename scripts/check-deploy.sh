@@ -298,6 +298,7 @@ log "validate: ${BINARY#"$REPO"/} validate on the ConfigMap's linkhost.json"
 # ---- 4. systemd units ----------------------------------------------------------------------
 
 # verify, security exposure and a socket-activated start of each unit set: scripts/check-deploy-systemd.sh.
-REPO=$REPO BINARY=$BINARY WORK=$WORK bash "$REPO/scripts/check-deploy-systemd.sh" || fail systemd "see above"
+systemd_check=$REPO/scripts/check-deploy-systemd.sh
+REPO=$REPO BINARY=$BINARY WORK=$WORK bash "$systemd_check" || fail systemd "see above"
 
 printf 'check-deploy: OK\n'
