@@ -98,34 +98,28 @@ public struct LintReport: Sendable, Equatable {
     /// sites and the first one's words: a mistake in a shared section shows once, not a thousand times.
     /// `--format json` keeps every one.
     static func grouped(_ diagnostics: [LintDiagnostic]) -> [String] {
-        struct Group { var first: LintDiagnostic; var sites: [String] }
+        // In order of first appearance: a problem outside the sites stands alone; others gather by code,
+        // severity and the path after `sites[N]`.
         var order: [String] = []
-        var groups: [String: Group] = [:]
-        var lines: [String: String] = [:]
-        for diagnostic in diagnostics {
-            guard let (site, rest) = siteAndRest(diagnostic.path) else {
-                let key = "line \(order.count)"
-                order.append(key)
-                lines[key] = diagnostic.description
-                continue
-            }
-            let key = "\(diagnostic.severity.rawValue) \(diagnostic.code.rawValue) \(rest)"
-            if groups[key] == nil { order.append(key); groups[key] = Group(first: diagnostic, sites: []) }
-            groups[key]!.sites.append(site)
+        var members: [String: [LintDiagnostic]] = [:]
+        for (index, diagnostic) in diagnostics.enumerated() {
+            let key = siteAndRest(diagnostic.path).map { "\(diagnostic.severity.rawValue) \(diagnostic.code.rawValue) \($0.rest)" } ?? "#\(index)"
+            if members[key] == nil { order.append(key) }
+            members[key, default: []].append(diagnostic)
         }
         return order.map { key in
-            if let line = lines[key] { return line }
-            let group = groups[key]!
-            guard group.sites.count >= 3 else {
-                return diagnostics.filter { d in siteAndRest(d.path).map { "\(d.severity.rawValue) \(d.code.rawValue) \($0.1)" } == key }.map(\.description).joined(separator: "\n  ")
+            let group = members[key]!
+            guard group.count >= 3, let (_, rest) = siteAndRest(group[0].path) else {
+                return group.map(\.description).joined(separator: "\n  ")
             }
-            let names = group.sites.count <= 6 ? group.sites.joined(separator: ", ") : group.sites.prefix(3).joined(separator: ", ") + " … " + group.sites.suffix(2).joined(separator: ", ")
-            return "\(group.first.severity.rawValue) \(group.first.code.rawValue) in \(group.sites.count) sites (\(names)), at sites[N]\(group.first.path.dropFirst(group.sites[0].count)); first: \(group.first.message)"
+            let sites = group.compactMap { siteAndRest($0.path)?.site }
+            let names = sites.count <= 6 ? sites.joined(separator: ", ") : sites.prefix(3).joined(separator: ", ") + " … " + sites.suffix(2).joined(separator: ", ")
+            return "\(group[0].severity.rawValue) \(group[0].code.rawValue) in \(sites.count) sites (\(names)), at sites[N]\(rest); first: \(group[0].message)"
         }
     }
 
     /// `sites[12]` and the rest of `sites[12].callLinks.links[0]`; nil for a path outside the sites.
-    private static func siteAndRest(_ path: String) -> (String, String)? {
+    private static func siteAndRest(_ path: String) -> (site: String, rest: String)? {
         guard path.hasPrefix("sites["), let close = path.firstIndex(of: "]") else { return nil }
         return (String(path[...close]), String(path[path.index(after: close)...]))
     }

@@ -35,7 +35,8 @@ public final class Snapshot: Sendable {
     /// Builds a snapshot, loading the files the config names; throws with every problem found.
     public init(config: Config, generation: Int = 1) throws(ConfigError) {
         var build = SnapshotBuild()
-        build.pageSources = Set(config.sites.flatMap { [StaticFiles.resolve($0.callLinks.template), StaticFiles.resolve($0.callLinks.locales)] })
+        let sources = Self.resolvedPageSources(config)
+        build.pageSources = Set(sources.flatMap { [$0.template, $0.locales] })
         var sites: [Site] = []
         sites.reserveCapacity(config.sites.count)
         var failures: [ConfigDiagnostic] = []
@@ -83,7 +84,7 @@ public final class Snapshot: Sendable {
         for name in config.sites.flatMap(\.callLinks.links.queryItemNames) where !names.contains(name) { names.append(name) }
         queryItemNames = names
         preparedResponses = build.prepared.all
-        warnings = build.warnings + Self.hiddenPageSources(config)
+        warnings = build.warnings + Self.hiddenPageSources(config, sources: sources)
     }
 
     /// The metrics page's headers; its body is filled per request by the server, which owns the counters.
@@ -103,19 +104,34 @@ public final class Snapshot: Sendable {
         sites[directory.siteIndex(forAuthority: authority)]
     }
 
-    /// LH306 for each site's template or locale folder that lies inside a static folder one of whose sites
-    /// uses another: the file is left out there (no site serves any site's sources), which the site sharing
-    /// the folder may not expect. A folder whose sites all use the same sources (the shipped layout) is fine.
-    private static func hiddenPageSources(_ config: Config) -> [ConfigDiagnostic] {
-        func sources(_ site: SiteConfig) -> Set<String> { [StaticFiles.resolve(site.callLinks.template), StaticFiles.resolve(site.callLinks.locales)] }
+    /// Each site's template and locale folder with links resolved, by site: each distinct path resolved once,
+    /// however many sites name it.
+    private static func resolvedPageSources(_ config: Config) -> [(template: String, locales: String)] {
+        var resolved: [String: String] = [:]
+        func resolve(_ path: String) -> String {
+            if let known = resolved[path] { return known }
+            let target = StaticFiles.resolve(path)
+            resolved[path] = target
+            return target
+        }
+        return config.sites.map { (resolve($0.callLinks.template), resolve($0.callLinks.locales)) }
+    }
+
+    /// LH306 for each site's template or locale folder (`sources`, resolved, by site) that lies inside a static
+    /// folder one of whose sites uses another: the file is left out there (no site serves any site's sources),
+    /// which the site sharing the folder may not expect. A folder whose sites all use the same sources (the
+    /// shipped layout) is fine.
+    private static func hiddenPageSources(_ config: Config, sources: [(template: String, locales: String)]) -> [ConfigDiagnostic] {
         var sitesSources: [String: [Set<String>]] = [:]
-        for site in config.sites { sitesSources[StaticFiles.resolve(site.staticFiles.root), default: []].append(sources(site)) }
+        for (site, own) in zip(config.sites, sources) {
+            sitesSources[StaticFiles.resolve(site.staticFiles.root), default: []].append([own.template, own.locales])
+        }
+        let roots = sitesSources.sorted { $0.key < $1.key }
         var diagnostics: [ConfigDiagnostic] = []
         var reported: Set<String> = []
-        for site in config.sites {
-            for (key, path) in [("template", site.callLinks.template), ("locales", site.callLinks.locales)] {
-                let source = StaticFiles.resolve(path)
-                for (root, used) in sitesSources.sorted(by: { $0.key < $1.key })
+        for (site, own) in zip(config.sites, sources) {
+            for (key, path, source) in [("template", site.callLinks.template, own.template), ("locales", site.callLinks.locales, own.locales)] {
+                for (root, used) in roots
                 where source.hasPrefix(root + "/") && used.contains(where: { !$0.contains(source) }) && reported.insert(source + "\n" + root).inserted {
                     diagnostics.append(ConfigDiagnostic(.lh306, path: ConfigReader.join(site.sections.callLinks, key),
                                                         message: "\"\(path)\" lies inside the static folder \(root), which a site with other page sources serves; it is not served there as a file", severity: .warning))
