@@ -35,6 +35,16 @@ static struct spawn_job *pending_job;
 static pthread_once_t spawner_once = PTHREAD_ONCE_INIT;
 static int spawner_started;
 
+// Marks every descriptor above stderr close-on-exec, so the child keeps none it inherited by accident:
+// another thread's pipe (Foundation's are not close-on-exec) held open by a long-lived server would keep
+// that pipe's reader from ever seeing end of file. The report pipe stays usable until exec.
+static void keep_only_standard_descriptors(void) {
+    if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return;
+    long limit = sysconf(_SC_OPEN_MAX);
+    if (limit < 0 || limit > 65536) limit = 65536;
+    for (int fd = 3; fd < limit; fd++) fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
 // Runs in the child between fork and exec: async-signal-safe calls only.
 static void become_child(const struct spawn_job *job, pid_t parent) {
     struct sigaction action;
@@ -52,6 +62,7 @@ static void become_child(const struct spawn_job *job, pid_t parent) {
     if (null_fd >= 0) dup2(null_fd, 0);
     dup2(job->stdout_write, 1);
     dup2(job->stderr_write, 2);
+    keep_only_standard_descriptors();
     int error_number = 0;
     if (job->directory && *job->directory && chdir(job->directory) != 0) {
         error_number = errno;
