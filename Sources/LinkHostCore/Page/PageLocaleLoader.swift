@@ -16,7 +16,10 @@ enum PageLocaleLoader {
 
     /// Loads `folder` for a template that uses `usedStrings`. A template that uses no strings has its own
     /// text in one language: the folder is not read, and the page has the default locale only.
-    static func load(folder: String, defaultTag: LanguageTag, usedStrings: Set<String>, setting: String) throws(ConfigError) -> Loaded {
+    /// `optionalStrings` are kept when a file has them and never missed: strings with a built-in text
+    /// (`NotFoundPages.builtInStrings`).
+    static func load(folder: String, defaultTag: LanguageTag, usedStrings: Set<String>, optionalStrings: Set<String> = [],
+                     setting: String) throws(ConfigError) -> Loaded {
         var errors: [ConfigDiagnostic] = []
         var warnings: [ConfigDiagnostic] = []
         func error(_ code: LintCode, _ message: String) { errors.append(ConfigDiagnostic(code, path: setting, message: message)) }
@@ -47,7 +50,7 @@ enum PageLocaleLoader {
         }
         var read: [(tag: LanguageTag, path: String, isRightToLeft: Bool, strings: [String: String])] = []
         for file in files {
-            let (isRightToLeft, strings, found) = readFile(file.document, tag: file.tag, path: file.path, usedStrings: usedStrings)
+            let (isRightToLeft, strings, found) = readFile(file.document, tag: file.tag, path: file.path, usedStrings: usedStrings.union(optionalStrings))
             for diagnostic in found { diagnostic.severity == .error ? error(diagnostic.code, diagnostic.message) : warning(diagnostic.code, diagnostic.message) }
             read.append((file.tag, file.path, isRightToLeft, strings))
         }
@@ -68,7 +71,8 @@ enum PageLocaleLoader {
         if !errors.isEmpty { throw ConfigError(source: folder, diagnostics: errors + warnings) }
         let ordered = [fallback] + read.enumerated().filter { $0.offset != defaultIndex }.map(\.element)
         let locales = ordered.map { file in
-            PageLocale(tag: file.tag, isRightToLeft: file.isRightToLeft, strings: fallback.strings.merging(file.strings) { $1 }.filter { usedStrings.contains($0.key) })
+            PageLocale(tag: file.tag, isRightToLeft: file.isRightToLeft,
+                       strings: fallback.strings.merging(file.strings) { $1 }.filter { usedStrings.contains($0.key) || optionalStrings.contains($0.key) })
         }
         return Loaded(locales: locales, warnings: warnings)
     }

@@ -48,7 +48,7 @@ public struct Router: Sendable {
         }
         guard let target = pageTarget(path: request.path.utf8, on: site, query: { request.query[$0] },
                                       language: { request.language }, acceptLanguage: { request.acceptLanguage })
-        else { return .prepared(site.notFound) }
+        else { return .prepared(site.notFound(language: { request.language }, acceptLanguage: { request.acceptLanguage })) }
         guard request.isRead else { return .prepared(snapshot.methodNotAllowed) }
         let authority = request.host.map { Array($0.utf8) }
         let host: String?

@@ -14,8 +14,8 @@ public final class Site: Sendable {
     @usableFromInline package let staticFiles: ByteKeyedTable<Resource>
     /// The URL paths of the static files, sorted, for the linter.
     public let staticPaths: [String]
-    /// The answer for unknown paths and invalid call links: the static tree's 404.html, or plain text.
-    package let notFound: Response
+    /// The answer for unknown paths and invalid call links: the static tree's 404.html in each page locale, or plain text.
+    let notFoundPages: NotFoundPages
     /// The call-link page renderer.
     @usableFromInline package let callPage: CallPage
     /// True when the site has no `callLinks.baseURL`, so its pages' absolute URLs come from the Host (`PageHost`).
@@ -38,9 +38,11 @@ public final class Site: Sendable {
         }
         let assetLinks = config.android.isEmpty ? [] : AssetLinksGenerator.bytes(for: config)
         let template = try Self.template(config, build: &build)
-        let locales = try Self.locales(config, template: template, build: &build)
-        callPage = CallPage(site: config, baked: Self.bakedPages(config, template: template, locales: locales, build: &build), locales: locales)
         let tree = try Self.staticTree(config, build: &build)
+        let notFoundStrings = tree.notFoundTemplate?.usedStrings.subtracting(NotFoundPages.builtInStrings.keys) ?? []
+        let locales = try Self.locales(config, usedStrings: template.usedStrings.union(notFoundStrings), build: &build)
+        callPage = CallPage(site: config, baked: Self.bakedPages(config, template: template, locales: locales, build: &build), locales: locales)
+        notFoundPages = try Self.notFoundPages(config, tree: tree, locales: locales, build: &build)
         if let image = config.callLinks.previewImage, tree.resources.value(for: ("/" + image).utf8) == nil {
             throw ConfigError(source: config.staticFiles.root, diagnostics: [ConfigDiagnostic(.lh114, path: ConfigReader.join(sections.callLinks, "previewImage"), message: "\"\(image)\" is not a file in \(config.staticFiles.root)")])
         }
@@ -72,7 +74,15 @@ public final class Site: Sendable {
         self.generated = generated
         self.staticFiles = tree.resources
         self.staticPaths = tree.paths
-        self.notFound = tree.notFound
+    }
+
+    /// The not-found page in the default locale, for answers that read no language.
+    package var notFound: Response { notFoundPages.standard }
+
+    /// The not-found page in the language a request asks for; `language` (`?lang=`) and `acceptLanguage`
+    /// are read only when the page has more than one language.
+    package func notFound(language: () -> String?, acceptLanguage: () -> String?) -> Response {
+        notFoundPages.response(chooser: callPage.chooser, language: language, acceptLanguage: acceptLanguage)
     }
 
     /// The site's page template, parsed once per snapshot however many sites use it.
@@ -97,16 +107,16 @@ public final class Site: Sendable {
         return baked
     }
 
-    /// The site's page locales, read against the strings its template uses, once per snapshot however many
-    /// sites share the folder; warnings are kept once.
-    private static func locales(_ config: SiteConfig, template: PageTemplate, build: inout SnapshotBuild) throws(ConfigError) -> [PageLocale] {
+    /// The site's page locales, read against the strings its call page and not-found page use, once per
+    /// snapshot however many sites share the folder; warnings are kept once.
+    private static func locales(_ config: SiteConfig, usedStrings: Set<String>, build: inout SnapshotBuild) throws(ConfigError) -> [PageLocale] {
         let callLinks = config.callLinks
         let defaultTag = LanguageTag(callLinks.defaultLocale) ?? LanguageTag("en")!
-        let usedStrings = template.usedStrings
         let key = SnapshotBuild.LocalesKey(folder: callLinks.locales, defaultTag: defaultTag.text, usedStrings: usedStrings)
         // Sites share their locale folder as a rule: read and checked once (a thousand sites read seven files each otherwise).
         if let cached = build.locales[key] { return cached }
         let loaded = try PageLocaleLoader.load(folder: callLinks.locales, defaultTag: defaultTag, usedStrings: usedStrings,
+                                              optionalStrings: Set(NotFoundPages.builtInStrings.keys),
                                               setting: ConfigReader.join(config.sections.callLinks, "locales"))
         for warning in loaded.warnings where !build.warnings.contains(warning) { build.warnings.append(warning) }
         // A folder with warnings is read again for each site, so each site's setting is named in them as before.
@@ -119,17 +129,38 @@ public final class Site: Sendable {
         // Templates and locale files are sources, not pages: no site serves any site's raw.
         let key = SnapshotBuild.StaticTreeKey(settings: config.staticFiles)
         if let tree = build.staticTrees[key] { return tree }
-        let files = try StaticFiles.load(settings: config.staticFiles, setting: config.sections.staticFiles, excluded: build.pageSources, into: &build.prepared)
+        let loaded = try StaticFiles.load(settings: config.staticFiles, setting: config.sections.staticFiles, excluded: build.pageSources, into: &build.prepared)
+        // 404.html is the not-found page's template, not a page of its own: served raw it would show its {{…}}.
+        let files = loaded.filter { $0.path != NotFoundPages.path }
         var resources = ByteKeyedTable<Resource>(foldsCase: false)
         for (path, resource) in files { resources.insert(Array(path.utf8), resource) }
-        let notFoundBody = files.first { $0.path == "/404.html" }?.resource.ok.body
-        let notFound = build.prepared.add(Response(
-            status: 404,
-            headers: (notFoundBody == nil ? [HTTPHeader("Content-Type", "text/plain; charset=utf-8")] : [HTTPHeader("Content-Type", "text/html; charset=utf-8")] + CallPage.securityHeaders)
-                + [HTTPHeader("Cache-Control", "public, max-age=60")],
-            body: notFoundBody ?? Array("Not Found\n".utf8), route: .notFound))
-        let tree = SnapshotBuild.StaticTree(resources: resources, paths: files.map(\.path).sorted(), notFound: notFound)
+        let source = config.staticFiles.root + NotFoundPages.path
+        let notFoundTemplate = try loaded.first { $0.path == NotFoundPages.path }.map { file throws(ConfigError) in
+            try NotFoundPages.template(file.resource.ok.body, path: source, setting: config.sections.staticFiles + ".root")
+        }
+        let tree = SnapshotBuild.StaticTree(key: key, resources: resources, paths: files.map(\.path).sorted(), notFoundTemplate: notFoundTemplate)
         build.staticTrees[key] = tree
         return tree
+    }
+
+    /// The site's not-found page, baked once per static tree, locales and app name however many sites share them.
+    private static func notFoundPages(_ config: SiteConfig, tree: SnapshotBuild.StaticTree, locales: [PageLocale],
+                                      build: inout SnapshotBuild) throws(ConfigError) -> NotFoundPages {
+        guard let template = tree.notFoundTemplate else {
+            if let plain = build.plainNotFound { return plain }
+            let plain = NotFoundPages.plain(prepared: &build.prepared)
+            build.plainNotFound = plain
+            return plain
+        }
+        let appName = config.appName ?? ""
+        let key = SnapshotBuild.NotFoundKey(tree: tree.key, appName: appName, locales: locales.map {
+            BakedPages.Key.LocaleKey(tag: $0.tag.text, isRightToLeft: $0.isRightToLeft, strings: $0.strings)
+        })
+        if let baked = build.notFoundPages[key] { return baked }
+        let baked = try NotFoundPages(template: template, path: config.staticFiles.root + NotFoundPages.path,
+                                      setting: config.sections.staticFiles + ".root", locales: locales, appName: appName,
+                                      prepared: &build.prepared)
+        build.notFoundPages[key] = baked
+        return baked
     }
 }

@@ -173,6 +173,10 @@ struct SnapshotBuild {
     var bakedPages: [BakedPages.Key: BakedPages] = [:]
     /// Association documents by bytes, so sites that serve the same file share one prepared response.
     var documents: [DocumentKey: Resource] = [:]
+    /// Not-found pages baked per static tree, app name and locales.
+    var notFoundPages: [NotFoundKey: NotFoundPages] = [:]
+    /// The plain-text 404 of every site whose static folder has no 404.html.
+    var plainNotFound: NotFoundPages?
     /// `DefaultPreviewImage`, prepared once for every site that names no preview image.
     var defaultPreviewImage: Resource?
     /// The 405 of every site.
@@ -190,11 +194,19 @@ struct SnapshotBuild {
         let settings: StaticFileSettings
     }
 
-    /// One loaded static tree: its resources and its 404 page's body, if it has one.
+    /// One loaded static tree: its resources and its 404.html parsed as the not-found page's template.
     struct StaticTree {
+        let key: StaticTreeKey
         let resources: ByteKeyedTable<Resource>
         let paths: [String]
-        let notFound: Response
+        let notFoundTemplate: PageTemplate?
+    }
+
+    /// What makes two sites' not-found pages the same bytes.
+    struct NotFoundKey: Hashable {
+        let tree: StaticTreeKey
+        let appName: String
+        let locales: [BakedPages.Key.LocaleKey]
     }
 
     /// What makes two sites' page locales the same.
