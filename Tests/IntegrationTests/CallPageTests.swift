@@ -67,6 +67,26 @@ struct CallPageTests {
         }
     }
 
+    @Test("The shipped 404 page answers in the visitor's language on the server's own path, ?lang= first",
+          arguments: [("ar", nil, "ar", "rtl"), ("de", nil, "de", "ltr"), ("de", "ja", "ja", "ltr"), ("xx", nil, "en", "ltr")])
+    func localizedNotFound(acceptLanguage: String, lang: String?, tag: String, direction: String) async throws {
+        let fixture = try SiteFixture()
+        try fixture.write(try String(contentsOfFile: SiteFixture.repositoryRoot + "/public/404.html", encoding: .utf8), to: "public/404.html")
+        let server = try await LinkHostProcess.start(fixture)
+        // A bad call link and an unknown path take different turns in the server; both end on this page.
+        let query = lang.map { "?lang=\($0)" } ?? ""
+        for path in ["/call/a%3Cb" + query, "/no/such/page" + query] {
+            let response = try server.request("GET", path, headers: [("Accept-Language", acceptLanguage)])
+            #expect(response.status == 404 && response.header("Content-Type") == "text/html; charset=utf-8", "\(path): \(response)")
+            #expect(response.header("Content-Language") == tag, "\(path): \(response)")
+            #expect(response.header("Vary") == "Accept-Language")
+            #expect(response.text.contains("<html lang=\"\(tag)\" dir=\"\(direction)\">"), "\(response.text)")
+            #expect(!response.text.contains("{{"))
+        }
+        let raw = try server.request("GET", "/404.html")
+        #expect(raw.status == 404 && !raw.text.contains("{{"), "404.html is the template, never served raw: \(raw)")
+    }
+
     @Test("Query items other than type are ignored, never reflected")
     func otherQueryItems() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
