@@ -54,6 +54,7 @@ shoot call-instagram-ios-ar "$link&lang=ar" "$instagram" 390 844 2 --mobile --to
 shoot call-phone-en-link-copied "$link&lang=en" "$iphone" 390 844 2 --mobile --touch 5 --full-page --click app-store
 curl -sS --fail --max-time 5 -o "$out/default-preview-image.png" "$LINKHOST_CHECK_URL/linkhost-preview.png" && echo "$out/default-preview-image.png"
 shoot not-found-phone "/call/<bad>" "$iphone" 390 844 2 --mobile --touch 5
+shoot not-found-phone-ar "/call/<bad>?lang=ar" "$iphone" 390 844 2 --mobile --touch 5
 shoot home-desktop "/" "$desktop" 1280 860 1
 # The QR code on the rendered desktop page must scan back to the call link.
 if command -v zbarimg >/dev/null; then
