@@ -82,7 +82,7 @@ extension Server {
         plan.write(into: &output)
         let written = UnsafeBufferPointer(start: UnsafePointer(body), count: output.count)
         var tagSpan = tag.mutableSpan
-        return (written, EntityTag.writeTag(digest: EntityTag.digest(Span(_unsafeElements: written)), length: written.count, into: &tagSpan))
+        return (written, EntityTag.writeTag(digest: plan.entityDigest, length: written.count, into: &tagSpan))
     }
 
     /// Room for a rendered page's ETag and its NUL.

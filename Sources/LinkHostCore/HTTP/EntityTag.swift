@@ -7,10 +7,22 @@ public enum EntityTag {
 
     /// `strong(for:)` of the bytes a span shows (a page rendered straight into the server's buffer).
     public static func strong(for bytes: Span<UInt8>) -> String {
+        strong(digest: digest(bytes), length: bytes.count)
+    }
+
+    /// `strong(for:)`'s form for a digest computed elsewhere (a page's, from what decides its bytes).
+    package static func strong(digest: UInt64, length: Int) -> String {
         var text = [UInt8](repeating: 0, count: maximumLength)
         var span = text.mutableSpan
-        let count = writeTag(digest: digest(bytes), length: bytes.count, into: &span)
+        let count = writeTag(digest: digest, length: length, into: &span)
         return String(decoding: text[..<count], as: UTF8.self)
+    }
+
+    /// Folds `value` into `hash`, so a digest can cover several parts without copying them together.
+    package static func combine(_ hash: UInt64, _ value: UInt64) -> UInt64 {
+        var mixed = (hash ^ value) &* 0x9E37_79B9_7F4A_7C15
+        mixed ^= mixed >> 29
+        return mixed
     }
 
     /// The most bytes a tag from `writeTag` takes: quotes, 16 digits, a dash and 16 more.

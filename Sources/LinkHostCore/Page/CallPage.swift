@@ -128,7 +128,8 @@ package struct CallPage: Sendable {
         var body: [UInt8] = []
         body.reserveCapacity(plan.length)
         plan.write(into: &body)
-        return Self.resource(body: body, headers: headerSets[headerSet(for: language)], route: .callPage)
+        return Self.resource(body: body, headers: headerSets[headerSet(for: language)], route: .callPage,
+                             etag: EntityTag.strong(digest: plan.entityDigest, length: body.count))
     }
 
     /// The page for one call in one language, its values computed and its length known, ready to be
@@ -162,10 +163,10 @@ package struct CallPage: Sendable {
         return headers.filter { kept.contains($0.name.lowercased()) }
     }
 
-    /// A rendered body as a 200 with a strong ETag (after `headers`) and the 304 that repeats the
+    /// A rendered body as a 200 with a strong ETag (after `headers`; the body's own unless `etag` is given) and the 304 that repeats the
     /// validators and caching fields (RFC 9110 §15.4.5).
-    static func resource(body: [UInt8], headers: [HTTPHeader], route: Route) -> Resource {
-        let etag = EntityTag.strong(for: body)
+    static func resource(body: [UInt8], headers: [HTTPHeader], route: Route, etag: String? = nil) -> Resource {
+        let etag = etag ?? EntityTag.strong(for: body)
         let ok = Response(status: 200, headers: headers + [HTTPHeader("ETag", etag)], body: body, route: route)
         var notModified = Response(status: 304, headers: notModifiedHeaders(headers) + [HTTPHeader("ETag", etag)], route: route)
         notModified.representationLength = body.count

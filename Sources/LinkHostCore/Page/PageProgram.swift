@@ -29,6 +29,9 @@ struct PageProgram: Sendable {
 
     let steps: [Step]
     let literals: [UInt8]
+    /// A digest of the steps and literals: with the values, all that decides a page's bytes, so a page's
+    /// ETag hashes its few hundred bytes of values instead of the whole page (the same on every replica).
+    let identity: UInt64
 
     /// Flattens a baked template (its locale strings are resolved; any left show no text, as in `render`).
     init(_ template: PageTemplate) {
@@ -55,6 +58,16 @@ struct PageProgram: Sendable {
         flatten(template.segments)
         self.steps = steps
         self.literals = literals
+        identity = steps.reduce(EntityTag.digest(literals.span)) { hash, step in
+            switch step {
+            case .literal(let start, let end):
+                return EntityTag.combine(EntityTag.combine(hash, 1), UInt64(UInt32(start)) << 32 | UInt64(UInt32(end)))
+            case .field(let field):
+                return EntityTag.combine(EntityTag.combine(hash, 2), UInt64(field.slot))
+            case .section(let field, let inverted, let end):
+                return EntityTag.combine(EntityTag.combine(hash, inverted ? 4 : 3), UInt64(field.slot) << 32 | UInt64(UInt32(end)))
+            }
+        }
     }
 
     /// The number of bytes `write` produces for these values.
@@ -104,6 +117,9 @@ package struct PagePlan {
     package func write<Output: PageOutput>(into output: inout Output) {
         program.write(values, into: &output)
     }
+
+    /// The digest of the page's strong ETag, from what decides its bytes: the program and the values.
+    package var entityDigest: UInt64 { values.digest(seed: program.identity) }
 }
 
 /// The per-request values of one page as they go into it, each computed once (the canonical URL stands
@@ -127,6 +143,13 @@ struct PageValues {
     /// control characters (templates and hosts are checked, IDs are tokens), so a value is empty exactly
     /// when its escaped form is.
     func isEmpty(_ field: PageTemplate.Field) -> Bool { starts[field.slot] == ends[field.slot] }
+
+    /// A digest of the values' bytes and where each field's stand, folded into `seed`.
+    func digest(seed: UInt64) -> UInt64 {
+        var hash = EntityTag.combine(seed, EntityTag.digest(bytes.span))
+        for slot in 0..<17 { hash = EntityTag.combine(hash, UInt64(starts[slot]) << 32 | UInt64(ends[slot])) }
+        return hash
+    }
 
     /// Appends a field's bytes with `build` and records where they went.
     mutating func set(_ field: PageTemplate.Field, _ build: (inout [UInt8]) -> Void) {
