@@ -143,3 +143,11 @@ test('copying before the store happens on phones only', () => {
   assert.ok(page.copiesBeforeStore('ios') && page.copiesBeforeStore('android'));
   assert.ok(!page.copiesBeforeStore('desktop') && !page.copiesBeforeStore('mobile'));
 });
+
+test('language choice agrees with the server on the shared case table (Tests/Shared/language-choice-cases.json)', () => {
+  const table = JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '../Shared/language-choice-cases.json'), 'utf8'));
+  assert.ok(table.cases.length >= 20);
+  for (const entry of table.cases) {
+    assert.equal(page.chooseLanguage(entry.ranges, entry.tags), entry.expected, JSON.stringify(entry));
+  }
+});

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import LinkHostCore
 
@@ -26,6 +27,32 @@ struct PageLanguageTests {
     func negotiation(field: String, expected: String) {
         let chooser = LanguageChooser(tags: Self.shipped, defaultIndex: 0)
         #expect(Self.shipped[chooser.negotiate(field)] == expected)
+    }
+
+    /// One row of the table the page script's tests read too.
+    struct SharedCase: Decodable, CustomStringConvertible {
+        let tags: [String]
+        let ranges: [String]
+        let expected: String
+        var description: String { "\(ranges) of \(tags)" }
+    }
+
+    /// Tests/Shared/language-choice-cases.json: what call.js's chooseLanguage must also answer.
+    static let sharedCases: [SharedCase] = {
+        struct Table: Decodable { let cases: [SharedCase] }
+        guard let data = FileManager.default.contents(atPath: "Tests/Shared/language-choice-cases.json"),
+              let table = try? JSONDecoder().decode(Table.self, from: data) else { return [] }
+        return table.cases
+    }()
+
+    @Test("the server's choice agrees with call.js's on the shared case table")
+    func sharedTable() throws {
+        try #require(Self.sharedCases.count >= 20, "Tests/Shared/language-choice-cases.json is missing or unreadable")
+        for entry in Self.sharedCases {
+            let chooser = LanguageChooser(tags: entry.tags, defaultIndex: 0)
+            // navigator.languages in order is an Accept-Language of equal weights in that order.
+            #expect(entry.tags[chooser.negotiate(entry.ranges.joined(separator: ", "))] == entry.expected, "\(entry)")
+        }
     }
 
     @Test("pt-PT falls back to pt-BR only while it is the one Portuguese; the default otherwise")
