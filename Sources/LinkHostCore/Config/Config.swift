@@ -35,8 +35,9 @@ public struct Config: Sendable, Equatable {
 /// One site: the hosts it answers and everything served on them.
 ///
 /// A site's `apps`, `android`, `callLinks`, `aasa` and `static` are its own where it sets them and the top
-/// level's where it does not, resolved at load; `sections` records which, so problems name the key the
-/// user actually wrote.
+/// level's where it does not, and inside a section it writes, each key `ConfigKeyTable` inherits by key is
+/// the top level's unless the site writes it; resolved at load. `sections` records which, so problems name
+/// the key the user actually wrote.
 public struct SiteConfig: Sendable, Equatable {
     /// Host names, lowercased, matched without port; `*.example.com` matches any subdomain. Empty for the
     /// default site.
@@ -68,7 +69,7 @@ public struct SiteConfig: Sendable, Equatable {
 
     /// Where the site's link template `index` was written, e.g. `sites[1].callLinks.links[2]`.
     public func linkSource(_ index: Int) -> String {
-        ConfigReader.join(sections.callLinks, callLinks.linkSources[index])
+        ConfigReader.join(sections.sectionPath(of: "callLinks", "links"), callLinks.linkSources[index])
     }
 }
 
@@ -87,6 +88,31 @@ public struct SiteSections: Sendable, Equatable {
     public var aasa: String
     /// Where `static` was read from.
     public var staticFiles: String
+    /// The section (`callLinks`) each key a site inherited by key was written in, by `section.key`
+    /// (`callLinks.template`): the top level's, while the rest of the section is the site's own.
+    public var keySections: [String: String] = [:]
+
+    /// Makes the record of a site's sections, every key read where its section was.
+    public init(site: String, apps: String, android: String, callLinks: String, aasa: String, staticFiles: String) {
+        (self.site, self.apps, self.android, self.callLinks, self.aasa, self.staticFiles) = (site, apps, android, callLinks, aasa, staticFiles)
+    }
+
+    /// Where `key` of `section` (`callLinks`, `aasa`, `static`) was read from: `sites[1].callLinks`, or
+    /// `callLinks` when the site inherits the section or the key.
+    public func sectionPath(of section: String, _ key: String) -> String {
+        if let inherited = keySections["\(section).\(key)"] { return inherited }
+        switch section {
+        case "callLinks": return callLinks
+        case "aasa": return aasa
+        case "static": return staticFiles
+        default: return ConfigReader.join(site, section)
+        }
+    }
+
+    /// The JSON path of `key` of `section` as it was read (or would be written), e.g. `sites[1].callLinks.template`.
+    public func source(_ section: String, _ key: String) -> String {
+        ConfigReader.join(sectionPath(of: section, key), key)
+    }
 
     /// The sections of the default site: every key at the top level.
     public static let topLevel = SiteSections(site: "", apps: "apps", android: "android", callLinks: "callLinks", aasa: "aasa", staticFiles: "static")

@@ -65,9 +65,8 @@ enum ServerSettingsReader {
     }
 
     private static func readFile(_ value: JSONValue, into settings: inout ServerSettings, reader: inout ConfigReader) -> ACMESettingsReader.FileChoices {
-        let keys = ["host", "port", "httpPort", "threads", "connectionTimeout", "connectionLimit", "perIPConnectionLimit", "headerTimeout", "shutdownTimeout", "connectionMemoryLimit", "pageCacheBytes", "tls"]
         var choices = ACMESettingsReader.FileChoices()
-        guard let object = reader.object(value, at: "server", allowed: keys) else { return choices }
+        guard let object = reader.object(value, at: "server", allowed: ConfigKeys.members(of: "server")) else { return choices }
         if let host = reader.string(object, "host", at: "server", expected: "an address such as \"::\" or \"0.0.0.0\"", rule: hostRule) {
             settings.host = host
         }
@@ -82,7 +81,7 @@ enum ServerSettingsReader {
         settings.shutdownTimeout = reader.integer(object, "shutdownTimeout", at: "server", in: 0...600) ?? settings.shutdownTimeout
         settings.connectionMemoryLimit = reader.integer(object, "connectionMemoryLimit", at: "server", in: 4096...1_048_576) ?? settings.connectionMemoryLimit
         settings.pageCacheBytes = reader.integer(object, "pageCacheBytes", at: "server", in: 0...(1 << 34)) ?? settings.pageCacheBytes
-        if let tls = object["tls"], let tlsObject = reader.object(tls, at: "server.tls", allowed: ["certificateFile", "privateKeyFile", "acme", "hsts"]) {
+        if let tls = object["tls"], let tlsObject = reader.object(tls, at: "server.tls", allowed: ConfigKeys.members(of: "server.tls")) {
             if let hsts = tlsObject["hsts"] { settings.hsts = HSTSSettingsReader.read(hsts, reader: &reader) }
             // HSTS alone is a setting for the HTTPS that LINKHOST_ACME_HOSTS may turn on, not a request for files.
             if tlsObject.members.allSatisfy({ $0.key == "hsts" }) { return choices }

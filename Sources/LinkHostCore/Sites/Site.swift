@@ -42,14 +42,14 @@ public final class Site: Sendable {
         callPage = CallPage(site: config, baked: Self.bakedPages(config, template: template, locales: locales, build: &build), locales: locales)
         let tree = try Self.staticTree(config, build: &build)
         if let image = config.callLinks.previewImage, tree.resources.value(for: ("/" + image).utf8) == nil {
-            throw ConfigError(source: config.staticFiles.root, diagnostics: [ConfigDiagnostic(.lh114, path: ConfigReader.join(sections.callLinks, "previewImage"), message: "\"\(image)\" is not a file in \(config.staticFiles.root)")])
+            throw ConfigError(source: config.staticFiles.root, diagnostics: [ConfigDiagnostic(.lh114, path: sections.source("callLinks", "previewImage"), message: "\"\(image)\" is not a file in \(config.staticFiles.root)")])
         }
         var generated = ByteKeyedTable<Resource>(foldsCase: false)
         let documents = (aasa.isEmpty ? [] : Self.aasaPaths.map { ($0, aasa, Route.aasa) })
             + (assetLinks.isEmpty ? [] : [(Self.assetLinksPath, assetLinks, Route.assetLinks)])
         for (path, bytes, route) in documents {
             if tree.resources.value(for: path.utf8) != nil {
-                build.warnings.append(ConfigDiagnostic(.lh305, path: sections.staticFiles + ".root", message: "the file for \(path) is ignored; linkhost generates it from the config", severity: .warning))
+                build.warnings.append(ConfigDiagnostic(.lh305, path: sections.source("static", "root"), message: "the file for \(path) is ignored; linkhost generates it from the config", severity: .warning))
             }
             // One prepared resource per document: both AASA paths, and every site serving the same file,
             // answer with the very same bytes and ETag.
@@ -79,7 +79,7 @@ public final class Site: Sendable {
     private static func template(_ config: SiteConfig, build: inout SnapshotBuild) throws(ConfigError) -> PageTemplate {
         let path = config.callLinks.template
         if let parsed = build.templates[path] { return parsed }
-        let setting = ConfigReader.join(config.sections.callLinks, "template")
+        let setting = config.sections.source("callLinks", "template")
         let parsed = try PageTemplate.load(path, setting: setting)
         build.templates[path] = parsed
         if !parsed.missingScriptElements.isEmpty {
@@ -107,7 +107,7 @@ public final class Site: Sendable {
         // Sites share their locale folder as a rule: read and checked once (a thousand sites read seven files each otherwise).
         if let cached = build.locales[key] { return cached }
         let loaded = try PageLocaleLoader.load(folder: callLinks.locales, defaultTag: defaultTag, usedStrings: usedStrings,
-                                              setting: ConfigReader.join(config.sections.callLinks, "locales"))
+                                              setting: config.sections.source("callLinks", "locales"))
         for warning in loaded.warnings where !build.warnings.contains(warning) { build.warnings.append(warning) }
         // A folder with warnings is read again for each site, so each site's setting is named in them as before.
         if loaded.warnings.isEmpty { build.locales[key] = loaded.locales }
@@ -119,7 +119,7 @@ public final class Site: Sendable {
         // Templates and locale files are sources, not pages: no site serves any site's raw.
         let key = SnapshotBuild.StaticTreeKey(settings: config.staticFiles)
         if let tree = build.staticTrees[key] { return tree }
-        let files = try StaticFiles.load(settings: config.staticFiles, setting: config.sections.staticFiles, excluded: build.pageSources, into: &build.prepared)
+        let files = try StaticFiles.load(settings: config.staticFiles, setting: config.sections.sectionPath(of: "static", "root"), excluded: build.pageSources, into: &build.prepared)
         var resources = ByteKeyedTable<Resource>(foldsCase: false)
         for (path, resource) in files { resources.insert(Array(path.utf8), resource) }
         let notFoundBody = files.first { $0.path == "/404.html" }?.resource.ok.body

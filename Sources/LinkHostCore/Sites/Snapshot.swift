@@ -133,7 +133,7 @@ public final class Snapshot: Sendable {
             for (key, path, source) in [("template", site.callLinks.template, own.template), ("locales", site.callLinks.locales, own.locales)] {
                 for (root, used) in roots
                 where source.hasPrefix(root + "/") && used.contains(where: { !$0.contains(source) }) && reported.insert(source + "\n" + root).inserted {
-                    diagnostics.append(ConfigDiagnostic(.lh306, path: ConfigReader.join(site.sections.callLinks, key),
+                    diagnostics.append(ConfigDiagnostic(.lh306, path: site.sections.source("callLinks", key),
                                                         message: "\"\(path)\" lies inside the static folder \(root), which a site with other page sources serves; it is not served there as a file", severity: .warning))
                 }
             }

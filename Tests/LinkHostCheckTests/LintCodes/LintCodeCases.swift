@@ -126,7 +126,7 @@ extension LintCodeCase {
         LintCodeCase(.lh303, "home page matched", failing: rules(#"[{"path": "/call/*"}, {"path": "/"}]"#), passing: base),
         LintCodeCase(.lh304, "static file matched", failing: rules(#"[{"path": "/call/*"}, {"path": "/*.css"}]"#), passing: rules(#"[{"path": "/call/*"}, {"path": "/*.pdf"}]"#)),
         LintCodeCase(.lh306, "a site's template inside another site's static folder",
-                     failing: .config(["static.root": #""public""#, "sites": #"[{"hosts": ["b.example.com"], "static": {"root": "docs"}, "callLinks": {"paths": ["call"], "template": "public/call.html"}}]"#]),
+                     failing: .config(["static.root": #""public""#, "sites": #"[{"hosts": ["b.example.com"], "static": {"root": "docs"}, "callLinks": {"paths": ["call"], "template": "public/call.html", "locales": "public/locales"}}]"#]),
                      passing: .config(["static.root": #""public""#, "sites": #"[{"hosts": ["b.example.com"], "static": {"root": "docs"}}]"#])),
         LintCodeCase(.lh305, "static file at a generated path", failing: .config([:], files: ["public/.well-known/assetlinks.json": "[]"]), passing: .config([:], files: ["public/.well-known/security.txt": "Contact: x"])),
         LintCodeCase(.lh401, "config package name", failing: .config(["android.0.packageName": #""1example""#]), passing: base),
