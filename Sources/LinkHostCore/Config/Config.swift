@@ -17,6 +17,11 @@ public struct Config: Sendable, Equatable {
     /// The site of the config's top level.
     public var defaultSite: SiteConfig { sites[0] }
 
+    /// Each site's name (`SiteConfig.label`) by its path, `sites[6]` → `customer6`, for diagnostics.
+    public var siteNames: [String: String] {
+        Dictionary(sites.dropFirst().map { ($0.path, $0.label) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Makes a config; `sites` must hold the default site first.
     public init(server: ServerSettings, observability: ObservabilitySettings, sites: [SiteConfig]) {
         precondition(!sites.isEmpty, "a config has at least its default site")
@@ -42,6 +47,8 @@ public struct SiteConfig: Sendable, Equatable {
     /// Host names, lowercased, matched without port; `*.example.com` matches any subdomain. Empty for the
     /// default site.
     public var hosts: [String]
+    /// The site's `id` as written (`sites[].id`); nil names it by its first host.
+    public var id: String? = nil
     /// The iOS apps that may open links on these hosts.
     public var apps: [AppleApp]
     /// The Android apps that may open links on these hosts.
@@ -52,6 +59,9 @@ public struct SiteConfig: Sendable, Equatable {
     public var aasa: AASASettings
     /// How the site's static files are served.
     public var staticFiles: StaticFileSettings
+    /// The top level's static folder, when the site's is another: a file the site's folder lacks is served
+    /// from it, so a brand folder holds only what differs (an overlay). Nil for the default site.
+    public var staticFallbackRoot: String? = nil
     /// Where each of the site-level keys was read from.
     public var sections: SiteSections
 
@@ -61,8 +71,9 @@ public struct SiteConfig: Sendable, Equatable {
     /// The app name the call page shows: the first iOS app's, else the first named Android app's.
     public var appName: String? { apps.first?.name ?? android.first { $0.name != nil }?.name }
 
-    /// The name of the site in metrics and logs: its first host, or `default`.
-    public var label: String { hosts.first ?? "default" }
+    /// The name of the site in metrics, logs and diagnostics: its `id`, else its first host, or `default`
+    /// for the top level.
+    public var label: String { id ?? hosts.first ?? "default" }
 
     /// Where the site itself is in the config: empty for the default site, `sites[N]` otherwise.
     public var path: String { sections.site }

@@ -80,5 +80,7 @@ extension ConfigKeyTable {
                   "more sites, chosen by the request's `Host`: `hosts` plus any of `apps`, `android`, `callLinks`, `aasa`, `static`, inherited as this column says (see [Sites](#sites))"),
         ConfigKey("sites[].hosts", "array of host names", site: .siteOnly,
                   "host names, any case, port ignored; `*.example.com` matches every subdomain; a host belongs to one site (LH116)"),
+        ConfigKey("sites[].id", "1–64 of `A-Z a-z 0-9 . _ -`", note: "the site's first host", site: .siteOnly,
+                  "the site's name in diagnostics (`site \"customer6\" (sites[6]) apps[0].teamID`), in the metrics' `site` label and in the access log's `site` field, so reordering hosts changes none of them; `default` is the top level's; two sites with one id are an error (LH122)"),
     ]
 }

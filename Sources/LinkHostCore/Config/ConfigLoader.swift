@@ -27,7 +27,7 @@ public enum ConfigLoader {
         }
         let (config, diagnostics) = validate(document, environment: environment)
         guard let config, !diagnostics.contains(where: { $0.severity == .error }) else {
-            throw ConfigError(source: source, diagnostics: diagnostics)
+            throw ConfigError(source: source, diagnostics: diagnostics, siteNames: config?.siteNames ?? [:])
         }
         return config
     }

@@ -60,9 +60,12 @@ struct SiteDraft {
             inherit("static", into: &staticFiles, mine: self.staticFiles, theirs: inherited.staticFiles, from: inherited, copies: StaticFileSettings.inheritedByKey, sections: &sections)
         }
         let aasa = aasaDraft.resolved(appIDs: apps.map(\.appID), callLinks: callLinks, callLinksPath: sections.sectionPath(of: "callLinks", "links"))
-        return SiteConfig(
+        var site = SiteConfig(
             hosts: hosts, apps: apps, android: android ?? inherited?.android ?? [], callLinks: callLinks, aasa: aasa,
             staticFiles: staticFiles, sections: sections)
+        let topLevelRoot = (inherited?.staticFiles ?? StaticFileSettings()).root
+        if inherited != nil, staticFiles.root != topLevelRoot { site.staticFallbackRoot = topLevelRoot }
+        return site
     }
 
     /// Copies into a section the site wrote (`mine`) each key group it left out from the top level's
@@ -101,7 +104,8 @@ enum SitesReader {
         for (element, path) in elements {
             guard let object = reader.object(element, at: path, allowed: ConfigKeys.members(of: "sites[]") + ConfigKeys.siteSections) else { continue }
             let hosts = readHosts(object, at: path, claimed: &claimed, reader: &reader)
-            let site = SiteDraft(object, at: path, reader: &reader).site(hosts: hosts, inheriting: topLevel)
+            var site = SiteDraft(object, at: path, reader: &reader).site(hosts: hosts, inheriting: topLevel)
+            site.id = reader.string(object, "id", at: path, expected: "a name such as \"customer6\"", rule: idRule)
             if let host = site.callLinks.openInAppHost, !site.hosts.contains(where: { CallLinkHost.covers($0, host: host) }) {
                 // Another host serves another site (or none): the open button would lead away from this app's page.
                 reader.error(.lh116, ConfigReader.join(site.sections.callLinks, "openInAppHost"), "\"\(host)\" is not one of the hosts of \(path) (\(site.hosts.joined(separator: ", "))); add it to its \"hosts\" so its AASA and the entitlements cover it")
@@ -111,7 +115,29 @@ enum SitesReader {
             }
             sites.append(site)
         }
+        checkIDs(sites, reader: &reader)
         return sites
+    }
+
+    /// An id is a metrics label and a log field: short, and of characters no log or label needs to escape.
+    private static func idRule(_ id: String) -> String? {
+        let valid = (1...64).contains(id.utf8.count) && id.utf8.allSatisfy { HostName.isLetterOrDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+        return valid ? nil : "is not 1–64 of A-Z, a-z, 0-9, \".\", \"_\", \"-\""
+    }
+
+    /// Every site's name (its id, else its first host; the top level's is `default`) names one site only.
+    private static func checkIDs(_ sites: [SiteConfig], reader: inout ConfigReader) {
+        var named: [String: String] = ["default": "the top level"]
+        // Written ids after first hosts: an id repeating a host is the mistake, not the host.
+        for site in sites.filter({ $0.id == nil }) + sites.filter({ $0.id != nil }) where !site.hosts.isEmpty || site.id != nil {
+            let name = site.label
+            if let first = named[name] {
+                let what = site.id == nil ? "first host" : "id"
+                reader.error(.lh122, ConfigReader.join(site.path, site.id == nil ? "hosts[0]" : "id"), "\"\(name)\" (its \(what)) already names \(first); give each site an \"id\" of its own")
+                continue
+            }
+            named[name] = site.path
+        }
     }
 
     /// A site's hosts, lowercased; a host another site already claims is an error naming both.

@@ -117,9 +117,15 @@ public final class Site: Sendable {
     /// The site's static tree, loaded once per snapshot however many sites share its settings.
     private static func staticTree(_ config: SiteConfig, build: inout SnapshotBuild) throws(ConfigError) -> SnapshotBuild.StaticTree {
         // Templates and locale files are sources, not pages: no site serves any site's raw.
-        let key = SnapshotBuild.StaticTreeKey(settings: config.staticFiles)
+        let key = SnapshotBuild.StaticTreeKey(settings: config.staticFiles, fallbackRoot: config.staticFallbackRoot)
         if let tree = build.staticTrees[key] { return tree }
-        let files = try StaticFiles.load(settings: config.staticFiles, setting: config.sections.sectionPath(of: "static", "root"), excluded: build.pageSources, into: &build.prepared)
+        var files = try StaticFiles.load(settings: config.staticFiles, setting: config.sections.sectionPath(of: "static", "root"), excluded: build.pageSources, into: &build.prepared)
+        if let fallback = config.staticFallbackRoot {
+            // An overlay: the top level's files fill in what the site's folder lacks, with the site's max-age.
+            let own = Set(files.map(\.path))
+            let below = StaticFileSettings(root: fallback, cacheMaxAge: config.staticFiles.cacheMaxAge)
+            files += try StaticFiles.load(settings: below, setting: "static", excluded: build.pageSources, into: &build.prepared).filter { !own.contains($0.path) }
+        }
         var resources = ByteKeyedTable<Resource>(foldsCase: false)
         for (path, resource) in files { resources.insert(Array(path.utf8), resource) }
         let notFoundBody = files.first { $0.path == "/404.html" }?.resource.ok.body

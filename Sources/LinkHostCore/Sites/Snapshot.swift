@@ -18,6 +18,10 @@ public final class Snapshot: Sendable {
     /// The answer for a call link asked for with a Host the config does not name (`PageHost.refused`): a
     /// 404 that no cache may keep, so a cache whose key leaves out the Host cannot hand it to the real host.
     public let hostRefused: Response
+    /// 404 (`no-store`) for a host no site lists, while `server.strictHosts` is on.
+    public let unknownHost: Response
+    /// `server.strictHosts`, read on every request.
+    @usableFromInline let strictHosts: Bool
     /// The answer for a request whose body is larger than the server reads, or of unknown size (chunked);
     /// the connection is closed after it.
     public let contentTooLarge: Response
@@ -48,7 +52,7 @@ public final class Snapshot: Sendable {
             }
         }
         // Every site's problems at once, so fixing one site does not just reveal the next.
-        if !failures.isEmpty { throw ConfigError(source: "config", diagnostics: failures) }
+        if !failures.isEmpty { throw ConfigError(source: "config", diagnostics: failures, siteNames: config.siteNames) }
 
         let observability = config.observability
         var shared = ByteKeyedTable<Resource>(foldsCase: false)
@@ -69,6 +73,11 @@ public final class Snapshot: Sendable {
             status: 404,
             headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8"), HTTPHeader("Cache-Control", "no-store")],
             body: Array("Not Found: call links are served only on the hosts the config names\n".utf8), route: .notFound))
+        unknownHost = build.prepared.add(Response(
+            status: 404,
+            headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8"), HTTPHeader("Cache-Control", "no-store")],
+            body: Array("Not Found: no site of this server serves this host\n".utf8), route: .notFound))
+        strictHosts = config.server.strictHosts
         contentTooLarge = build.prepared.add(Response(
             status: 413,
             headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8"), HTTPHeader("Connection", "close")],
@@ -153,6 +162,17 @@ public final class Snapshot: Sendable {
     package func exactResource<Bytes: Collection<UInt8>>(_ path: Bytes, on site: Site) -> Resource? {
         shared.value(for: path) ?? site.generated.value(for: path) ?? site.staticFiles.value(for: path)
     }
+
+    /// `unknownHost` when `server.strictHosts` is on, `site` is the default one (no site lists the host),
+    /// the host is not one of the top level's names (`server.tls.acme.hosts`) and `path` is not one every
+    /// host answers (health, metrics: probes use the pod's address); nil when the site answers.
+    @inlinable
+    package func strictHostRefusal<Authority: BidirectionalCollection<UInt8>, Path: Collection<UInt8>>(authority: Authority?, site: Site, path: Path) -> Response? {
+        guard strictHosts, site.index == 0, shared.value(for: path) == nil else { return nil }
+        if let authority, defaultSiteNames.value(for: HostName.host(ofAuthority: authority)) != nil { return nil }
+        return unknownHost
+    }
+
 }
 
 /// What the sites of one snapshot build share: the prepared responses, and files loaded once however
@@ -188,6 +208,8 @@ struct SnapshotBuild {
     /// What makes two static trees the same.
     struct StaticTreeKey: Hashable {
         let settings: StaticFileSettings
+        /// The folder under the site's, for an overlay.
+        let fallbackRoot: String?
     }
 
     /// One loaded static tree: its resources and its 404 page's body, if it has one.
