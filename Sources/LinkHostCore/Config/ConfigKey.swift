@@ -95,9 +95,15 @@ public enum ConfigKeys {
     /// The top-level keys a `sites` entry may also write: its sections, each inherited as the table says.
     public static let siteSections: [String] = all.filter { $0.parent.isEmpty && $0.inheritance != .topLevelOnly }.map(\.path)
 
+    private static let inheritedBySection: [String: [String]] = {
+        var members: [String: [String]] = [:]
+        for key in all where key.inheritance == .byKey { members[key.parent, default: []].append(key.name) }
+        return members
+    }()
+
     /// The members of `section` (`callLinks`, `aasa`, `static`) a site inherits one by one.
     public static func inheritedByKey(in section: String) -> [String] {
-        all.filter { $0.parent == section && $0.inheritance == .byKey }.map(\.name)
+        inheritedBySection[section] ?? []
     }
 
     /// The README's key table: one row per key, generated (`make config-doc`) and checked by a test.

@@ -124,7 +124,12 @@ public final class Site: Sendable {
             // An overlay: the top level's files fill in what the site's folder lacks, with the site's max-age.
             let own = Set(files.map(\.path))
             let below = StaticFileSettings(root: fallback, cacheMaxAge: config.staticFiles.cacheMaxAge)
-            files += try StaticFiles.load(settings: below, setting: "static", excluded: build.pageSources, into: &build.prepared).filter { !own.contains($0.path) }
+            var belowFiles = build.overlaidFiles[below]
+            if belowFiles == nil {
+                belowFiles = try StaticFiles.load(settings: below, setting: "static", excluded: build.pageSources, into: &build.prepared)
+                build.overlaidFiles[below] = belowFiles
+            }
+            files += (belowFiles ?? []).filter { !own.contains($0.path) }
         }
         var resources = ByteKeyedTable<Resource>(foldsCase: false)
         for (path, resource) in files { resources.insert(Array(path.utf8), resource) }

@@ -182,6 +182,9 @@ struct SnapshotBuild {
     var warnings: [ConfigDiagnostic] = []
     /// Static trees by their settings (every tree leaves out the same sources).
     var staticTrees: [StaticTreeKey: StaticTree] = [:]
+    /// The top level's files under a site's overlay, by their settings: read once however many sites'
+    /// folders lie over them.
+    var overlaidFiles: [StaticFileSettings: [(path: String, resource: Resource)]] = [:]
     /// Every site's page template and locale folder, resolved: sources, never served as static files by any
     /// site, so sites that share a folder cannot serve each other's raw template or strings.
     var pageSources: Set<String> = []
