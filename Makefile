@@ -4,7 +4,7 @@ CONFIG ?= config/linkhost.json
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 
-.PHONY: deps test-deps build release run test diagnostics-doc check-apple check-html screenshots fuzz sanitize soak slowloris flood bench bench-engine bench-profile clean
+.PHONY: deps test-deps build release run test diagnostics-doc config-doc check-apple check-html screenshots fuzz sanitize soak slowloris flood bench bench-engine bench-profile clean
 
 # Installs the C libraries' headers when pkg-config cannot find them (fresh Debian/Ubuntu machines):
 # libmicrohttpd (the server) and libqrencode (QR codes on call pages).
@@ -63,6 +63,10 @@ check-apple:
 # Rewrites docs/diagnostics.md from the codes in Sources/LinkHostCore/Lint/LintCode.swift.
 diagnostics-doc: deps
 	LINKHOST_RECORD_DIAGNOSTICS=1 $(SWIFT) test --filter "LintCodeTests"
+
+# README.md's config key table, from Sources/LinkHostCore/Config/ConfigKeyTable.swift.
+config-doc: deps
+	LINKHOST_RECORD_CONFIG_KEYS=1 $(SWIFT) test --filter "ConfigKeyTableTests/readme"
 
 # The W3C Nu HTML checker over every page rendered from the shipped template, locales and public/.
 check-html: build

@@ -17,6 +17,10 @@ extension Server {
         let hostField = Self.requestHeader(connection, "Host")
         let site = native.snapshot.site(forAuthority: hostField.map(Self.bytes))
         let request = RequestBytes(connection: connection, method: methodBytes, path: path, userAgent: userAgent, started: started)
+        // server.strictHosts: a host no site lists gets nothing of the default site's, on either listener.
+        if let refusal = native.snapshot.strictHostRefusal(authority: hostField.map(Self.bytes), site: site, path: path) {
+            return respond(refusal, to: request, site: site, native: native)
+        }
         // The plain-HTTP listener beside HTTPS answers challenges and redirects itself (Certificates/).
         if let plainHTTP, let response = plainHTTP.intercept(connection, path: path, site: site, snapshot: native.snapshot, hostField: hostField) {
             return respond(response, to: request, site: site, native: native)

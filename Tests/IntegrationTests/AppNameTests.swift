@@ -42,6 +42,6 @@ struct AppNameTests {
         """#
         try site.write(text, to: "linkhost.json")
         let validated = try await LinkHostCLI.run(["validate", "--config", site.configPath], directory: site.directory)
-        #expect(validated.exitCode == 2 && validated.stderr.contains("error LH108 sites[0].android[0].name"), "\(validated)")
+        #expect(validated.exitCode == 2 && validated.stderr.contains("error LH108 site \"droid.example.com\" (sites[0]) android[0].name"), "\(validated)")
     }
 }

@@ -59,7 +59,7 @@ struct SitesCommandTests {
         try site.writeConfigText(String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self))
         let run = try await LinkHostCLI.run(["validate", "--config", site.configPath], directory: site.directory)
         #expect(run.exitCode == 2, "\(run)")
-        #expect(run.stderr.contains("error LH301 sites[0].aasa.rules[0]:") && run.stderr.contains("/meet/a1b2c3d4"), "\(run)")
+        #expect(run.stderr.contains("error LH301 site \"brand.example.org\" (sites[0]) aasa.rules[0]:") && run.stderr.contains("/meet/a1b2c3d4"), "\(run)")
     }
 
     @Test("check --config compares each host's served files with the config's (LH511) and checks every host without a URL")

@@ -169,7 +169,8 @@ struct SitesTests {
         try site.writeConfigText(String(decoding: try JSONSerialization.data(withJSONObject: document), as: UTF8.self))
         server.signal(SIGHUP)
         try await server.waitForStderr(containing: "reload failed")
-        #expect(server.stderr.contains("sites[0].callLinks.template"), "\(server.stderr)")
+        // The site is named by its id (its first host) beside its index.
+        #expect(server.stderr.contains("site \"new.example\" (sites[0]) callLinks.template"), "\(server.stderr)")
         #expect(try server.request("GET", "/meet/abc", headers: [("Host", "brand.example.org")]).status == 200)
         #expect(try server.request("GET", "/n/abc", headers: [("Host", "new.example")]).status == 404)
     }

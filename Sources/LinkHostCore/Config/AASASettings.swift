@@ -70,6 +70,12 @@ public struct AASASettings: Sendable, Equatable {
     /// `Cache-Control: max-age` of the AASA and assetlinks responses, in seconds.
     public var cacheMaxAge: Int = 3600
 
+    /// What a site's own `aasa` takes from the top level's when it leaves the keys out: only the cache
+    /// lifetime, since the rules and app lists name the top level's links and apps.
+    static let inheritedByKey: [InheritedKeys<AASASettings>] = [
+        InheritedKeys(keys: ["cacheMaxAge"]) { $0.cacheMaxAge = $1.cacheMaxAge },
+    ]
+
     /// Compares settings, spelling out the tuple list.
     public static func == (lhs: AASASettings, rhs: AASASettings) -> Bool {
         lhs.format == rhs.format && lhs.rules == rhs.rules && lhs.ruleSources == rhs.ruleSources && lhs.rulesDerived == rhs.rulesDerived

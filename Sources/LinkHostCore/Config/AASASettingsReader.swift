@@ -34,13 +34,10 @@ struct AASADraft: Sendable {
 
 /// Reads an `aasa` section: format, ordered rules, defaults, variables and the extra sections.
 enum AASASettingsReader {
-    static let ruleKeys = ["path", "query", "fragment", "exclude", "caseSensitive", "percentEncoded", "comment"]
-    static let keys = ["format", "rules", "defaults", "substitutionVariables", "webcredentials", "appclips", "activitycontinuation", "cacheMaxAge"]
-
     static func read(_ value: JSONValue?, at path: String, reader: inout ConfigReader) -> AASADraft {
         var draft = AASADraft()
         draft.path = path
-        guard let value, let object = reader.object(value, at: path, allowed: keys) else { return draft }
+        guard let value, let object = reader.object(value, at: path, allowed: ConfigKeys.members(of: "aasa")) else { return draft }
         if let format = reader.string(object, "format", at: path, expected: "\"modern\", \"legacy\" or \"both\"", rule: { AASAFormat(rawValue: $0) == nil ? "is not a format; expected \"modern\", \"legacy\" or \"both\"" : nil }) {
             draft.settings.format = AASAFormat(rawValue: format) ?? .modern
         }
@@ -52,7 +49,7 @@ enum AASASettingsReader {
         }
         if let defaults = object["defaults"] {
             let defaultsPath = ConfigReader.join(path, "defaults")
-            if let defaultsObject = reader.object(defaults, at: defaultsPath, allowed: ["caseSensitive", "percentEncoded"], unknownKey: .lh111, wrongType: .lh111) {
+            if let defaultsObject = reader.object(defaults, at: defaultsPath, allowed: ConfigKeys.members(of: "aasa.defaults"), unknownKey: .lh111, wrongType: .lh111) {
                 draft.settings.defaultCaseSensitive = reader.boolean(defaultsObject, "caseSensitive", at: defaultsPath, code: .lh111)
                 draft.settings.defaultPercentEncoded = reader.boolean(defaultsObject, "percentEncoded", at: defaultsPath, code: .lh111)
                 if format == .legacy, !defaultsObject.members.isEmpty {
@@ -71,7 +68,7 @@ enum AASASettingsReader {
     }
 
     private static func readRule(_ value: JSONValue, at path: String, format: AASAFormat, reader: inout ConfigReader) -> AASARule? {
-        guard let object = reader.object(value, at: path, allowed: ruleKeys) else { return nil }
+        guard let object = reader.object(value, at: path, allowed: ConfigKeys.members(of: "aasa.rules[]")) else { return nil }
         var rule = AASARule()
         rule.path = reader.string(object, "path", at: path, expected: "a path pattern such as \"/call/*\"", code: .lh209, rule: patternRule)
         rule.fragment = reader.string(object, "fragment", at: path, expected: "a fragment pattern", code: .lh209, rule: patternRule)

@@ -54,19 +54,17 @@ public struct ExternalAccountBinding: Sendable, Equatable {
 
 /// Reads `server.tls.acme` and the `LINKHOST_ACME_*` environment, and checks what ACME needs of the sites.
 enum ACMESettingsReader {
-    static let keys = ["email", "directory", "caFile", "stateDirectory", "externalAccountBinding", "hosts"]
-
     /// Reads the object at `server.tls.acme`.
     static func read(_ value: JSONValue, reader: inout ConfigReader) -> ACMESettings? {
         let path = "server.tls.acme"
-        guard let object = reader.object(value, at: path, allowed: keys) else { return nil }
+        guard let object = reader.object(value, at: path, allowed: ConfigKeys.members(of: "server.tls.acme")) else { return nil }
         var settings = ACMESettings()
         settings.email = reader.string(object, "email", at: path, expected: "an e-mail address such as \"ops@example.com\"", rule: emailRule)
         settings.directory = reader.string(object, "directory", at: path, expected: "the CA's directory URL", rule: directoryRule) ?? settings.directory
         settings.caFile = reader.string(object, "caFile", at: path, expected: "the path of a PEM file of CA certificates", rule: nonEmptyRule)
         settings.stateDirectory = reader.string(object, "stateDirectory", at: path, expected: "a folder path", rule: nonEmptyRule) ?? settings.stateDirectory
         if let binding = object["externalAccountBinding"],
-           let bindingObject = reader.object(binding, at: "\(path).externalAccountBinding", allowed: ["keyID", "hmacKey"]) {
+           let bindingObject = reader.object(binding, at: "\(path).externalAccountBinding", allowed: ConfigKeys.members(of: "server.tls.acme.externalAccountBinding")) {
             let bindingPath = "\(path).externalAccountBinding"
             let keyID = reader.string(bindingObject, "keyID", at: bindingPath, required: true, expected: "the key ID the CA gave", rule: nonEmptyRule)
             let key = reader.string(bindingObject, "hmacKey", at: bindingPath, required: true, expected: "the base64url MAC key the CA gave", rule: hmacKeyRule)

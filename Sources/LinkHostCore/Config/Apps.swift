@@ -38,7 +38,7 @@ enum AppsReader {
         var apps: [AppleApp] = []
         var seen: [String: String] = [:]
         for (value, path) in elements {
-            guard let object = reader.object(value, at: path, allowed: ["name", "teamID", "bundleID", "appStoreID", "urlScheme"]) else { continue }
+            guard let object = reader.object(value, at: path, allowed: ConfigKeys.members(of: "apps[]")) else { continue }
             let name = reader.string(object, "name", at: path, required: true, expected: "the app's display name", rule: displayNameRule)
             let teamID = reader.string(object, "teamID", at: path, required: true, expected: "a string of 10 characters A-Z and 0-9", code: .lh101, rule: Identifiers.teamID)
             let bundleID = reader.string(object, "bundleID", at: path, required: true, expected: "a reverse-DNS bundle ID", code: .lh102, rule: Identifiers.bundleID)
@@ -94,7 +94,7 @@ enum AppsReader {
         var apps: [AndroidApp] = []
         var seen: [String: String] = [:]
         for (value, path) in elements {
-            guard let object = reader.object(value, at: path, allowed: ["name", "packageName", "sha256CertFingerprints", "dynamicRules"]) else { continue }
+            guard let object = reader.object(value, at: path, allowed: ConfigKeys.members(of: "android[]")) else { continue }
             let name = reader.string(object, "name", at: path, expected: "the app's display name", rule: displayNameRule)
             let packageName = reader.string(object, "packageName", at: path, required: true, expected: "an Android package name", code: .lh401, rule: Identifiers.packageName)
             let fingerprints = readFingerprints(object, at: path, reader: &reader)

@@ -38,6 +38,22 @@ public struct CallLinkSettings: Sendable, Equatable {
         linkSources = sources
     }
 
+    /// What a site's own `callLinks` takes from the top level's when it leaves the keys out.
+    static let inheritedByKey: [InheritedKeys<CallLinkSettings>] = [
+        InheritedKeys(keys: ["links", "paths"]) { site, top in
+            site.links = CallLinkMatcher(templates: top.links.templates, defaultType: site.defaultType)
+            site.linkSources = top.linkSources
+        },
+        InheritedKeys(keys: ["defaultType"]) { site, top in site.links = CallLinkMatcher(templates: site.links.templates, defaultType: top.defaultType) },
+        InheritedKeys(keys: ["template"]) { $0.template = $1.template },
+        InheritedKeys(keys: ["locales"]) { $0.locales = $1.locales },
+        InheritedKeys(keys: ["defaultLocale"]) { $0.defaultLocale = $1.defaultLocale },
+        InheritedKeys(keys: ["webJoinURL"]) { $0.webJoinURL = $1.webJoinURL },
+        InheritedKeys(keys: ["previewImage"]) { $0.previewImage = $1.previewImage },
+        InheritedKeys(keys: ["cacheMaxAge"]) { $0.cacheMaxAge = $1.cacheMaxAge },
+        InheritedKeys(keys: ["pageCacheSize"]) { $0.pageCacheSize = $1.pageCacheSize },
+    ]
+
     /// The call type of links that carry none.
     public var defaultType: String { links.defaultType }
 
@@ -63,11 +79,9 @@ public struct CallLinkSettings: Sendable, Equatable {
 
 /// Reads a `callLinks` section (of the top level or of one site).
 enum CallLinkSettingsReader {
-    static let keys = ["links", "paths", "defaultType", "template", "locales", "defaultLocale", "baseURL", "webJoinURL", "openInAppURL", "openInAppHost", "previewImage", "cacheMaxAge", "pageCacheSize"]
-
     static func read(_ value: JSONValue?, at path: String, reader: inout ConfigReader) -> CallLinkSettings {
         var settings = CallLinkSettings()
-        guard let value, let object = reader.object(value, at: path, allowed: keys) else { return settings }
+        guard let value, let object = reader.object(value, at: path, allowed: ConfigKeys.members(of: "callLinks")) else { return settings }
         var defaultType = settings.defaultType
         if let type = reader.string(object, "defaultType", at: path, expected: "a call type such as \"default\"", rule: Identifiers.callToken) {
             defaultType = type

@@ -17,6 +17,11 @@ public struct Config: Sendable, Equatable {
     /// The site of the config's top level.
     public var defaultSite: SiteConfig { sites[0] }
 
+    /// Each site's name (`SiteConfig.label`) by its path, `sites[6]` → `customer6`, for diagnostics.
+    public var siteNames: [String: String] {
+        Dictionary(sites.dropFirst().map { ($0.path, $0.label) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Makes a config; `sites` must hold the default site first.
     public init(server: ServerSettings, observability: ObservabilitySettings, sites: [SiteConfig]) {
         precondition(!sites.isEmpty, "a config has at least its default site")
@@ -35,12 +40,15 @@ public struct Config: Sendable, Equatable {
 /// One site: the hosts it answers and everything served on them.
 ///
 /// A site's `apps`, `android`, `callLinks`, `aasa` and `static` are its own where it sets them and the top
-/// level's where it does not, resolved at load; `sections` records which, so problems name the key the
-/// user actually wrote.
+/// level's where it does not, and inside a section it writes, each key `ConfigKeyTable` inherits by key is
+/// the top level's unless the site writes it; resolved at load. `sections` records which, so problems name
+/// the key the user actually wrote.
 public struct SiteConfig: Sendable, Equatable {
     /// Host names, lowercased, matched without port; `*.example.com` matches any subdomain. Empty for the
     /// default site.
     public var hosts: [String]
+    /// The site's `id` as written (`sites[].id`); nil names it by its first host.
+    public var id: String? = nil
     /// The iOS apps that may open links on these hosts.
     public var apps: [AppleApp]
     /// The Android apps that may open links on these hosts.
@@ -51,6 +59,9 @@ public struct SiteConfig: Sendable, Equatable {
     public var aasa: AASASettings
     /// How the site's static files are served.
     public var staticFiles: StaticFileSettings
+    /// The top level's static folder, when the site's is another: a file the site's folder lacks is served
+    /// from it, so a brand folder holds only what differs (an overlay). Nil for the default site.
+    public var staticFallbackRoot: String? = nil
     /// Where each of the site-level keys was read from.
     public var sections: SiteSections
 
@@ -60,15 +71,16 @@ public struct SiteConfig: Sendable, Equatable {
     /// The app name the call page shows: the first iOS app's, else the first named Android app's.
     public var appName: String? { apps.first?.name ?? android.first { $0.name != nil }?.name }
 
-    /// The name of the site in metrics and logs: its first host, or `default`.
-    public var label: String { hosts.first ?? "default" }
+    /// The name of the site in metrics, logs and diagnostics: its `id`, else its first host, or `default`
+    /// for the top level.
+    public var label: String { id ?? hosts.first ?? "default" }
 
     /// Where the site itself is in the config: empty for the default site, `sites[N]` otherwise.
     public var path: String { sections.site }
 
     /// Where the site's link template `index` was written, e.g. `sites[1].callLinks.links[2]`.
     public func linkSource(_ index: Int) -> String {
-        ConfigReader.join(sections.callLinks, callLinks.linkSources[index])
+        ConfigReader.join(sections.sectionPath(of: "callLinks", "links"), callLinks.linkSources[index])
     }
 }
 
@@ -87,6 +99,31 @@ public struct SiteSections: Sendable, Equatable {
     public var aasa: String
     /// Where `static` was read from.
     public var staticFiles: String
+    /// The section (`callLinks`) each key a site inherited by key was written in, by `section.key`
+    /// (`callLinks.template`): the top level's, while the rest of the section is the site's own.
+    public var keySections: [String: String] = [:]
+
+    /// Makes the record of a site's sections, every key read where its section was.
+    public init(site: String, apps: String, android: String, callLinks: String, aasa: String, staticFiles: String) {
+        (self.site, self.apps, self.android, self.callLinks, self.aasa, self.staticFiles) = (site, apps, android, callLinks, aasa, staticFiles)
+    }
+
+    /// Where `key` of `section` (`callLinks`, `aasa`, `static`) was read from: `sites[1].callLinks`, or
+    /// `callLinks` when the site inherits the section or the key.
+    public func sectionPath(of section: String, _ key: String) -> String {
+        if let inherited = keySections["\(section).\(key)"] { return inherited }
+        switch section {
+        case "callLinks": return callLinks
+        case "aasa": return aasa
+        case "static": return staticFiles
+        default: return ConfigReader.join(site, section)
+        }
+    }
+
+    /// The JSON path of `key` of `section` as it was read (or would be written), e.g. `sites[1].callLinks.template`.
+    public func source(_ section: String, _ key: String) -> String {
+        ConfigReader.join(sectionPath(of: section, key), key)
+    }
 
     /// The sections of the default site: every key at the top level.
     public static let topLevel = SiteSections(site: "", apps: "apps", android: "android", callLinks: "callLinks", aasa: "aasa", staticFiles: "static")

@@ -29,6 +29,22 @@ public struct ConfigDiagnostic: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         path.isEmpty ? message : "\(path): \(message)"
     }
+
+    /// `path: message` with the site named: `site "customer6" (sites[6]) apps[0].teamID: message`.
+    public func description(siteNames: [String: String]) -> String {
+        path.isEmpty ? message : "\(Self.location(path, siteNames: siteNames)): \(message)"
+    }
+
+    /// A path inside `sites[N]` as people read it, `site "customer6" (sites[6]) apps[0].teamID`, when
+    /// `siteNames` names the site (`Config.siteNames`); the path unchanged otherwise.
+    public static func location(_ path: String, siteNames: [String: String]) -> String {
+        guard path.hasPrefix("sites["), let close = path.firstIndex(of: "]") else { return path }
+        let site = String(path[...close])
+        guard let name = siteNames[site] else { return path }
+        var rest = path[path.index(after: close)...]
+        if rest.hasPrefix(".") { rest = rest.dropFirst() }
+        return "site \"\(name)\" (\(site))" + (rest.isEmpty ? "" : " \(rest)")
+    }
 }
 
 /// A configuration that cannot be used, with every problem found in it.
@@ -37,11 +53,14 @@ public struct ConfigError: Error, Sendable, CustomStringConvertible {
     public let source: String
     /// Every problem, in document order; errors and warnings alike.
     public let diagnostics: [ConfigDiagnostic]
+    /// The sites' names by path (`Config.siteNames`), so the report says which tenant a problem is in.
+    public let siteNames: [String: String]
 
     /// Makes an error for a source with its problems.
-    public init(source: String, diagnostics: [ConfigDiagnostic]) {
+    public init(source: String, diagnostics: [ConfigDiagnostic], siteNames: [String: String] = [:]) {
         self.source = source
         self.diagnostics = diagnostics
+        self.siteNames = siteNames
     }
 
     /// The problems that are errors.
@@ -55,7 +74,7 @@ public struct ConfigError: Error, Sendable, CustomStringConvertible {
         let count = errors.count
         var lines = ["\(source): \(count) error\(count == 1 ? "" : "s")"]
         for diagnostic in diagnostics {
-            lines.append("  \(diagnostic.severity.rawValue): \(diagnostic)")
+            lines.append("  \(diagnostic.severity.rawValue): \(diagnostic.description(siteNames: siteNames))")
         }
         return lines.joined(separator: "\n")
     }

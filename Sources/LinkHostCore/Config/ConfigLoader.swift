@@ -27,18 +27,15 @@ public enum ConfigLoader {
         }
         let (config, diagnostics) = validate(document, environment: environment)
         guard let config, !diagnostics.contains(where: { $0.severity == .error }) else {
-            throw ConfigError(source: source, diagnostics: diagnostics)
+            throw ConfigError(source: source, diagnostics: diagnostics, siteNames: config?.siteNames ?? [:])
         }
         return config
     }
 
-    /// The top-level keys of a config.
-    static let topLevelKeys = ["$schema", "example", "server", "observability", "sites"] + SiteDraft.keys
-
     /// Validates a parsed document; returns the config (nil when unusable) and all diagnostics, warnings included.
     public static func validate(_ document: JSONValue, environment: [String: String] = [:]) -> (Config?, [ConfigDiagnostic]) {
         var reader = ConfigReader()
-        guard let root = reader.object(document, at: "", allowed: topLevelKeys) else { return (nil, reader.diagnostics) }
+        guard let root = reader.object(document, at: "", allowed: ConfigKeys.members(of: "")) else { return (nil, reader.diagnostics) }
 
         let server = ServerSettingsReader.read(root["server"], environment: environment, reader: &reader)
         let observability = ObservabilitySettingsReader.read(root["observability"], reader: &reader)

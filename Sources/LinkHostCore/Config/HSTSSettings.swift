@@ -36,7 +36,7 @@ enum HSTSSettingsReader {
             reader.typeMismatch(value, at: path, expected: "true, false or an object with maxAge, includeSubDomains, preload")
             return HSTSSettings()
         }
-        guard let object = reader.object(value, at: path, allowed: ["maxAge", "includeSubDomains", "preload"]) else { return HSTSSettings() }
+        guard let object = reader.object(value, at: path, allowed: ConfigKeys.members(of: path)) else { return HSTSSettings() }
         var settings = HSTSSettings()
         // Two years at most: longer pins a host to HTTPS past any certificate plan anyone makes.
         settings.maxAge = reader.integer(object, "maxAge", at: path, in: 0...63_072_000) ?? settings.maxAge

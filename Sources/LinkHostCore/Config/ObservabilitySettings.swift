@@ -32,13 +32,13 @@ public struct ObservabilitySettings: Sendable, Equatable {
 enum ObservabilitySettingsReader {
     static func read(_ value: JSONValue?, reader: inout ConfigReader) -> ObservabilitySettings {
         var settings = ObservabilitySettings()
-        guard let value, let object = reader.object(value, at: "observability", allowed: ["accessLog", "healthPath", "metrics"]) else { return settings }
+        guard let value, let object = reader.object(value, at: "observability", allowed: ConfigKeys.members(of: "observability")) else { return settings }
         let formats = ObservabilitySettings.AccessLogFormat.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
         if let format = reader.string(object, "accessLog", at: "observability", expected: "one of \(formats)", rule: { ObservabilitySettings.AccessLogFormat(rawValue: $0) == nil ? "is not a log format; expected one of \(formats)" : nil }) {
             settings.accessLog = ObservabilitySettings.AccessLogFormat(rawValue: format) ?? .json
         }
         settings.healthPath = reader.string(object, "healthPath", at: "observability", expected: "a path such as \"/healthz\"", rule: pathRule) ?? settings.healthPath
-        if let metrics = object["metrics"], let metricsObject = reader.object(metrics, at: "observability.metrics", allowed: ["enabled", "path", "port", "host"]) {
+        if let metrics = object["metrics"], let metricsObject = reader.object(metrics, at: "observability.metrics", allowed: ConfigKeys.members(of: "observability.metrics")) {
             settings.metricsEnabled = reader.boolean(metricsObject, "enabled", at: "observability.metrics") ?? true
             settings.metricsPath = reader.string(metricsObject, "path", at: "observability.metrics", expected: "a path such as \"/metrics\"", rule: pathRule) ?? settings.metricsPath
             settings.metricsPort = reader.integer(metricsObject, "port", at: "observability.metrics", in: 1...65535)

@@ -26,6 +26,9 @@ public struct ServerSettings: Sendable, Equatable {
     /// per-site `callLinks.pageCacheSize` counts pages, which many sites could multiply past a pod's memory
     /// limit); 0 keeps none.
     public var pageCacheBytes: Int = 32 * 1_048_576
+    /// True: a host no site lists gets 404 (`no-store`) instead of the default site's files; the top level
+    /// then answers only the names in `server.tls.acme.hosts` (and every host's health and metrics paths).
+    public var strictHosts = false
     /// Certificate and key files; when set, the listener speaks HTTPS only.
     public var tls: TLSSettings?
     /// Automatic HTTPS from an ACME CA (`server.tls.acme`); when set, the listener speaks HTTPS only.
@@ -65,9 +68,8 @@ enum ServerSettingsReader {
     }
 
     private static func readFile(_ value: JSONValue, into settings: inout ServerSettings, reader: inout ConfigReader) -> ACMESettingsReader.FileChoices {
-        let keys = ["host", "port", "httpPort", "threads", "connectionTimeout", "connectionLimit", "perIPConnectionLimit", "headerTimeout", "shutdownTimeout", "connectionMemoryLimit", "pageCacheBytes", "tls"]
         var choices = ACMESettingsReader.FileChoices()
-        guard let object = reader.object(value, at: "server", allowed: keys) else { return choices }
+        guard let object = reader.object(value, at: "server", allowed: ConfigKeys.members(of: "server")) else { return choices }
         if let host = reader.string(object, "host", at: "server", expected: "an address such as \"::\" or \"0.0.0.0\"", rule: hostRule) {
             settings.host = host
         }
@@ -82,7 +84,8 @@ enum ServerSettingsReader {
         settings.shutdownTimeout = reader.integer(object, "shutdownTimeout", at: "server", in: 0...600) ?? settings.shutdownTimeout
         settings.connectionMemoryLimit = reader.integer(object, "connectionMemoryLimit", at: "server", in: 4096...1_048_576) ?? settings.connectionMemoryLimit
         settings.pageCacheBytes = reader.integer(object, "pageCacheBytes", at: "server", in: 0...(1 << 34)) ?? settings.pageCacheBytes
-        if let tls = object["tls"], let tlsObject = reader.object(tls, at: "server.tls", allowed: ["certificateFile", "privateKeyFile", "acme", "hsts"]) {
+        settings.strictHosts = reader.boolean(object, "strictHosts", at: "server") ?? false
+        if let tls = object["tls"], let tlsObject = reader.object(tls, at: "server.tls", allowed: ConfigKeys.members(of: "server.tls")) {
             if let hsts = tlsObject["hsts"] { settings.hsts = HSTSSettingsReader.read(hsts, reader: &reader) }
             // HSTS alone is a setting for the HTTPS that LINKHOST_ACME_HOSTS may turn on, not a request for files.
             if tlsObject.members.allSatisfy({ $0.key == "hsts" }) { return choices }

@@ -4,9 +4,6 @@ import LinkHostJSON
 /// The site-level keys of one object of the config — the top level or one entry of `sites` — as written,
 /// before inheritance fills in what a site leaves out.
 struct SiteDraft {
-    /// The keys a site may set; each replaces the top level's key of the same name for that site.
-    static let keys = ["apps", "android", "callLinks", "aasa", "static"]
-
     var apps: [AppleApp]?
     var android: [AndroidApp]?
     var callLinks: CallLinkSettings?
@@ -14,38 +11,88 @@ struct SiteDraft {
     var staticFiles: StaticFileSettings?
     /// Where this object is: empty for the top level, `sites[N]` for a site.
     var path: String
+    /// The members each section (`callLinks`, `aasa`, `static`) wrote, `null` ones included.
+    var written: [String: Set<String>] = [:]
 
     /// Reads the site-level keys present in `object`, at `path`.
     init(_ object: JSONObject, at path: String, reader: inout ConfigReader) {
         self.path = path
+        func section(_ key: String) -> (value: JSONValue, path: String)? {
+            guard let value = object[key] else { return nil }
+            return (withoutClearedKeys(value, section: key), ConfigReader.join(path, key))
+        }
         if let value = object["apps"] { apps = AppsReader.readApple(value, at: ConfigReader.join(path, "apps"), reader: &reader) }
         if let value = object["android"] { android = AppsReader.readAndroid(value, at: ConfigReader.join(path, "android"), reader: &reader) }
-        if let value = object["callLinks"] { callLinks = CallLinkSettingsReader.read(value, at: ConfigReader.join(path, "callLinks"), reader: &reader) }
-        if let value = object["aasa"] { aasa = AASASettingsReader.read(value, at: ConfigReader.join(path, "aasa"), reader: &reader) }
-        if let value = object["static"] { staticFiles = StaticFileSettingsReader.read(value, at: ConfigReader.join(path, "static"), reader: &reader) }
+        if let (value, at) = section("callLinks") { callLinks = CallLinkSettingsReader.read(value, at: at, reader: &reader) }
+        if let (value, at) = section("aasa") { aasa = AASASettingsReader.read(value, at: at, reader: &reader) }
+        if let (value, at) = section("static") { staticFiles = StaticFileSettingsReader.read(value, at: at, reader: &reader) }
     }
 
-    /// The site these keys make, taking what they leave out from `inherited` (the top level) or the defaults.
+    /// Records the members of a section and, in a site, drops the `null` ones of keys inherited by key: a
+    /// site's `null` clears what it would inherit, so its reader sees the key left out and uses the default.
+    private mutating func withoutClearedKeys(_ value: JSONValue, section: String) -> JSONValue {
+        guard case .object(var object) = value else { return value }
+        written[section] = Set(object.keys)
+        guard !path.isEmpty else { return value }
+        let inherited = ConfigKeys.inheritedByKey(in: section)
+        object.members.removeAll { $0.value == .null && inherited.contains($0.key) }
+        return .object(object)
+    }
+
+    /// The site these keys make, taking what they leave out from `inherited` (the top level) or the defaults:
+    /// a section the site leaves out whole, and in a section it writes each key `ConfigKeyTable` inherits by key.
     func site(hosts: [String], inheriting inherited: SiteDraft?) -> SiteConfig {
         func source(_ own: Bool, _ key: String) -> String {
             own ? ConfigReader.join(path, key) : ConfigReader.join(inherited?.path ?? "", key)
         }
-        let sections = SiteSections(
+        var sections = SiteSections(
             site: path,
             apps: source(apps != nil, "apps"), android: source(android != nil, "android"),
             callLinks: source(callLinks != nil, "callLinks"), aasa: source(aasa != nil, "aasa"),
             staticFiles: source(staticFiles != nil, "static"))
         let apps = self.apps ?? inherited?.apps ?? []
         var callLinks = self.callLinks ?? inherited?.callLinks ?? CallLinkSettings()
-        // A site's own callLinks replaces the top level's, except for the preview image: a brand's picture
-        // is the same on every host unless the site names another.
-        if callLinks.previewImage == nil { callLinks.previewImage = inherited?.callLinks?.previewImage }
-        let aasa = (self.aasa ?? inherited?.aasa ?? AASADraft())
-            .resolved(appIDs: apps.map(\.appID), callLinks: callLinks, callLinksPath: sections.callLinks)
-        return SiteConfig(
+        var aasaDraft = self.aasa ?? inherited?.aasa ?? AASADraft()
+        var staticFiles = self.staticFiles ?? inherited?.staticFiles ?? StaticFileSettings()
+        if let inherited {
+            inherit("callLinks", into: &callLinks, mine: self.callLinks, theirs: inherited.callLinks, from: inherited, copies: CallLinkSettings.inheritedByKey, sections: &sections)
+            inherit("aasa", into: &aasaDraft.settings, mine: self.aasa?.settings, theirs: inherited.aasa?.settings, from: inherited, copies: AASASettings.inheritedByKey, sections: &sections)
+            inherit("static", into: &staticFiles, mine: self.staticFiles, theirs: inherited.staticFiles, from: inherited, copies: StaticFileSettings.inheritedByKey, sections: &sections)
+        }
+        let aasa = aasaDraft.resolved(appIDs: apps.map(\.appID), callLinks: callLinks, callLinksPath: sections.sectionPath(of: "callLinks", "links"))
+        var site = SiteConfig(
             hosts: hosts, apps: apps, android: android ?? inherited?.android ?? [], callLinks: callLinks, aasa: aasa,
-            staticFiles: staticFiles ?? inherited?.staticFiles ?? StaticFileSettings(), sections: sections)
+            staticFiles: staticFiles, sections: sections)
+        let topLevelRoot = (inherited?.staticFiles ?? StaticFileSettings()).root
+        if inherited != nil, staticFiles.root != topLevelRoot { site.staticFallbackRoot = topLevelRoot }
+        return site
     }
+
+    /// Copies into a section the site wrote (`mine`) each key group it left out from the top level's
+    /// section (`theirs`), when the top level wrote one, and notes where each copied key was written.
+    private func inherit<Settings>(
+        _ section: String, into settings: inout Settings, mine: Settings?, theirs: Settings?, from inherited: SiteDraft,
+        copies: [InheritedKeys<Settings>], sections: inout SiteSections
+    ) {
+        guard mine != nil, let theirs else { return }
+        let own = written[section] ?? []
+        let topLevel = inherited.written[section] ?? []
+        for group in copies where !group.keys.contains(where: own.contains) {
+            group.copy(&settings, theirs)
+            guard group.keys.contains(where: topLevel.contains) else { continue }
+            for key in group.keys { sections.keySections["\(section).\(key)"] = ConfigReader.join(inherited.path, section) }
+        }
+    }
+}
+
+/// Keys of a section that a site inherits by key, and how one copies them from the top level's settings;
+/// `keys` are one group when writing any of them replaces all (`links` and `paths`). `ConfigKeyTableTests`
+/// checks the groups against the table's `byKey` rows.
+struct InheritedKeys<Settings>: Sendable {
+    /// The keys, as the table names them.
+    let keys: [String]
+    /// Copies their value from the top level's settings (second) into the site's (first).
+    let copy: @Sendable (inout Settings, Settings) -> Void
 }
 
 /// Reads `sites`: each entry's hosts and site-level keys, completed from the top level.
@@ -55,9 +102,10 @@ enum SitesReader {
         var sites: [SiteConfig] = []
         var claimed: [String: String] = [:]
         for (element, path) in elements {
-            guard let object = reader.object(element, at: path, allowed: ["hosts"] + SiteDraft.keys) else { continue }
+            guard let object = reader.object(element, at: path, allowed: ConfigKeys.members(of: "sites[]") + ConfigKeys.siteSections) else { continue }
             let hosts = readHosts(object, at: path, claimed: &claimed, reader: &reader)
-            let site = SiteDraft(object, at: path, reader: &reader).site(hosts: hosts, inheriting: topLevel)
+            var site = SiteDraft(object, at: path, reader: &reader).site(hosts: hosts, inheriting: topLevel)
+            site.id = reader.string(object, "id", at: path, expected: "a name such as \"customer6\"", rule: idRule)
             if let host = site.callLinks.openInAppHost, !site.hosts.contains(where: { CallLinkHost.covers($0, host: host) }) {
                 // Another host serves another site (or none): the open button would lead away from this app's page.
                 reader.error(.lh116, ConfigReader.join(site.sections.callLinks, "openInAppHost"), "\"\(host)\" is not one of the hosts of \(path) (\(site.hosts.joined(separator: ", "))); add it to its \"hosts\" so its AASA and the entitlements cover it")
@@ -67,7 +115,29 @@ enum SitesReader {
             }
             sites.append(site)
         }
+        checkIDs(sites, reader: &reader)
         return sites
+    }
+
+    /// An id is a metrics label and a log field: short, and of characters no log or label needs to escape.
+    private static func idRule(_ id: String) -> String? {
+        let valid = (1...64).contains(id.utf8.count) && id.utf8.allSatisfy { HostName.isLetterOrDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+        return valid ? nil : "is not 1–64 of A-Z, a-z, 0-9, \".\", \"_\", \"-\""
+    }
+
+    /// Every site's name (its id, else its first host; the top level's is `default`) names one site only.
+    private static func checkIDs(_ sites: [SiteConfig], reader: inout ConfigReader) {
+        var named: [String: String] = ["default": "the top level"]
+        // Written ids after first hosts: an id repeating a host is the mistake, not the host.
+        for site in sites.filter({ $0.id == nil }) + sites.filter({ $0.id != nil }) where !site.hosts.isEmpty || site.id != nil {
+            let name = site.label
+            if let first = named[name] {
+                let what = site.id == nil ? "first host" : "id"
+                reader.error(.lh122, ConfigReader.join(site.path, site.id == nil ? "hosts[0]" : "id"), "\"\(name)\" (its \(what)) already names \(first); give each site an \"id\" of its own")
+                continue
+            }
+            named[name] = site.path
+        }
     }
 
     /// A site's hosts, lowercased; a host another site already claims is an error naming both.

@@ -110,7 +110,7 @@ public enum AppFilesLinter {
                 }
                 for entry in causes {
                     let templates = entry.templates.map { "\"\(site.callLinks.links.templates[$0].text)\"" }.joined(separator: ", ")
-                    let path = entry.templates.count == 1 ? site.linkSource(entry.templates[0]) : ConfigReader.join(site.sections.callLinks, site.callLinks.linkSources[0].hasPrefix("paths") ? "paths" : "links")
+                    let path = entry.templates.count == 1 ? site.linkSource(entry.templates[0]) : site.sections.source("callLinks", site.callLinks.linkSources[0].hasPrefix("paths") ? "paths" : "links")
                     let subject = entry.templates.count == 1 ? "the link template \(templates) (e.g. \(entry.url)) is" : "the link templates \(templates) (e.g. \(entry.url)) are"
                     found.append(LintDiagnostic(.lh704, .error, path: path, "on \(host), \(subject) \(entry.cause)"))
                 }

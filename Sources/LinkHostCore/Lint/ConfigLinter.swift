@@ -22,7 +22,7 @@ public enum ConfigLinter {
         }
         let outcome = lint(bytes: bytes, source: path, environment: environment)
         let found = outcome.report.diagnostics + FilePermissionLint.configFileDiagnostics(path: path)
-        return Outcome(report: LintReport(source: path, diagnostics: found), snapshot: outcome.snapshot)
+        return Outcome(report: LintReport(source: path, diagnostics: found, siteNames: outcome.report.siteNames), snapshot: outcome.snapshot)
     }
 
     /// Lints config bytes; `source` names them in the report.
@@ -41,14 +41,14 @@ public enum ConfigLinter {
             found += ExampleConfig.identityWarnings(config).map(LintDiagnostic.init)
         }
         guard let config, !found.contains(where: { $0.severity == .error }) else {
-            return Outcome(report: LintReport(source: source, diagnostics: found), snapshot: nil)
+            return Outcome(report: LintReport(source: source, diagnostics: found, siteNames: config?.siteNames ?? [:]), snapshot: nil)
         }
         let snapshot: Snapshot
         do {
             snapshot = try Snapshot(config: config)
         } catch {
             found += error.diagnostics.map(LintDiagnostic.init)
-            return Outcome(report: LintReport(source: source, diagnostics: found), snapshot: nil)
+            return Outcome(report: LintReport(source: source, diagnostics: found, siteNames: config.siteNames), snapshot: nil)
         }
         found += snapshot.warnings.map(LintDiagnostic.init)
         for site in snapshot.sites where !site.config.apps.isEmpty {
@@ -63,7 +63,7 @@ public enum ConfigLinter {
             found += PlatformConsistency.diagnostics(site: site, document: AASAGenerator.document(for: site.config)) { render($0.documentPath) }
         }
         // Sites that inherit a setting share its findings; the report keeps each once.
-        return Outcome(report: LintReport(source: source, diagnostics: found), snapshot: snapshot)
+        return Outcome(report: LintReport(source: source, diagnostics: found, siteNames: config.siteNames), snapshot: snapshot)
     }
 
     /// Names a location in the generated AASA by the config setting it came from: `aasa.rules[2].path`.

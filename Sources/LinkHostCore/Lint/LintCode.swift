@@ -17,6 +17,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case lh117 = "LH117", lh118 = "LH118", lh119 = "LH119"
     /// File format, continued: permissions of the config and of private keys (LH120); the shipped example's identity (LH121).
     case lh120 = "LH120", lh121 = "LH121"
+    /// File format, continued: two sites with one id (LH122).
+    case lh122 = "LH122"
     /// Rules: unreachable rules, blocking exclusions, substitution variables, rule-less apps, pattern shapes.
     case lh201 = "LH201", lh202 = "LH202", lh203 = "LH203", lh204 = "LH204", lh205 = "LH205"
     /// Rules, continued.
@@ -88,6 +90,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh118: return "A host cannot get a certificate from ACME: a wildcard (HTTP-01 cannot prove it), no host at all, or a name no public CA can reach (localhost, an IP address, a private name)."
         case .lh119: return "The ACME state folder (`server.tls.acme.stateDirectory`) cannot be created or written, cannot be trusted with keys (not owned by linkhost's user, writable by others, a link in place of a subfolder), or others can read the keys in it."
         case .lh120: return "The config file is writable by its group or others, or a private key (`server.tls.privateKeyFile`, a key in the ACME state folder) is readable by them."
+        case .lh122: return "Two sites have the same `id` (a site without one is named by its first host, the top level `default`): metrics, logs and diagnostics could not tell them apart."
         case .lh121: return "The config is the shipped example, or lists the example's app (Team ID `ABCDE12345`, `com.example.video`)."
         case .lh201: return "A rule is unreachable: an earlier rule already matches every URL it matches."
         case .lh202: return "A rule may be unreachable: an earlier rule covers its patterns, but under other case or percent-encoding settings."
@@ -165,6 +168,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh116: return "Write the host name only (no scheme, port or trailing dot; *.example.com for every subdomain), and list each host in one site."
         case .lh117: return "Keep `certificateFile` and `privateKeyFile` (certificates from elsewhere) or `acme` (linkhost obtains them), not both."
         case .lh118: return "List each host of a wildcard site by name, name the default site's hosts in `server.tls.acme.hosts`, and certify only public DNS names that point at this server (or use certificate files)."
+        case .lh122: return "Give each site an `id` of its own, e.g. the customer's name: `\"id\": \"customer6\"`."
         case .lh121: return "Put your own app's `teamID`, `bundleID`, `packageName` and fingerprints in the config, and remove `\"example\": true`."
         case .lh119: return "Create the folder for the user linkhost runs as (`mkdir -p DIR && chmod 700 DIR`), or mount a writable volume there (the image: `-v linkhost-acme:/var/lib/linkhost`)."
         case .lh120: return "`chmod go-w` the config file and `chmod 600` the key, so only the user linkhost runs as can read it."

@@ -30,6 +30,12 @@ public struct LintDiagnostic: Sendable, Hashable, CustomStringConvertible {
         return "\(severity.rawValue) \(code.rawValue)\(location) \(message)"
     }
 
+    /// The same line with the site named, `error LH101 site "customer6" (sites[6]) apps[0].teamID: message`.
+    public func description(siteNames: [String: String]) -> String {
+        let location = path.isEmpty ? "" : " \(ConfigDiagnostic.location(path, siteNames: siteNames)):"
+        return "\(severity.rawValue) \(code.rawValue)\(location) \(message)"
+    }
+
     /// `{"code", "severity", "path", "message"}` in that order, the machine-readable form.
     public var json: JSONValue {
         .object(JSONObject([
@@ -52,10 +58,13 @@ public struct LintReport: Sendable, Equatable {
     public let source: String
     /// The problems, in the order found, without repeats.
     public let diagnostics: [LintDiagnostic]
+    /// The sites' names by path (`Config.siteNames`): the human text names the tenant of each problem.
+    public let siteNames: [String: String]
 
     /// Makes a report, dropping exact repeats (one config rule can surface through several generated details).
-    public init(source: String, diagnostics: [LintDiagnostic]) {
+    public init(source: String, diagnostics: [LintDiagnostic], siteNames: [String: String] = [:]) {
         self.source = source
+        self.siteNames = siteNames
         // A set, not a scan of what was kept: a config of 1,000 sites can raise 10,000 diagnostics.
         var seen: Set<LintDiagnostic> = []
         self.diagnostics = diagnostics.filter { seen.insert($0).inserted }
@@ -89,7 +98,7 @@ public struct LintReport: Sendable, Equatable {
             heading += "valid" + (validSummary.isEmpty ? "" : " (\(validSummary))")
             if !warnings.isEmpty { heading += ", " + counts }
         }
-        let lines = [heading] + Self.grouped(errors + warnings).map { "  " + $0 }
+        let lines = [heading] + Self.grouped(errors + warnings, siteNames: siteNames).map { "  " + $0 }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -97,7 +106,7 @@ public struct LintReport: Sendable, Equatable {
     /// code and severity at `sites[N]…` paths that differ only in N), which is one line with the count, the
     /// sites and the first one's words: a mistake in a shared section shows once, not a thousand times.
     /// `--format json` keeps every one.
-    static func grouped(_ diagnostics: [LintDiagnostic]) -> [String] {
+    static func grouped(_ diagnostics: [LintDiagnostic], siteNames: [String: String] = [:]) -> [String] {
         // In order of first appearance: a problem outside the sites stands alone; others gather by code,
         // severity and the path after `sites[N]`.
         var order: [String] = []
@@ -110,9 +119,9 @@ public struct LintReport: Sendable, Equatable {
         return order.map { key in
             let group = members[key]!
             guard group.count >= 3, let (_, rest) = siteAndRest(group[0].path) else {
-                return group.map(\.description).joined(separator: "\n  ")
+                return group.map { $0.description(siteNames: siteNames) }.joined(separator: "\n  ")
             }
-            let sites = group.compactMap { siteAndRest($0.path)?.site }
+            let sites = group.compactMap { siteAndRest($0.path).map { siteNames[$0.site] ?? $0.site } }
             let names = sites.count <= 6 ? sites.joined(separator: ", ") : sites.prefix(3).joined(separator: ", ") + " … " + sites.suffix(2).joined(separator: ", ")
             return "\(group[0].severity.rawValue) \(group[0].code.rawValue) in \(sites.count) sites (\(names)), at sites[N]\(rest); first: \(group[0].message)"
         }

@@ -39,6 +39,9 @@ public struct Router: Sendable {
     package func decide(_ request: Request) -> Decision {
         let request = request.inOriginForm
         let site = snapshot.site(forHost: request.host)
+        if let refusal = snapshot.strictHostRefusal(authority: request.host.map { Array($0.utf8) }, site: site, path: request.path.utf8) {
+            return Decision(site: site, answer: .prepared(refusal))
+        }
         return Decision(site: site, answer: answer(request, on: site))
     }
 

@@ -44,14 +44,14 @@ public final class Site: Sendable {
         callPage = CallPage(site: config, baked: Self.bakedPages(config, template: template, locales: locales, build: &build), locales: locales)
         notFoundPages = try Self.notFoundPages(config, tree: tree, locales: locales, build: &build)
         if let image = config.callLinks.previewImage, tree.resources.value(for: ("/" + image).utf8) == nil {
-            throw ConfigError(source: config.staticFiles.root, diagnostics: [ConfigDiagnostic(.lh114, path: ConfigReader.join(sections.callLinks, "previewImage"), message: "\"\(image)\" is not a file in \(config.staticFiles.root)")])
+            throw ConfigError(source: config.staticFiles.root, diagnostics: [ConfigDiagnostic(.lh114, path: sections.source("callLinks", "previewImage"), message: "\"\(image)\" is not a file in \(config.staticFiles.root)")])
         }
         var generated = ByteKeyedTable<Resource>(foldsCase: false)
         let documents = (aasa.isEmpty ? [] : Self.aasaPaths.map { ($0, aasa, Route.aasa) })
             + (assetLinks.isEmpty ? [] : [(Self.assetLinksPath, assetLinks, Route.assetLinks)])
         for (path, bytes, route) in documents {
             if tree.resources.value(for: path.utf8) != nil {
-                build.warnings.append(ConfigDiagnostic(.lh305, path: sections.staticFiles + ".root", message: "the file for \(path) is ignored; linkhost generates it from the config", severity: .warning))
+                build.warnings.append(ConfigDiagnostic(.lh305, path: sections.source("static", "root"), message: "the file for \(path) is ignored; linkhost generates it from the config", severity: .warning))
             }
             // One prepared resource per document: both AASA paths, and every site serving the same file,
             // answer with the very same bytes and ETag.
@@ -89,7 +89,7 @@ public final class Site: Sendable {
     private static func template(_ config: SiteConfig, build: inout SnapshotBuild) throws(ConfigError) -> PageTemplate {
         let path = config.callLinks.template
         if let parsed = build.templates[path] { return parsed }
-        let setting = ConfigReader.join(config.sections.callLinks, "template")
+        let setting = config.sections.source("callLinks", "template")
         let parsed = try PageTemplate.load(path, setting: setting)
         build.templates[path] = parsed
         if !parsed.missingScriptElements.isEmpty {
@@ -117,7 +117,7 @@ public final class Site: Sendable {
         if let cached = build.locales[key] { return cached }
         let loaded = try PageLocaleLoader.load(folder: callLinks.locales, defaultTag: defaultTag, usedStrings: usedStrings,
                                               optionalStrings: Set(NotFoundPages.builtInStrings.keys),
-                                              setting: ConfigReader.join(config.sections.callLinks, "locales"))
+                                              setting: config.sections.source("callLinks", "locales"))
         for warning in loaded.warnings where !build.warnings.contains(warning) { build.warnings.append(warning) }
         // A folder with warnings is read again for each site, so each site's setting is named in them as before.
         if loaded.warnings.isEmpty { build.locales[key] = loaded.locales }
@@ -127,18 +127,32 @@ public final class Site: Sendable {
     /// The site's static tree, loaded once per snapshot however many sites share its settings.
     private static func staticTree(_ config: SiteConfig, build: inout SnapshotBuild) throws(ConfigError) -> SnapshotBuild.StaticTree {
         // Templates and locale files are sources, not pages: no site serves any site's raw.
-        let key = SnapshotBuild.StaticTreeKey(settings: config.staticFiles)
+        let key = SnapshotBuild.StaticTreeKey(settings: config.staticFiles, fallbackRoot: config.staticFallbackRoot)
         if let tree = build.staticTrees[key] { return tree }
-        let loaded = try StaticFiles.load(settings: config.staticFiles, setting: config.sections.staticFiles, excluded: build.pageSources, into: &build.prepared)
+        let setting = config.sections.sectionPath(of: "static", "root")
+        var loaded = try StaticFiles.load(settings: config.staticFiles, setting: setting, excluded: build.pageSources, into: &build.prepared)
+        var notFoundSource = config.staticFiles.root + NotFoundPages.path
+        if let fallback = config.staticFallbackRoot {
+            // An overlay: the top level's files fill in what the site's folder lacks, with the site's max-age.
+            let own = Set(loaded.map(\.path))
+            let below = StaticFileSettings(root: fallback, cacheMaxAge: config.staticFiles.cacheMaxAge)
+            var belowFiles = build.overlaidFiles[below]
+            if belowFiles == nil {
+                belowFiles = try StaticFiles.load(settings: below, setting: "static", excluded: build.pageSources, into: &build.prepared)
+                build.overlaidFiles[below] = belowFiles
+            }
+            if !own.contains(NotFoundPages.path) { notFoundSource = fallback + NotFoundPages.path }
+            loaded += (belowFiles ?? []).filter { !own.contains($0.path) }
+        }
         // 404.html is the not-found page's template, not a page of its own: served raw it would show its {{…}}.
         let files = loaded.filter { $0.path != NotFoundPages.path }
         var resources = ByteKeyedTable<Resource>(foldsCase: false)
         for (path, resource) in files { resources.insert(Array(path.utf8), resource) }
-        let source = config.staticFiles.root + NotFoundPages.path
         let notFoundTemplate = try loaded.first { $0.path == NotFoundPages.path }.map { file throws(ConfigError) in
-            try NotFoundPages.template(file.resource.ok.body, path: source, setting: config.sections.staticFiles + ".root")
+            try NotFoundPages.template(file.resource.ok.body, path: notFoundSource, setting: setting)
         }
-        let tree = SnapshotBuild.StaticTree(key: key, resources: resources, paths: files.map(\.path).sorted(), notFoundTemplate: notFoundTemplate)
+        let tree = SnapshotBuild.StaticTree(key: key, resources: resources, paths: files.map(\.path).sorted(),
+                                            notFoundTemplate: notFoundTemplate, notFoundPath: notFoundSource)
         build.staticTrees[key] = tree
         return tree
     }
@@ -157,8 +171,8 @@ public final class Site: Sendable {
             BakedPages.Key.LocaleKey(tag: $0.tag.text, isRightToLeft: $0.isRightToLeft, strings: $0.strings)
         })
         if let baked = build.notFoundPages[key] { return baked }
-        let baked = try NotFoundPages(template: template, path: config.staticFiles.root + NotFoundPages.path,
-                                      setting: config.sections.staticFiles + ".root", locales: locales, appName: appName,
+        let baked = try NotFoundPages(template: template, path: tree.notFoundPath,
+                                      setting: config.sections.sectionPath(of: "static", "root"), locales: locales, appName: appName,
                                       prepared: &build.prepared)
         build.notFoundPages[key] = baked
         return baked

@@ -18,6 +18,10 @@ public final class Snapshot: Sendable {
     /// The answer for a call link asked for with a Host the config does not name (`PageHost.refused`): a
     /// 404 that no cache may keep, so a cache whose key leaves out the Host cannot hand it to the real host.
     public let hostRefused: Response
+    /// 404 (`no-store`) for a host no site lists, while `server.strictHosts` is on.
+    public let unknownHost: Response
+    /// `server.strictHosts`, read on every request.
+    @usableFromInline let strictHosts: Bool
     /// The answer for a request whose body is larger than the server reads, or of unknown size (chunked);
     /// the connection is closed after it.
     public let contentTooLarge: Response
@@ -48,7 +52,7 @@ public final class Snapshot: Sendable {
             }
         }
         // Every site's problems at once, so fixing one site does not just reveal the next.
-        if !failures.isEmpty { throw ConfigError(source: "config", diagnostics: failures) }
+        if !failures.isEmpty { throw ConfigError(source: "config", diagnostics: failures, siteNames: config.siteNames) }
 
         let observability = config.observability
         var shared = ByteKeyedTable<Resource>(foldsCase: false)
@@ -69,6 +73,11 @@ public final class Snapshot: Sendable {
             status: 404,
             headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8"), HTTPHeader("Cache-Control", "no-store")],
             body: Array("Not Found: call links are served only on the hosts the config names\n".utf8), route: .notFound))
+        unknownHost = build.prepared.add(Response(
+            status: 404,
+            headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8"), HTTPHeader("Cache-Control", "no-store")],
+            body: Array("Not Found: no site of this server serves this host\n".utf8), route: .notFound))
+        strictHosts = config.server.strictHosts
         contentTooLarge = build.prepared.add(Response(
             status: 413,
             headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8"), HTTPHeader("Connection", "close")],
@@ -133,7 +142,7 @@ public final class Snapshot: Sendable {
             for (key, path, source) in [("template", site.callLinks.template, own.template), ("locales", site.callLinks.locales, own.locales)] {
                 for (root, used) in roots
                 where source.hasPrefix(root + "/") && used.contains(where: { !$0.contains(source) }) && reported.insert(source + "\n" + root).inserted {
-                    diagnostics.append(ConfigDiagnostic(.lh306, path: ConfigReader.join(site.sections.callLinks, key),
+                    diagnostics.append(ConfigDiagnostic(.lh306, path: site.sections.source("callLinks", key),
                                                         message: "\"\(path)\" lies inside the static folder \(root), which a site with other page sources serves; it is not served there as a file", severity: .warning))
                 }
             }
@@ -153,6 +162,17 @@ public final class Snapshot: Sendable {
     package func exactResource<Bytes: Collection<UInt8>>(_ path: Bytes, on site: Site) -> Resource? {
         shared.value(for: path) ?? site.generated.value(for: path) ?? site.staticFiles.value(for: path)
     }
+
+    /// `unknownHost` when `server.strictHosts` is on, `site` is the default one (no site lists the host),
+    /// the host is not one of the top level's names (`server.tls.acme.hosts`) and `path` is not one every
+    /// host answers (health, metrics: probes use the pod's address); nil when the site answers.
+    @inlinable
+    package func strictHostRefusal<Authority: BidirectionalCollection<UInt8>, Path: Collection<UInt8>>(authority: Authority?, site: Site, path: Path) -> Response? {
+        guard strictHosts, site.index == 0, shared.value(for: path) == nil else { return nil }
+        if let authority, defaultSiteNames.value(for: HostName.host(ofAuthority: authority)) != nil { return nil }
+        return unknownHost
+    }
+
 }
 
 /// What the sites of one snapshot build share: the prepared responses, and files loaded once however
@@ -162,6 +182,9 @@ struct SnapshotBuild {
     var warnings: [ConfigDiagnostic] = []
     /// Static trees by their settings (every tree leaves out the same sources).
     var staticTrees: [StaticTreeKey: StaticTree] = [:]
+    /// The top level's files under a site's overlay, by their settings: read once however many sites'
+    /// folders lie over them.
+    var overlaidFiles: [StaticFileSettings: [(path: String, resource: Resource)]] = [:]
     /// Every site's page template and locale folder, resolved: sources, never served as static files by any
     /// site, so sites that share a folder cannot serve each other's raw template or strings.
     var pageSources: Set<String> = []
@@ -192,6 +215,8 @@ struct SnapshotBuild {
     /// What makes two static trees the same.
     struct StaticTreeKey: Hashable {
         let settings: StaticFileSettings
+        /// The folder under the site's, for an overlay.
+        let fallbackRoot: String?
     }
 
     /// One loaded static tree: its resources and its 404.html parsed as the not-found page's template.
@@ -200,6 +225,8 @@ struct SnapshotBuild {
         let resources: ByteKeyedTable<Resource>
         let paths: [String]
         let notFoundTemplate: PageTemplate?
+        /// Where that 404.html is on disk, for messages: the site's folder or, in an overlay, the top level's.
+        let notFoundPath: String
     }
 
     /// What makes two sites' not-found pages the same bytes.
