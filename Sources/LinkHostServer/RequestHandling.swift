@@ -154,7 +154,7 @@ extension Server {
     /// send them as they are: the metrics, and the health probe while certificates are managed. The one place
     /// that says so; `filled` makes their bodies.
     private func isLive(_ route: Route) -> Bool {
-        route == .metrics || (route == .health && metrics.certificates.isActive)
+        route == .metrics || (route == .health && (metrics.certificates.isActive || metrics.configStatus.hasFailure))
     }
 
     /// A live answer (`isLive`) with its body made now.
@@ -162,9 +162,11 @@ extension Server {
         var response = response
         if response.route == .metrics {
             response.body = metrics.render(currentConnections: currentConnections)
-        } else if response.route == .health, metrics.certificates.isActive {
-            // With ACME the probe's body also tells each host's certificate; the status stays 200 while serving.
-            response.body += Array(metrics.certificates.healthLines(now: LogTime.now().seconds).utf8)
+        } else if response.route == .health {
+            // With ACME the probe's body also tells each host's certificate, after a failed reload why it failed;
+            // the status stays 200 while serving (README, "Health").
+            response.body += Array(metrics.configStatus.healthLines().utf8)
+            if metrics.certificates.isActive { response.body += Array(metrics.certificates.healthLines(now: LogTime.now().seconds).utf8) }
             response.preparedID = nil
         }
         return response

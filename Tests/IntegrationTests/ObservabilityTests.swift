@@ -70,11 +70,13 @@ struct ObservabilityTests {
         #expect(result.output.split(separator: "\n") == ["3", "3", "1", "1", "True"], "\(result.output)")
     }
 
-    @Test("/healthz answers 200 ok without caching")
+    @Test("/healthz answers 200 ok and the served config's hash and generation, without caching")
     func health() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
         let response = try server.request("GET", "/healthz")
-        #expect(response.status == 200 && response.text == "ok\n")
+        let lines = response.text.split(separator: "\n")
+        #expect(response.status == 200 && lines.count == 2 && lines.first == "ok", "\(response.text)")
+        #expect(lines.last?.wholeMatch(of: /config sha256:[0-9a-f]{64} generation 1/) != nil, "\(response.text)")
         #expect(response.header("Cache-Control") == "no-store")
     }
 

@@ -78,6 +78,8 @@ package final class Metrics: Sendable {
     package let startTime: Double
     /// Each certified host's certificate (automatic HTTPS), rendered with the other metrics.
     package let certificates = CertificateStatusBoard()
+    /// Which config serves and whether the last reload failed, rendered with the other metrics.
+    package let configStatus = ConfigStatusBoard()
 
     /// Makes zeroed counters; `startTime` is the process start.
     package init(startTime: Double) {
@@ -182,6 +184,7 @@ package final class Metrics: Sendable {
         text += "linkhost_reloads_stuck_total \(stuckReloads.value.load(ordering: .relaxed))\n"
         text += "# HELP linkhost_config_generation Generation of the config being served; 1 at start, +1 per reload.\n# TYPE linkhost_config_generation gauge\n"
         text += "linkhost_config_generation \(generationValue.load(ordering: .relaxed))\n"
+        text += configStatus.metricsText()
         text += "# HELP process_start_time_seconds Start time of the process since the Unix epoch, in seconds.\n# TYPE process_start_time_seconds gauge\n"
         text += "process_start_time_seconds \(Int(startTime))\n"
         text += certificates.metricsText(now: LogTime.now().seconds)
