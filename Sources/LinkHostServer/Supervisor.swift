@@ -61,6 +61,8 @@ package enum Supervisor {
     /// Loads the config, waits out a stop signal that came meanwhile, and starts serving.
     private static func start(_ options: ServeOptions) -> Start {
         SystemdNotifier.status("loading \(options.configPath)")
+        // Before the load reads it: a file replaced while the first snapshot builds is then seen as changed.
+        let loadedFile = ConfigWatcher.Fingerprint.of(options.configPath)
         let snapshot: Snapshot
         let tls: TLSMaterial?
         do {
@@ -99,6 +101,7 @@ package enum Supervisor {
         announce(service, options: options, tls: tls)
         let reloader = Reloader(service: service, options: options)
         if reloadWhenStarted { reloader.request() }
+        ConfigWatcher.start(path: options.configPath, loaded: loadedFile, service: service, reloader: reloader)
         return .serving(service, reloader)
     }
 

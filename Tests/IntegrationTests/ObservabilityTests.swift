@@ -85,6 +85,7 @@ struct ObservabilityTests {
         let server = try await LinkHostProcess.start(SiteFixture())
         let healthy = try await LinkHostCLI.run(["healthcheck", "--url", "http://127.0.0.1:\(server.port)/healthz"], directory: server.site.directory)
         #expect(healthy.exitCode == 0, "\(healthy)")
+        #expect(healthy.stdout.contains(/\n  config sha256:[0-9a-f]{64} generation 1\n/), "\(healthy)")
         let byEnvironment = try await LinkHostCLI.run(["healthcheck"], environment: ["LINKHOST_PORT": String(server.port)], directory: server.site.directory)
         #expect(byEnvironment.exitCode == 0, "\(byEnvironment)")
         let wrongPath = try await LinkHostCLI.run(["healthcheck", "--url", "http://127.0.0.1:\(server.port)/nope"], directory: server.site.directory)
