@@ -125,13 +125,30 @@ extension Server {
         let isHead = request.method.count == 4 && request.method[0] == UInt8(ascii: "H")
         var length = 0
         let address = UnsafeRawPointer(cmhd_client_address(connection, &length)).map { $0.assumingMemoryBound(to: UInt8.self) }
+        let peer = UnsafeBufferPointer(start: address, count: length)
+        let trusted = native.snapshot.config.server.trustedProxies
+        // Behind trusted proxies, the address they forward (an empty array, no allocation, for everyone else).
+        let client = trusted.isEmpty ? [] : ForwardedClient.address(
+            peer: peer, trusted: trusted, forwardedFor: { Self.joinedHeader(connection, "X-Forwarded-For") },
+            connectingIP: { Self.requestHeader(connection, "CF-Connecting-IP").map { String(cString: $0) } }).map { Array($0.utf8) } ?? []
         // The tenant, for a log shared by many: the Host as sent (escaped by the writer) and the site that answered.
-        native.siteLabels[site.index].withUnsafeBufferPointer { label in
-            accessLog.record(LogFields(
-                remote: UnsafeBufferPointer(start: address, count: length), host: Self.header(connection, "Host"), site: label,
-                method: request.method, path: request.path, status: status, bytes: isHead ? 0 : bytes,
-                durationMicroseconds: Int((LogTime.monotonicNanoseconds() &- request.started) / 1000),
-                userAgent: request.userAgent, referer: referer))
+        client.withUnsafeBufferPointer { client in
+            native.siteLabels[site.index].withUnsafeBufferPointer { label in
+                accessLog.record(LogFields(
+                    remote: client.isEmpty ? peer : client, host: Self.header(connection, "Host"), site: label,
+                    method: request.method, path: request.path, status: status, bytes: isHead ? 0 : bytes,
+                    durationMicroseconds: Int((LogTime.monotonicNanoseconds() &- request.started) / 1000),
+                    userAgent: request.userAgent, referer: referer))
+            }
+        }
+    }
+
+    /// Every line of a request header joined with ", " (nil when absent or longer than 2 KiB): a client may send
+    /// its own `X-Forwarded-For` line before the one its proxy appends to.
+    static func joinedHeader(_ connection: OpaquePointer, _ name: StaticString) -> String? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 2048) { buffer in
+            let length = cmhd_request_header_joined(connection, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self), buffer.baseAddress, buffer.count)
+            return length > 0 ? String(cString: buffer.baseAddress!) : nil
         }
     }
 

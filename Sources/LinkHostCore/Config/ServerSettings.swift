@@ -38,6 +38,9 @@ public struct ServerSettings: Sendable, Equatable {
     /// Reload by itself when the config file changes (a rename over it, a ConfigMap's `..data` swap, an edit),
     /// as SIGHUP does: all or nothing.
     public var watchConfig: Bool = false
+    /// Peers whose `X-Forwarded-For` / `CF-Connecting-IP` the access log believes (addresses and CIDR blocks);
+    /// from any other peer those fields are ignored.
+    public var trustedProxies: [AddressRange] = []
 
     /// True when `port` speaks HTTPS, from certificate files or from ACME.
     public var servesHTTPS: Bool { tls != nil || acme != nil }
@@ -68,7 +71,7 @@ enum ServerSettingsReader {
     }
 
     private static func readFile(_ value: JSONValue, into settings: inout ServerSettings, reader: inout ConfigReader) -> ACMESettingsReader.FileChoices {
-        let keys = ["host", "port", "httpPort", "threads", "connectionTimeout", "connectionLimit", "perIPConnectionLimit", "headerTimeout", "shutdownTimeout", "connectionMemoryLimit", "pageCacheBytes", "tls", "watchConfig"]
+        let keys = ["host", "port", "httpPort", "threads", "connectionTimeout", "connectionLimit", "perIPConnectionLimit", "headerTimeout", "shutdownTimeout", "connectionMemoryLimit", "pageCacheBytes", "tls", "watchConfig", "trustedProxies"]
         var choices = ACMESettingsReader.FileChoices()
         guard let object = reader.object(value, at: "server", allowed: keys) else { return choices }
         if let host = reader.string(object, "host", at: "server", expected: "an address such as \"::\" or \"0.0.0.0\"", rule: hostRule) {
@@ -86,6 +89,7 @@ enum ServerSettingsReader {
         settings.connectionMemoryLimit = reader.integer(object, "connectionMemoryLimit", at: "server", in: 4096...1_048_576) ?? settings.connectionMemoryLimit
         settings.pageCacheBytes = reader.integer(object, "pageCacheBytes", at: "server", in: 0...(1 << 34)) ?? settings.pageCacheBytes
         settings.watchConfig = reader.boolean(object, "watchConfig", at: "server") ?? settings.watchConfig
+        settings.trustedProxies = TrustedProxiesReader.read(object, reader: &reader)
         if let tls = object["tls"], let tlsObject = reader.object(tls, at: "server.tls", allowed: ["certificateFile", "privateKeyFile", "acme", "hsts"]) {
             if let hsts = tlsObject["hsts"] { settings.hsts = HSTSSettingsReader.read(hsts, reader: &reader) }
             // HSTS alone is a setting for the HTTPS that LINKHOST_ACME_HOSTS may turn on, not a request for files.
