@@ -118,7 +118,8 @@ extension Server {
 
     /// Counts and logs an answered request.
     func finish(_ request: RequestBytes, route: Route, status: Int, bytes: Int, site: Site, native: NativeSnapshot) {
-        metrics.record(native.counters[site.index], route: route, status: status, userAgent: Span(_unsafeElements: request.userAgent))
+        let microseconds = Int((LogTime.monotonicNanoseconds() &- request.started) / 1000)
+        metrics.record(native.counters[site.index], route: route, status: status, microseconds: microseconds, userAgent: Span(_unsafeElements: request.userAgent))
         guard let accessLog else { return }
         let connection = request.connection
         let referer = Self.header(connection, "Referer")
@@ -137,7 +138,7 @@ extension Server {
                 accessLog.record(LogFields(
                     remote: client.isEmpty ? peer : client, host: Self.header(connection, "Host"), site: label,
                     method: request.method, path: request.path, status: status, bytes: isHead ? 0 : bytes,
-                    durationMicroseconds: Int((LogTime.monotonicNanoseconds() &- request.started) / 1000),
+                    durationMicroseconds: microseconds,
                     userAgent: request.userAgent, referer: referer))
             }
         }

@@ -64,10 +64,12 @@ struct ObservabilityTests {
         print(int(values[("linkhost_requests_total", (("route", "not_found"), ("site", "default"), ("status", "4xx")))]))
         print(int(values[("linkhost_config_generation", ())]))
         print(int(values[("process_start_time_seconds", ())]) > 1700000000)
+        print(int(values[("linkhost_request_duration_seconds_count", (("route", "aasa"), ("site", "default")))]))
+        print(int(values[("linkhost_request_duration_seconds_bucket", (("le", "+Inf"), ("route", "not_found"), ("site", "default")))]))
         """
         let result = try ExternalTool.run("python3", ["-c", script], input: page.text)
         #expect(result.status == 0, "prometheus_client could not parse /metrics (pip install prometheus_client): \(result.error)")
-        #expect(result.output.split(separator: "\n") == ["3", "3", "1", "1", "True"], "\(result.output)")
+        #expect(result.output.split(separator: "\n") == ["3", "3", "1", "1", "True", "3", "1"], "\(result.output)")
     }
 
     @Test("/healthz answers 200 ok and the served config's hash and generation, without caching")
