@@ -88,7 +88,7 @@ final class Reloader: Sendable {
                 Lifecycle.error("reload refused, \(still): \(refused.joined(separator: "; ")) (needs a restart)")
                 failed(.refused, lines: refused.map { "refused \($0) (needs a restart)" }, fileSHA256: fileSHA256, generation: old.generation)
             } else if try service.install(snapshot, tls: tls) {
-                Lifecycle.info("reloaded \(options.configPath) (generation \(generation), config sha256:\(snapshot.configSHA256)): \(Supervisor.describe(snapshot))")
+                Lifecycle.info("reloaded \(options.configPath) (generation \(generation)): \(Supervisor.describe(snapshot)), config sha256:\(snapshot.configSHA256)")
                 service.metrics.recordReload(.ok, generation: generation)
                 service.metrics.configStatus.served(sha256: snapshot.configSHA256)
             } else {

@@ -126,7 +126,7 @@ package enum Supervisor {
             Lifecycle.info("metrics on http://\(host):\(metricsServer.boundPort)\(observability.metricsPath)")
         }
         service.metrics.configStatus.served(sha256: service.snapshot.configSHA256)
-        Lifecycle.info("serving \(options.configPath) (generation 1, config sha256:\(service.snapshot.configSHA256)): \(describe(service.snapshot))")
+        Lifecycle.info("serving \(options.configPath) (generation 1): \(describe(service.snapshot)), config sha256:\(service.snapshot.configSHA256)")
         SystemdNotifier.ready("serving generation 1")
     }
 
