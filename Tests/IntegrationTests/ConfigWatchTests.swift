@@ -125,7 +125,7 @@ struct ConfigWatchTests {
         print("config watch (ConfigMap swaps): \(result.ok) requests answered 200, \(result.failed.count) failed")
     }
 
-    @Test("A config renamed over the file reloads by itself under load with 0 failed requests; without watchConfig nothing reloads")
+    @Test("A config renamed over the file, then edited in place, reloads by itself under load with 0 failed requests; without watchConfig nothing reloads")
     func renameOver() async throws {
         let site = try SiteFixture()
         try site.writeConfigText(Self.watchedConfig(site, bundleID: "com.example.first"))
@@ -135,6 +135,13 @@ struct ConfigWatchTests {
             try site.writeConfigText(Self.watchedConfig(site, bundleID: "com.example.renamed"))
             let took = Self.timeUntil(.seconds(5)) { Self.servedAppIDs(server) == ["ABCDE12345.com.example.renamed"] }
             if let took { print("config watch: rename over served after \(took)") } else { problems.append("the renamed config was not served within 5 s") }
+
+            // An edit in place (the same inode, new bytes): seen by its modification time and size.
+            let handle = try FileHandle(forUpdating: URL(fileURLWithPath: site.configPath))
+            try handle.truncate(atOffset: 0)
+            try handle.write(contentsOf: Data(Self.watchedConfig(site, bundleID: "com.example.edited").utf8))
+            try handle.close()
+            if Self.timeUntil(.seconds(5), { Self.servedAppIDs(server) == ["ABCDE12345.com.example.edited"] }) == nil { problems.append("the config edited in place was not served within 5 s") }
 
             // watchConfig turned off by the file itself: the next change waits for a SIGHUP.
             var unwatched = TestConfig()
