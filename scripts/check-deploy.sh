@@ -5,7 +5,8 @@
 #      Kubernetes versions we claim (unknown fields and wrong types fail)
 #   2. what the schema cannot see: replicas, probes on /healthz, requests and limits, non-root
 #      and read-only root, rolling updates, names and ports that must agree across files, the
-#      config checksum annotation (--update-checksum rewrites it)
+#      config's server.watchConfig and its mount (no subPath), the checksum annotation of the files
+#      laid over public/ (--update-checksum rewrites it)
 #   3. `linkhost validate` on the ConfigMap's linkhost.json, with public/ laid out as in the pod
 #   4. the systemd units (scripts/check-deploy-systemd.sh): systemd-analyze verify and security on
 #      linkhost.service + linkhost.socket and on linkhost-https.service with and without its socket
@@ -18,8 +19,8 @@ usage() {
     cat <<'EOF'
 usage: scripts/check-deploy.sh [--update-checksum] [--binary PATH] [--no-install]
 
-  --update-checksum  write the sha256 of configmap.yaml into deployment.yaml's checksum/config
-                     annotation (after editing the ConfigMaps), then check
+  --update-checksum  write the sha256 of the linkhost-public ConfigMap's files into deployment.yaml's
+                     checksum/public-files annotation (after editing them), then check
   --binary PATH      linkhost binary for `linkhost validate` (default: the first of
                      .build/check-docker/release, .build/release, .build/debug; else a debug build)
   --no-install       fail instead of installing missing tools
@@ -84,10 +85,19 @@ fi
 manifests=("$K8S"/*.yaml)
 [[ -e ${manifests[0]} ]] || fail setup "no manifests in $K8S"
 
+# The sha256 of the linkhost-public ConfigMap's data (JSON, keys sorted): subPath mounts are never
+# updated in a running pod, so a change to those files must roll the pods. linkhost.json is not in it:
+# server.watchConfig reloads it in place (docs/kubernetes.md).
+public_sum=$(python3 - "$K8S/configmap.yaml" <<'EOF'
+import hashlib, json, sys, yaml
+for d in yaml.safe_load_all(open(sys.argv[1])):
+    if d and d.get("kind") == "ConfigMap" and d["metadata"]["name"] == "linkhost-public":
+        print(hashlib.sha256(json.dumps(d.get("data", {}), sort_keys=True, separators=(",", ":")).encode()).hexdigest())
+EOF
+) || fail setup "cannot read $K8S/configmap.yaml"
 if ((UPDATE)); then
-    sum=$(sha256sum "$K8S/configmap.yaml" | cut -c1-64)
-    sed -i -E "s|^( *checksum/config: ).*|\\1\"$sum\"|" "$K8S/deployment.yaml"
-    log "checksum/config in deployment.yaml set to $sum"
+    sed -i -E "s|^( *checksum/public-files: ).*|\\1\"$public_sum\"|" "$K8S/deployment.yaml"
+    log "checksum/public-files in deployment.yaml set to $public_sum"
 fi
 
 for version in "${K8S_VERSIONS[@]}"; do
@@ -102,11 +112,11 @@ done
 # The image's user, so the pod's runAsUser can be compared with it.
 image_uid=$(sed -nE 's/^USER ([0-9]+).*/\1/p' "$REPO/Dockerfile" | tail -n 1)
 
-log "policy: replicas, probes, resources, security, rollout, names, ports, checksum"
-python3 - "$K8S" "$image_uid" "$WORK" <<'EOF' || fail policy "see the problems above"
-import hashlib, json, os, re, sys, yaml
+log "policy: replicas, probes, resources, security, rollout, names, ports, watchConfig, checksum"
+python3 - "$K8S" "$image_uid" "$WORK" "$public_sum" <<'EOF' || fail policy "see the problems above"
+import json, os, re, sys, yaml
 
-k8s_dir, image_uid, work = sys.argv[1], sys.argv[2], sys.argv[3]
+k8s_dir, image_uid, work, public_sum = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 docs = []
 for name in sorted(os.listdir(k8s_dir)):
     if name.endswith(".yaml"):
@@ -140,12 +150,11 @@ for dep in deployments:
     if not all(spec["selector"]["matchLabels"].get(k) == v and labels.get(k) == v for k, v in spec["selector"]["matchLabels"].items()):
         problem(f"{name}: selector does not match the pod labels")
 
-    # Config checksum: sha256 of configmap.yaml, so that editing it rolls the pods.
-    want = hashlib.sha256(open(os.path.join(k8s_dir, "configmap.yaml"), "rb").read()).hexdigest()
-    have = spec["template"]["metadata"].get("annotations", {}).get("checksum/config")
-    if have != want:
-        problem(f"{name}: annotation checksum/config is {have!r}, but configmap.yaml hashes to {want}: "
-                "run scripts/check-deploy.sh --update-checksum")
+    # The files laid over public/ by subPath roll the pods when they change (a subPath mount never updates).
+    have = spec["template"]["metadata"].get("annotations", {}).get("checksum/public-files")
+    if have != public_sum:
+        problem(f"{name}: annotation checksum/public-files is {have!r}, but the linkhost-public ConfigMap hashes to "
+                f"{public_sum}: run scripts/check-deploy.sh --update-checksum")
 
     psc = pod.get("securityContext", {})
     if psc.get("runAsNonRoot") is not True:
@@ -190,6 +199,8 @@ for dep in deployments:
         config_mount = [m for m in mounts if m["mountPath"] == os.path.dirname(config_path)]
         if not config_mount:
             problem(f"{where}: nothing is mounted at {os.path.dirname(config_path)} for {config_path}")
+        elif "subPath" in config_mount[0]:
+            problem(f"{where}: the config is mounted with subPath, which the kubelet never updates: mount the ConfigMap as a folder")
         else:
             cm = configmaps.get(volumes.get(config_mount[0]["name"], {}).get("configMap", {}).get("name"))
             key = os.path.basename(config_path)
@@ -203,6 +214,9 @@ for dep in deployments:
                 else:
                     with open(f"{work}/linkhost.json", "w") as out:
                         out.write(cm["data"][key])
+                    if config.get("server", {}).get("watchConfig") is not True:
+                        problem(f"ConfigMap {cm['metadata']['name']}: {key} should set server.watchConfig: true, so every replica "
+                                "reloads a ConfigMap update in place (docs/kubernetes.md)")
                     port = config.get("server", {}).get("port", 8080)
                     if port not in ports.values():
                         problem(f"{where}: the config listens on {port}, but the container ports are {sorted(ports.values())}")

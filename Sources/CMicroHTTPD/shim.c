@@ -327,6 +327,37 @@ int cmhd_request_is_ambiguous(struct MHD_Connection *connection, const char *ver
         || counts.unsupported_coding;
 }
 
+struct cmhd_joined_field {
+    const char *name;
+    char *out;
+    size_t capacity, length;
+    int overflow;
+};
+
+static enum MHD_Result cmhd_join_field(void *context, enum MHD_ValueKind kind, const char *key, const char *value) {
+    (void)kind;
+    struct cmhd_joined_field *joined = context;
+    if (key == NULL || value == NULL || strcasecmp(key, joined->name) != 0) return MHD_YES;
+    size_t length = strlen(value), separator = joined->length > 0 ? 2 : 0;
+    if (joined->length + separator + length + 1 > joined->capacity) {
+        joined->overflow = 1;
+        return MHD_NO;
+    }
+    memcpy(joined->out + joined->length, ", ", separator);
+    memcpy(joined->out + joined->length + separator, value, length);
+    joined->length += separator + length;
+    joined->out[joined->length] = 0;
+    return MHD_YES;
+}
+
+long cmhd_request_header_joined(struct MHD_Connection *connection, const char *name, char *out, size_t capacity) {
+    if (capacity == 0) return -1;
+    struct cmhd_joined_field joined = { name, out, capacity, 0, 0 };
+    out[0] = 0;
+    MHD_get_connection_values(connection, MHD_HEADER_KIND, cmhd_join_field, &joined);
+    return joined.overflow ? -1 : (long)joined.length;
+}
+
 enum cmhd_body cmhd_request_body(struct MHD_Connection *connection) {
     if (MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Transfer-Encoding") != NULL) return CMHD_BODY_REFUSED;
     const char *length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");

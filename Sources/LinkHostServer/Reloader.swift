@@ -70,32 +70,48 @@ final class Reloader: Sendable {
     }
 
     /// Builds the new snapshot beside the old one; only a complete success that changes nothing a
-    /// reload cannot apply replaces it.
+    /// reload cannot apply replaces it. A failure is logged with every diagnostic and its code, and stays
+    /// on the status board (`/healthz`, `linkhost_config_reload_failed`) until a reload applies.
     private func reload() {
         SystemdNotifier.reloading()
         let old = service.snapshot
         let generation = old.generation + 1
         attempts.add(1, ordering: .relaxed)
+        let still = "still serving generation \(old.generation) (config sha256:\(old.configSHA256))"
+        var fileSHA256: String?
         do {
-            let (snapshot, tls) = try Supervisor.load(options, generation: generation)
+            let file = try Supervisor.ConfigFile(path: options.configPath)
+            fileSHA256 = file.sha256
+            let (snapshot, tls) = try Supervisor.load(options, file: file, generation: generation)
             let refused = ReloadPolicy.refusedChanges(from: old.config, to: snapshot.config)
             if !refused.isEmpty {
-                Lifecycle.error("reload refused, still serving generation \(old.generation): \(refused.joined(separator: "; ")) (needs a restart)")
-                service.metrics.recordReload(.refused, generation: old.generation)
+                Lifecycle.error("reload refused, \(still): \(refused.joined(separator: "; ")) (needs a restart)")
+                failed(.refused, lines: refused.map { "refused \($0) (needs a restart)" }, fileSHA256: fileSHA256, generation: old.generation)
             } else if try service.install(snapshot, tls: tls) {
-                Lifecycle.info("reloaded \(options.configPath) (generation \(generation)): \(Supervisor.describe(snapshot))")
+                Lifecycle.info("reloaded \(options.configPath) (generation \(generation)): \(Supervisor.describe(snapshot)), config sha256:\(snapshot.configSHA256)")
                 service.metrics.recordReload(.ok, generation: generation)
+                service.metrics.configStatus.served(sha256: snapshot.configSHA256)
             } else {
                 Lifecycle.info("reload of generation \(generation) dropped: stopping")
                 return
             }
-        } catch let error as ServerError {
-            Lifecycle.error("reload failed, still serving generation \(old.generation): \(error)")
-            service.metrics.recordReload(.failed, generation: old.generation)
+        } catch let error as ConfigError {
+            let lines = ConfigStatusBoard.lines(error)
+            let count = error.errors.count
+            Lifecycle.error("reload failed, \(still): \(error.source)\(fileSHA256.map { " (sha256:\($0))" } ?? ""): \(count) error\(count == 1 ? "" : "s")")
+            // One line per diagnostic, each with its code: a log search for `LH1` or the path finds it.
+            for line in lines { Lifecycle.error("reload failed: \(line)") }
+            failed(.failed, lines: lines, fileSHA256: fileSHA256, generation: old.generation)
         } catch {
-            Lifecycle.error("reload failed, still serving generation \(old.generation): \(error)")
-            service.metrics.recordReload(.failed, generation: old.generation)
+            Lifecycle.error("reload failed, \(still): \(error)")
+            failed(.failed, lines: ["\(error)"], fileSHA256: fileSHA256, generation: old.generation)
         }
         SystemdNotifier.ready("serving generation \(service.snapshot.generation)")
+    }
+
+    /// Counts a reload that left the old snapshot serving and puts it on the status board.
+    private func failed(_ result: Metrics.ReloadResult, lines: [String], fileSHA256: String?, generation: Int) {
+        service.metrics.recordReload(result, generation: generation)
+        service.metrics.configStatus.reloadFailed(.init(time: LogTime.now().seconds, fileSHA256: fileSHA256, lines: lines))
     }
 }

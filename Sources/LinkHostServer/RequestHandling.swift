@@ -126,20 +126,38 @@ extension Server {
 
     /// Counts and logs an answered request.
     func finish(_ request: RequestBytes, route: Route, status: Int, bytes: Int, site: Site, native: NativeSnapshot) {
-        metrics.record(native.counters[site.index], route: route, status: status, userAgent: Span(_unsafeElements: request.userAgent))
+        let microseconds = Int((LogTime.monotonicNanoseconds() &- request.started) / 1000)
+        metrics.record(native.counters[site.index], route: route, status: status, microseconds: microseconds, userAgent: Span(_unsafeElements: request.userAgent))
         guard let accessLog else { return }
         let connection = request.connection
         let referer = Self.header(connection, "Referer")
         let isHead = request.method.count == 4 && request.method[0] == UInt8(ascii: "H")
         var length = 0
         let address = UnsafeRawPointer(cmhd_client_address(connection, &length)).map { $0.assumingMemoryBound(to: UInt8.self) }
+        let peer = UnsafeBufferPointer(start: address, count: length)
+        let trusted = native.snapshot.config.server.trustedProxies
+        // Behind trusted proxies, the address they forward (an empty array, no allocation, for everyone else).
+        let client = trusted.isEmpty ? [] : ForwardedClient.address(
+            peer: peer, trusted: trusted, forwardedFor: { Self.joinedHeader(connection, "X-Forwarded-For") },
+            connectingIP: { Self.requestHeader(connection, "CF-Connecting-IP").map { String(cString: $0) } }).map { Array($0.utf8) } ?? []
         // The tenant, for a log shared by many: the Host as sent (escaped by the writer) and the site that answered.
-        native.siteLabels[site.index].withUnsafeBufferPointer { label in
-            accessLog.record(LogFields(
-                remote: UnsafeBufferPointer(start: address, count: length), host: Self.header(connection, "Host"), site: label,
-                method: request.method, path: request.path, status: status, bytes: isHead ? 0 : bytes,
-                durationMicroseconds: Int((LogTime.monotonicNanoseconds() &- request.started) / 1000),
-                userAgent: request.userAgent, referer: referer))
+        client.withUnsafeBufferPointer { client in
+            native.siteLabels[site.index].withUnsafeBufferPointer { label in
+                accessLog.record(LogFields(
+                    remote: client.isEmpty ? peer : client, host: Self.header(connection, "Host"), site: label,
+                    method: request.method, path: request.path, status: status, bytes: isHead ? 0 : bytes,
+                    durationMicroseconds: microseconds,
+                    userAgent: request.userAgent, referer: referer))
+            }
+        }
+    }
+
+    /// Every line of a request header joined with ", " (nil when absent or longer than 2 KiB): a client may send
+    /// its own `X-Forwarded-For` line before the one its proxy appends to.
+    static func joinedHeader(_ connection: OpaquePointer, _ name: StaticString) -> String? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 2048) { buffer in
+            let length = cmhd_request_header_joined(connection, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self), buffer.baseAddress, buffer.count)
+            return length > 0 ? String(cString: buffer.baseAddress!) : nil
         }
     }
 
@@ -162,7 +180,7 @@ extension Server {
     /// send them as they are: the metrics, and the health probe while certificates are managed. The one place
     /// that says so; `filled` makes their bodies.
     private func isLive(_ route: Route) -> Bool {
-        route == .metrics || (route == .health && metrics.certificates.isActive)
+        route == .metrics || (route == .health && (metrics.certificates.isActive || metrics.configStatus.hasFailure))
     }
 
     /// A live answer (`isLive`) with its body made now.
@@ -170,9 +188,11 @@ extension Server {
         var response = response
         if response.route == .metrics {
             response.body = metrics.render(currentConnections: currentConnections)
-        } else if response.route == .health, metrics.certificates.isActive {
-            // With ACME the probe's body also tells each host's certificate; the status stays 200 while serving.
-            response.body += Array(metrics.certificates.healthLines(now: LogTime.now().seconds).utf8)
+        } else if response.route == .health {
+            // With ACME the probe's body also tells each host's certificate, after a failed reload why it failed;
+            // the status stays 200 while serving (README, "Health").
+            response.body += Array(metrics.configStatus.healthLines().utf8)
+            if metrics.certificates.isActive { response.body += Array(metrics.certificates.healthLines(now: LogTime.now().seconds).utf8) }
             response.preparedID = nil
         }
         return response

@@ -1,4 +1,5 @@
 import CSystem
+import LinkHostCheck
 import LinkHostCore
 import Synchronization
 
@@ -60,6 +61,8 @@ package enum Supervisor {
     /// Loads the config, waits out a stop signal that came meanwhile, and starts serving.
     private static func start(_ options: ServeOptions) -> Start {
         SystemdNotifier.status("loading \(options.configPath)")
+        // Before the load reads it: a file replaced while the first snapshot builds is then seen as changed.
+        let loadedFile = ConfigWatcher.Fingerprint.of(options.configPath)
         let snapshot: Snapshot
         let tls: TLSMaterial?
         do {
@@ -98,6 +101,7 @@ package enum Supervisor {
         announce(service, options: options, tls: tls)
         let reloader = Reloader(service: service, options: options)
         if reloadWhenStarted { reloader.request() }
+        ConfigWatcher.start(path: options.configPath, loaded: loadedFile, service: service, reloader: reloader)
         return .serving(service, reloader)
     }
 
@@ -121,7 +125,8 @@ package enum Supervisor {
             let host = metricsServer.boundHost.contains(":") ? "[\(metricsServer.boundHost)]" : metricsServer.boundHost
             Lifecycle.info("metrics on http://\(host):\(metricsServer.boundPort)\(observability.metricsPath)")
         }
-        Lifecycle.info("serving \(options.configPath) (generation 1): \(describe(service.snapshot))")
+        service.metrics.configStatus.served(sha256: service.snapshot.configSHA256)
+        Lifecycle.info("serving \(options.configPath) (generation 1): \(describe(service.snapshot)), config sha256:\(service.snapshot.configSHA256)")
         SystemdNotifier.ready("serving generation 1")
     }
 
@@ -170,15 +175,34 @@ package enum Supervisor {
         }
     }
 
+    /// The config file as read once: its bytes and their SHA-256 in hex.
+    struct ConfigFile {
+        let bytes: [UInt8]
+        /// The config's identity in `/healthz`, the metrics and the log: the file's bytes only, not the
+        /// environment's overrides nor the templates, locales and files it names (README, "Config identity").
+        let sha256: String
+
+        /// Reads `path`; throws LH100 when it cannot be read.
+        init(path: String) throws(ConfigError) {
+            bytes = try ConfigLoader.read(path: path)
+            sha256 = Digest.sha256(bytes).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        }
+    }
+
     /// Loads and builds a snapshot with all overrides applied, and reads its certificate; throws every problem.
     package static func load(_ options: ServeOptions, generation: Int) throws(ConfigError) -> (Snapshot, TLSMaterial?) {
-        var config = try ConfigLoader.load(path: options.configPath, environment: options.environment)
+        try load(options, file: ConfigFile(path: options.configPath), generation: generation)
+    }
+
+    /// `load` from bytes already read, so the hash reported is that of the very bytes parsed.
+    static func load(_ options: ServeOptions, file: ConfigFile, generation: Int) throws(ConfigError) -> (Snapshot, TLSMaterial?) {
+        var config = try ConfigLoader.parse(file.bytes, source: options.configPath, environment: options.environment)
         if let host = options.host { config.server.host = host }
         if let port = options.port { config.server.port = port }
         if let refusal = ExampleConfig.acmeRefusal(config, environment: options.environment) {
             throw ConfigError(source: options.configPath, diagnostics: [ConfigDiagnostic(.lh121, path: "", message: refusal)])
         }
-        let snapshot = try Snapshot(config: config, generation: generation)
+        let snapshot = try Snapshot(config: config, generation: generation, configSHA256: file.sha256)
         let tls = try config.server.tls.map { settings throws(ConfigError) in try TLSMaterial(settings) }
         for warning in snapshot.warnings { Lifecycle.warning("\(options.configPath): \(warning)") }
         return (snapshot, tls)

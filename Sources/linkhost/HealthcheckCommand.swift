@@ -9,7 +9,8 @@ enum HealthcheckCommand: Command {
     static let help = """
     USAGE: linkhost healthcheck [--url URL] [--config PATH] [--timeout SECONDS]
 
-    Sends GET to the health path of a running linkhost and exits 0 when it answers 200.
+    Sends GET to the health path of a running linkhost and exits 0 when it answers 200; prints
+    what the probe says besides "ok": the config's sha256 and generation, a failed reload.
     Made for Docker's HEALTHCHECK and other probes on machines without curl.
 
     OPTIONS:
@@ -48,6 +49,12 @@ enum HealthcheckCommand: Command {
         switch client.fetch(FetchRequest(method: "GET", origin: origin, path: path, userAgent: "linkhost-healthcheck")) {
         case .success(let response) where response.status == 200:
             StandardStreams.output("healthy: \(url) answered 200\n")
+            // linkhost's probe says more after `ok` (which config serves, a failed reload, certificates):
+            // shown, so `kubectl exec POD -- linkhost healthcheck` tells replicas apart.
+            let lines = String(decoding: response.body, as: UTF8.self).split(separator: "\n")
+            if lines.first == "ok" {
+                for line in lines.dropFirst() where line.utf8.allSatisfy({ $0 >= 0x20 }) { StandardStreams.output("  \(line)\n") }
+            }
             return 0
         case .success(let response):
             StandardStreams.error("unhealthy: \(url) answered \(response.status)\n")

@@ -66,7 +66,9 @@ struct FastPathAgreementTests {
     static func twoSites(baseURL: Bool = true) async throws -> (LinkHostProcess, Router) {
         let fixture = try SitesTests.twoSites(baseURL: baseURL)
         let server = try await LinkHostProcess.start(fixture)
-        return (server, Router(snapshot: try Snapshot(config: try ConfigLoader.load(path: fixture.configPath))))
+        // The same config hash as the server's, which its health probe names.
+        let hash = try ConfigIdentityTests.sha256(ofFile: fixture.configPath)
+        return (server, Router(snapshot: try Snapshot(config: try ConfigLoader.load(path: fixture.configPath), configSHA256: hash)))
     }
 
     /// A host that names the site exactly.

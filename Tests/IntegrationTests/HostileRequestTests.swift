@@ -171,7 +171,7 @@ struct CaseResult: Sendable {
         }
         do {
             let health = try RawHTTPClient(host: host, port: port).request("GET", "/healthz")
-            if health.status != 200 || health.text != "ok\n" { healthError = "\(health)" }
+            if health.status != 200 || !health.text.hasPrefix("ok\n") { healthError = "\(health)" }
         } catch {
             healthError = "\(error)"
         }

@@ -64,17 +64,21 @@ struct ObservabilityTests {
         print(int(values[("linkhost_requests_total", (("route", "not_found"), ("site", "default"), ("status", "4xx")))]))
         print(int(values[("linkhost_config_generation", ())]))
         print(int(values[("process_start_time_seconds", ())]) > 1700000000)
+        print(int(values[("linkhost_request_duration_seconds_count", (("route", "aasa"), ("site", "default")))]))
+        print(int(values[("linkhost_request_duration_seconds_bucket", (("le", "+Inf"), ("route", "not_found"), ("site", "default")))]))
         """
         let result = try ExternalTool.run("python3", ["-c", script], input: page.text)
         #expect(result.status == 0, "prometheus_client could not parse /metrics (pip install prometheus_client): \(result.error)")
-        #expect(result.output.split(separator: "\n") == ["3", "3", "1", "1", "True"], "\(result.output)")
+        #expect(result.output.split(separator: "\n") == ["3", "3", "1", "1", "True", "3", "1"], "\(result.output)")
     }
 
-    @Test("/healthz answers 200 ok without caching")
+    @Test("/healthz answers 200 ok and the served config's hash and generation, without caching")
     func health() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
         let response = try server.request("GET", "/healthz")
-        #expect(response.status == 200 && response.text == "ok\n")
+        let lines = response.text.split(separator: "\n")
+        #expect(response.status == 200 && lines.count == 2 && lines.first == "ok", "\(response.text)")
+        #expect(lines.last?.wholeMatch(of: /config sha256:[0-9a-f]{64} generation 1/) != nil, "\(response.text)")
         #expect(response.header("Cache-Control") == "no-store")
     }
 
@@ -83,6 +87,7 @@ struct ObservabilityTests {
         let server = try await LinkHostProcess.start(SiteFixture())
         let healthy = try await LinkHostCLI.run(["healthcheck", "--url", "http://127.0.0.1:\(server.port)/healthz"], directory: server.site.directory)
         #expect(healthy.exitCode == 0, "\(healthy)")
+        #expect(healthy.stdout.contains(/\n  config sha256:[0-9a-f]{64} generation 1\n/), "\(healthy)")
         let byEnvironment = try await LinkHostCLI.run(["healthcheck"], environment: ["LINKHOST_PORT": String(server.port)], directory: server.site.directory)
         #expect(byEnvironment.exitCode == 0, "\(byEnvironment)")
         let wrongPath = try await LinkHostCLI.run(["healthcheck", "--url", "http://127.0.0.1:\(server.port)/nope"], directory: server.site.directory)

@@ -90,6 +90,11 @@ int cmhd_tls_pair_is_usable(const char *key_pem, const char *certificate_pem);
 /// these, and a proxy that reads them differently could smuggle a request past it.
 int cmhd_request_is_ambiguous(struct MHD_Connection *connection, const char *version);
 
+/// Every field line named `name` (any case), joined with ", " in the order received (RFC 9110 5.3), into
+/// `out` (NUL-terminated). Returns the length; 0 when there is none; -1 when they do not fit in `capacity`.
+/// libmicrohttpd's own lookup returns only the first line, and a client can put its own line before a proxy's.
+long cmhd_request_header_joined(struct MHD_Connection *connection, const char *name, char *out, size_t capacity);
+
 /// The largest request body linkhost reads (and drops: no route takes one yet but a small beacon may);
 /// larger ones are refused before a byte of them is read.
 #define CMHD_MAXIMUM_BODY 1024

@@ -8,13 +8,16 @@ public enum ConfigLoader {
 
     /// Loads the file at `path`, applies environment overrides, and returns the config or every problem.
     public static func load(path: String, environment: [String: String] = [:]) throws(ConfigError) -> Config {
-        let bytes: [UInt8]
+        try parse(read(path: path), source: path, environment: environment)
+    }
+
+    /// The config file's bytes, as `load` reads them: `serve` hashes exactly these (its config identity).
+    public static func read(path: String) throws(ConfigError) -> [UInt8] {
         do {
-            bytes = try FileSystem.readFile(path)
+            return try FileSystem.readFile(path)
         } catch {
             throw ConfigError(source: path, diagnostics: [ConfigDiagnostic(.lh100, path: "", message: "cannot read the config file: \(error)")])
         }
-        return try parse(bytes, source: path, environment: environment)
     }
 
     /// Validates config bytes; `source` names them in errors.

@@ -38,6 +38,12 @@ public struct ServerSettings: Sendable, Equatable {
     public var httpPort: Int?
     /// `Strict-Transport-Security` on every HTTPS response (`server.tls.hsts`); nil: off. Never on plain HTTP.
     public var hsts: HSTSSettings? = HSTSSettings()
+    /// Reload by itself when the config file changes (a rename over it, a ConfigMap's `..data` swap, an edit),
+    /// as SIGHUP does: all or nothing.
+    public var watchConfig: Bool = false
+    /// Peers whose `X-Forwarded-For` / `CF-Connecting-IP` the access log believes (addresses and CIDR blocks);
+    /// from any other peer those fields are ignored.
+    public var trustedProxies: [AddressRange] = []
 
     /// True when `port` speaks HTTPS, from certificate files or from ACME.
     public var servesHTTPS: Bool { tls != nil || acme != nil }
@@ -85,6 +91,8 @@ enum ServerSettingsReader {
         settings.connectionMemoryLimit = reader.integer(object, "connectionMemoryLimit", at: "server", in: 4096...1_048_576) ?? settings.connectionMemoryLimit
         settings.pageCacheBytes = reader.integer(object, "pageCacheBytes", at: "server", in: 0...(1 << 34)) ?? settings.pageCacheBytes
         settings.strictHosts = reader.boolean(object, "strictHosts", at: "server") ?? false
+        settings.watchConfig = reader.boolean(object, "watchConfig", at: "server") ?? settings.watchConfig
+        settings.trustedProxies = TrustedProxiesReader.read(object, reader: &reader)
         if let tls = object["tls"], let tlsObject = reader.object(tls, at: "server.tls", allowed: ConfigKeys.members(of: "server.tls")) {
             if let hsts = tlsObject["hsts"] { settings.hsts = HSTSSettingsReader.read(hsts, reader: &reader) }
             // HSTS alone is a setting for the HTTPS that LINKHOST_ACME_HOSTS may turn on, not a request for files.

@@ -7,6 +7,9 @@ public final class Snapshot: Sendable {
     public let config: Config
     /// Increases by one on every successful load; shown in metrics and logs.
     public let generation: Int
+    /// SHA-256 (hex) of the config file's bytes this snapshot was built from, empty when not from a file:
+    /// which config a replica serves, in `/healthz`, the metrics and the log.
+    public let configSHA256: String
     /// The sites, in the order of `config.sites`: the default site first.
     public let sites: [Site]
     /// Every response computed at load, for every site, indexed by `Response.preparedID`.
@@ -37,7 +40,7 @@ public final class Snapshot: Sendable {
     public let queryItemNames: [String]
 
     /// Builds a snapshot, loading the files the config names; throws with every problem found.
-    public init(config: Config, generation: Int = 1) throws(ConfigError) {
+    public init(config: Config, generation: Int = 1, configSHA256: String = "") throws(ConfigError) {
         var build = SnapshotBuild()
         let sources = Self.resolvedPageSources(config)
         build.pageSources = Set(sources.flatMap { [$0.template, $0.locales] })
@@ -57,7 +60,7 @@ public final class Snapshot: Sendable {
         let observability = config.observability
         var shared = ByteKeyedTable<Resource>(foldsCase: false)
         let health = build.prepared.add(Response(status: 200, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8"), HTTPHeader("Cache-Control", "no-store")],
-                                                 body: Array("ok\n".utf8), route: .health))
+                                                 body: Array(Self.healthBody(generation: generation, configSHA256: configSHA256).utf8), route: .health))
         shared.insert(Array(observability.healthPath.utf8), Resource(ok: health, notModified: health, etag: ""))
         if observability.metricsEnabled && observability.metricsPort == nil {
             // Not prepared: its body is new on every request.
@@ -84,6 +87,7 @@ public final class Snapshot: Sendable {
             body: Array("Content Too Large: linkhost reads request bodies of at most 1024 bytes, sent with a Content-Length\n".utf8), route: .badRequest))
         self.config = config
         self.generation = generation
+        self.configSHA256 = configSHA256
         self.sites = sites
         directory = SiteDirectory(sites: config.sites)
         var defaultNames = ByteKeyedTable<Bool>(foldsCase: true)
@@ -94,6 +98,11 @@ public final class Snapshot: Sendable {
         queryItemNames = names
         preparedResponses = build.prepared.all
         warnings = build.warnings + Self.hiddenPageSources(config, sources: sources)
+    }
+
+    /// `ok`, then which config serves (so a probe's output tells replicas apart); the server appends live lines.
+    static func healthBody(generation: Int, configSHA256: String) -> String {
+        configSHA256.isEmpty ? "ok\n" : "ok\nconfig sha256:\(configSHA256) generation \(generation)\n"
     }
 
     /// The metrics page's headers; its body is filled per request by the server, which owns the counters.

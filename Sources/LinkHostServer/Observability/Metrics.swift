@@ -58,6 +58,8 @@ package final class Metrics: Sendable {
         package let label: String
         fileprivate let requests: [Counter]
         fileprivate let fetches: [Counter]
+        /// Request durations per route.
+        package let durations = DurationHistograms()
 
         fileprivate init(label: String) {
             self.label = label
@@ -78,6 +80,8 @@ package final class Metrics: Sendable {
     package let startTime: Double
     /// Each certified host's certificate (automatic HTTPS), rendered with the other metrics.
     package let certificates = CertificateStatusBoard()
+    /// Which config serves and whether the last reload failed, rendered with the other metrics.
+    package let configStatus = ConfigStatusBoard()
 
     /// Makes zeroed counters; `startTime` is the process start.
     package init(startTime: Double) {
@@ -96,10 +100,11 @@ package final class Metrics: Sendable {
         }
     }
 
-    /// Counts one answered request on a site; the user agent is read only for association-file fetches.
-    package func record(_ site: SiteCounters, route: Route, status: Int, userAgent: Span<UInt8>) {
+    /// Counts one answered request on a site and its duration; the user agent is read only for association-file fetches.
+    package func record(_ site: SiteCounters, route: Route, status: Int, microseconds: Int, userAgent: Span<UInt8>) {
         let statusClass = min(max(status / 100 - 1, 0), Self.statusClasses.count - 1)
         site.requests[route.rawValue * Self.statusClasses.count + statusClass].value.add(1, ordering: .relaxed)
+        site.durations.record(route, microseconds: microseconds)
         if route == .aasa || route == .assetLinks {
             let fetcher = Fetcher(userAgent: userAgent)
             site.fetches[(route == .aasa ? 0 : 1) * Fetcher.allCases.count + fetcher.rawValue].value.add(1, ordering: .relaxed)
@@ -170,6 +175,9 @@ package final class Metrics: Sendable {
                 }
             }
         }
+        text += "# HELP linkhost_request_duration_seconds Time from a request's whole head to its answer queued, by site and route.\n"
+        text += "# TYPE linkhost_request_duration_seconds histogram\n"
+        for site in all { site.durations.render(site: Self.escapeLabel(site.label), into: &text) }
         text += "# HELP linkhost_connections Connections open now.\n# TYPE linkhost_connections gauge\n"
         text += "linkhost_connections \(currentConnections)\n"
         text += "# HELP linkhost_page_cache_bytes Bytes held by rendered call pages and QR images, all sites together (at most server.pageCacheBytes).\n# TYPE linkhost_page_cache_bytes gauge\n"
@@ -182,6 +190,7 @@ package final class Metrics: Sendable {
         text += "linkhost_reloads_stuck_total \(stuckReloads.value.load(ordering: .relaxed))\n"
         text += "# HELP linkhost_config_generation Generation of the config being served; 1 at start, +1 per reload.\n# TYPE linkhost_config_generation gauge\n"
         text += "linkhost_config_generation \(generationValue.load(ordering: .relaxed))\n"
+        text += configStatus.metricsText()
         text += "# HELP process_start_time_seconds Start time of the process since the Unix epoch, in seconds.\n# TYPE process_start_time_seconds gauge\n"
         text += "process_start_time_seconds \(Int(startTime))\n"
         text += certificates.metricsText(now: LogTime.now().seconds)

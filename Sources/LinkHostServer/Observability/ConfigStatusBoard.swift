@@ -1,0 +1,81 @@
+import LinkHostCheck
+import LinkHostCore
+import Synchronization
+
+/// Which config a replica serves and whether the last reload failed: for the metrics
+/// (`linkhost_config_info`, `linkhost_config_reload_failed`), `/healthz`'s body and nothing else.
+///
+/// Written by the start and the reload thread, read by requests; the request path reads only `hasFailure`,
+/// one relaxed atomic load.
+package final class ConfigStatusBoard: Sendable {
+    /// A reload that did not replace the config being served.
+    package struct Failure: Sendable, Equatable {
+        /// Unix seconds when it ended.
+        package var time: Int
+        /// SHA-256 of the file it read, nil when the file could not be read.
+        package var fileSHA256: String?
+        /// `reload failed` or `reload refused`, then why, one line each: every diagnostic with its code.
+        package var lines: [String]
+    }
+
+    /// Lines of a failure `/healthz` shows at most; the log has them all.
+    static let healthLineLimit = 20
+
+    private let serving = Mutex<String>("")
+    private let failure = Mutex<Failure?>(nil)
+    private let failed = Atomic<Bool>(false)
+
+    /// Makes an empty board.
+    package init() {}
+
+    /// True while the last reload failed or was refused: `/healthz` then shows why.
+    package var hasFailure: Bool { failed.load(ordering: .relaxed) }
+
+    /// The SHA-256 of the config being served.
+    package var servingSHA256: String { serving.withLock { $0 } }
+
+    /// Records the config that serves now (start, or a reload that applied): clears any failure.
+    package func served(sha256: String) {
+        serving.withLock { $0 = sha256 }
+        failure.withLock { $0 = nil }
+        failed.store(false, ordering: .relaxed)
+    }
+
+    /// Records a reload that left the old config serving.
+    package func reloadFailed(_ recorded: Failure) {
+        failure.withLock { $0 = recorded }
+        failed.store(true, ordering: .relaxed)
+    }
+
+    /// The last failure, nil once a reload applied.
+    package var lastFailure: Failure? { failure.withLock { $0 } }
+
+    /// `linkhost_config_info{sha256}` (always 1: the label is the value) and `linkhost_config_reload_failed`.
+    package func metricsText() -> String {
+        var text = "# HELP linkhost_config_info The config file being served, by the SHA-256 of its bytes; always 1.\n# TYPE linkhost_config_info gauge\n"
+        text += "linkhost_config_info{sha256=\"\(servingSHA256)\"} 1\n"
+        text += "# HELP linkhost_config_reload_failed 1 while the last reload failed or was refused (the previous config serves), 0 once one applies.\n"
+        text += "# TYPE linkhost_config_reload_failed gauge\n"
+        text += "linkhost_config_reload_failed \(hasFailure ? 1 : 0)\n"
+        return text
+    }
+
+    /// The lines `/healthz` adds while a failure stands; empty otherwise.
+    package func healthLines() -> String {
+        guard let failure = lastFailure else { return "" }
+        var text = "last reload FAILED at \(ACMETime.format(failure.time))"
+        text += failure.fileSHA256.map { " (file sha256:\($0))" } ?? ""
+        text += "; still serving the config above\n"
+        for line in failure.lines.prefix(Self.healthLineLimit) { text += "  \(line)\n" }
+        if failure.lines.count > Self.healthLineLimit { text += "  … \(failure.lines.count - Self.healthLineLimit) more in the log\n" }
+        return text
+    }
+
+    /// `LH104 apps[0].teamID: …`: one line per diagnostic, each with its code, for the log and `/healthz`.
+    package static func lines(_ error: ConfigError) -> [String] {
+        error.diagnostics.map { diagnostic in
+            let place = diagnostic.path.isEmpty ? error.source : diagnostic.path
+            return "\(diagnostic.severity.rawValue) \(diagnostic.code.rawValue) \(place): \(diagnostic.message)"
+        }
+    }
+}

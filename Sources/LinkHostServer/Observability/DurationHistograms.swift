@@ -1,0 +1,74 @@
+import LinkHostCore
+import Synchronization
+
+/// One site's request-duration histograms, one per route (`linkhost_request_duration_seconds{site,route}`):
+/// the label set is bounded by the config's sites times the fixed `Route` cases, whatever requests arrive.
+///
+/// Every bucket, count and sum of every route lives in one allocation of atomics: with a class object per
+/// number, as the request counters have, a thousand sites would hold some 180,000 objects for histograms alone.
+/// Recording is two relaxed atomic adds and no lock.
+package final class DurationHistograms: @unchecked Sendable {
+    /// Upper bounds in microseconds (the `le` labels below, in seconds): linkhost answers most requests in tens
+    /// of microseconds, a rendered page or QR image in a millisecond or so; past a second is a stall.
+    static let boundsMicroseconds = [100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 1_000_000]
+    /// The bounds as Prometheus' `le` labels.
+    static let boundLabels = ["0.0001", "0.00025", "0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "1"]
+    /// Per route: one count per bound, one above the last, and the sum in microseconds.
+    private static let stride = boundsMicroseconds.count + 2
+
+    // Unchecked Sendable: the block is written only through atomics, allocated once in init and freed in deinit.
+    private let values: UnsafeMutablePointer<Atomic<Int>>
+    private let count = Route.allCases.count * stride
+
+    /// Makes zeroed histograms for every route.
+    package init() {
+        values = .allocate(capacity: count)
+        for index in 0..<count { (values + index).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        values.deinitialize(count: count)
+        values.deallocate()
+    }
+
+    /// Counts one request on `route` that took `microseconds`.
+    package func record(_ route: Route, microseconds: Int) {
+        var bucket = 0
+        while bucket < Self.boundsMicroseconds.count && microseconds > Self.boundsMicroseconds[bucket] { bucket += 1 }
+        let base = route.rawValue * Self.stride
+        values[base + bucket].add(1, ordering: .relaxed)
+        values[base + Self.stride - 1].add(max(0, microseconds), ordering: .relaxed)
+    }
+
+    /// Requests counted on `route` so far.
+    package func count(_ route: Route) -> Int {
+        let base = route.rawValue * Self.stride
+        return (0...Self.boundsMicroseconds.count).reduce(0) { $0 + values[base + $1].load(ordering: .relaxed) }
+    }
+
+    /// The exposition lines of every route that has answered at least once, `label` already escaped.
+    func render(site label: String, into text: inout String) {
+        for route in Route.allCases {
+            let base = route.rawValue * Self.stride
+            let total = count(route)
+            guard total > 0 else { continue }
+            let labels = "site=\"\(label)\",route=\"\(route.label)\""
+            var cumulative = 0
+            for (index, bound) in Self.boundLabels.enumerated() {
+                cumulative += values[base + index].load(ordering: .relaxed)
+                text += "linkhost_request_duration_seconds_bucket{\(labels),le=\"\(bound)\"} \(cumulative)\n"
+            }
+            text += "linkhost_request_duration_seconds_bucket{\(labels),le=\"+Inf\"} \(total)\n"
+            let sum = values[base + Self.stride - 1].load(ordering: .relaxed)
+            text += "linkhost_request_duration_seconds_sum{\(labels)} \(sum / 1_000_000).\(String(sum % 1_000_000).leftPadded(to: 6))\n"
+            text += "linkhost_request_duration_seconds_count{\(labels)} \(total)\n"
+        }
+    }
+}
+
+extension String {
+    /// The string with zeros in front up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}
