@@ -7,19 +7,20 @@ import Testing
 struct HSTSTests {
     /// The `Strict-Transport-Security` values (curl's header dump) of one request; `status` is its status.
     private func hsts(_ url: String, headers: [String] = []) throws -> (status: Int, values: [String], text: String) {
-        let result = try ExternalTool.run("curl", ["-sS", "-k", "--max-time", "5", "-D", "-", "-o", "/dev/null"] + headers.flatMap { ["-H", $0] } + [url])
-        let lines = result.output.split(separator: "\r\n")
+        let result = try runTool("curl", ["-sS", "-k", "--max-time", "5", "-D", "-", "-o", "/dev/null"] + headers.flatMap { ["-H", $0] } + [url])
+        let lines = result.stdout.split(separator: "\r\n")
         let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
         let values = lines.compactMap { line -> String? in
             guard line.lowercased().hasPrefix("strict-transport-security:") else { return nil }
             return line.dropFirst("strict-transport-security:".count).trimmingCharacters(in: .whitespaces)
         }
-        return (status, values, result.output + result.error)
+        return (status, values, result.stdout + result.stderr)
     }
 
     @Test("HTTPS: every kind of answer carries max-age=31536000 by default; the HTTP listener beside it never does")
     func defaultOnHTTPSOnly() async throws {
-        try #require(ExternalTool.exists("curl") && ExternalTool.exists("openssl"), "curl and openssl are needed")
+        _ = try requireTool("curl")
+        _ = try requireTool("openssl")
         let site = try SiteFixture()
         let httpPort = try RawHTTPClientPortPicker.freePort()
         var config = try site.servingHTTPS()
@@ -36,7 +37,7 @@ struct HSTSTests {
         }
         // A call page rendered again (from the cache, and as a 304) and a prepared 304 keep it too.
         for _ in 0..<3 { #expect(try hsts(https + "/call/again?type=video").values == ["max-age=31536000"]) }
-        let etag = try #require(try ExternalTool.run("curl", ["-sS", "-k", "-D", "-", "-o", "/dev/null", https + "/call/again?type=video"]).output
+        let etag = try #require(try await runTool("curl", ["-sS", "-k", "-D", "-", "-o", "/dev/null", https + "/call/again?type=video"]).stdout
             .split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }).dropFirst(5).trimmingCharacters(in: .whitespaces)
         let revalidated = try hsts(https + "/call/again?type=video", headers: ["If-None-Match: \(etag)"])
         #expect(revalidated.status == 304 && revalidated.values == ["max-age=31536000"], "\(revalidated.text)")
@@ -53,7 +54,8 @@ struct HSTSTests {
 
     @Test("server.tls.hsts: an object sets max-age and its tokens, false turns it off, and a reload applies a change")
     func configured() async throws {
-        try #require(ExternalTool.exists("curl") && ExternalTool.exists("openssl"), "curl and openssl are needed")
+        _ = try requireTool("curl")
+        _ = try requireTool("openssl")
         let site = try SiteFixture()
         var config = try site.servingHTTPS()
         var tls = try #require(config.serverExtra["tls"] as? [String: Any])
@@ -75,7 +77,7 @@ struct HSTSTests {
 
     @Test("plain HTTP without TLS never sends it, whatever server.tls.hsts says")
     func plainServer() async throws {
-        try #require(ExternalTool.exists("curl"), "curl is needed")
+        _ = try requireTool("curl")
         let site = try SiteFixture()
         var config = TestConfig()
         config.serverExtra["tls"] = ["hsts": ["maxAge": 600]]

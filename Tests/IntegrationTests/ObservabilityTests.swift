@@ -65,9 +65,9 @@ struct ObservabilityTests {
         print(int(values[("linkhost_config_generation", ())]))
         print(int(values[("process_start_time_seconds", ())]) > 1700000000)
         """
-        let result = try ExternalTool.run("python3", ["-c", script], input: page.text)
-        #expect(result.status == 0, "prometheus_client could not parse /metrics (pip install prometheus_client): \(result.error)")
-        #expect(result.output.split(separator: "\n") == ["3", "3", "1", "1", "True"], "\(result.output)")
+        let result = try await runTool("python3", ["-c", script], input: page.text)
+        #expect(result.status == 0, "prometheus_client could not parse /metrics (pip install prometheus_client): \(result.stderr)")
+        #expect(result.stdout.split(separator: "\n") == ["3", "3", "1", "1", "True"], "\(result.stdout)")
     }
 
     @Test("/healthz answers 200 ok without caching")
@@ -109,7 +109,7 @@ struct ObservabilityTests {
 /// Finds a free TCP port on 127.0.0.1 by asking a throwaway linkhost-free socket (via python3).
 enum RawHTTPClientPortPicker {
     static func freePort() throws -> Int {
-        let result = try ExternalTool.run("python3", ["-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"])
-        return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let result = try runTool("python3", ["-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"])
+        return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 }

@@ -20,7 +20,7 @@ struct PermissionWarningTests {
 
     @Test("validate warns about a 0666 config and a 0644 key, exits 0, and is quiet once they are 0644 and 0600")
     func validate() async throws {
-        try #require(ExternalTool.exists("openssl"), "openssl is needed")
+        _ = try requireTool("openssl")
         let site = try openSite()
         let ended = try await LinkHostCLI.run(["validate", "--config", site.configPath], directory: site.directory)
         #expect(ended.exitCode == 0, "\(ended)")
@@ -37,7 +37,7 @@ struct PermissionWarningTests {
 
     @Test("serve warns about a 0666 config and a 0644 key at start, and serves")
     func serve() async throws {
-        try #require(ExternalTool.exists("openssl"), "openssl is needed")
+        _ = try requireTool("openssl")
         let site = try openSite()
         let server = try await LinkHostProcess.start(site)
         #expect(server.stderr.contains("linkhost: warning: \(site.configPath): the config file \"\(site.configPath)\" is writable by its group and others (mode 666)"), "\(server.stderr)")

@@ -9,15 +9,15 @@ struct TLSSessionTests {
         var arguments = ["s_client", "-connect", "127.0.0.1:\(port)", version, "-ign_eof", "-servername", "localhost"]
         if let saveTo { arguments += ["-sess_out", saveTo] }
         if let offer { arguments += ["-sess_in", offer] }
-        let result = try ExternalTool.run("openssl", arguments, input: "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", timeout: 10)
-        let lines = result.output.split(separator: "\n")
+        let result = try runTool("openssl", arguments, input: "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", timeout: .seconds(10))
+        let lines = result.stdout.split(separator: "\n")
         return (lines.contains { $0.hasPrefix("Reused, ") }, lines.contains { $0.hasPrefix("New, ") },
-                result.output.contains("HTTP/1.1 200 OK"), result.output + result.error)
+                result.stdout.contains("HTTP/1.1 200 OK"), result.stdout + result.stderr)
     }
 
     @Test("a returning client resumes its session over TLS 1.3 and 1.2; another process makes it a full handshake", arguments: ["-tls1_3", "-tls1_2"])
     func resumption(version: String) async throws {
-        try #require(ExternalTool.exists("openssl"), "openssl is needed")
+        _ = try requireTool("openssl")
         let site = try SiteFixture()
         try site.writeConfig(try site.servingHTTPS(keyArguments: ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"],
                                                    extraArguments: ["-addext", "subjectAltName=DNS:localhost"]))
