@@ -1,9 +1,14 @@
 // Test-only: start a child process (the linkhost binary, a server, a tool) with piped input and output,
 // and reap it with a timeout.
 //
-// Every fork happens on one helper thread that lives as long as the test process, because
+// Every child is started from one helper thread that lives as long as the test process, because
 // PR_SET_PDEATHSIG fires when the *thread* that forked ends: forking from a pool thread that later
 // retires would kill a server in the middle of its test.
+//
+// The child is a clone that shares the test process's memory until it execs (CLONE_VM | CLONE_VFORK, as
+// glibc's posix_spawn does), on a stack of its own: a plain fork copies the page tables of a test process
+// that holds hundreds of threads and holds its memory map locked meanwhile, which under a full run's
+// hundreds of tool starts stalled every thread of it for seconds. Only the helper thread waits for the exec.
 #define _GNU_SOURCE
 #include "CTestSupport.h"
 
@@ -14,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -25,10 +31,14 @@ struct spawn_job {
     char *const *envp;
     const char *directory;
     int stdin_read, stdout_write, stderr_write, report_write;
+    pid_t parent;
     pid_t pid;
     int error_number;
     int done;
 };
+
+// The child's stack until it execs; one at a time, since the helper thread waits for each exec.
+static char child_stack[256 * 1024] __attribute__((aligned(16)));
 
 static pthread_mutex_t spawn_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t spawn_changed = PTHREAD_COND_INITIALIZER;
@@ -46,7 +56,8 @@ static void keep_only_standard_descriptors(void) {
     for (int fd = 3; fd < limit; fd++) fcntl(fd, F_SETFD, FD_CLOEXEC);
 }
 
-// Runs in the child between fork and exec: async-signal-safe calls only.
+// Runs in the child between clone and exec, in the parent's memory: async-signal-safe calls only, and no
+// writes but to its own stack and descriptors.
 static void become_child(const struct spawn_job *job, pid_t parent) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
@@ -78,6 +89,12 @@ static void become_child(const struct spawn_job *job, pid_t parent) {
     _exit(127);
 }
 
+static int child_main(void *argument) {
+    const struct spawn_job *job = argument;
+    become_child(job, job->parent);
+    return 127;
+}
+
 static void *spawner_main(void *unused) {
     (void)unused;
     sigset_t all;
@@ -89,9 +106,8 @@ static void *spawner_main(void *unused) {
         struct spawn_job *job = pending_job;
         pending_job = NULL;
         pthread_mutex_unlock(&spawn_mutex);
-        pid_t parent = getpid();
-        pid_t pid = fork();
-        if (pid == 0) become_child(job, parent);
+        job->parent = getpid();
+        pid_t pid = clone(child_main, child_stack + sizeof child_stack, CLONE_VM | CLONE_VFORK | SIGCHLD, job);
         pthread_mutex_lock(&spawn_mutex);
         job->pid = pid;
         job->error_number = pid < 0 ? errno : 0;
