@@ -46,7 +46,7 @@ struct FaultTests {
     func missingCertificate() async throws {
         _ = try requireTool("openssl")
         let site = try SiteFixture()
-        try site.writeConfig(try site.servingHTTPS())
+        try site.writeConfig(try await site.servingHTTPS())
         let server = try await LinkHostProcess.start(site)
         try FileManager.default.removeItem(atPath: site.directory + "/cert.pem")
         server.signal(SIGHUP)

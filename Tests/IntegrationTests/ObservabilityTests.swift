@@ -106,10 +106,8 @@ struct ObservabilityTests {
     }
 }
 
-/// Finds a free TCP port on 127.0.0.1 by asking a throwaway linkhost-free socket (via python3).
+/// Finds a free TCP port on 127.0.0.1 by binding a throwaway socket (`freePorts`).
 enum RawHTTPClientPortPicker {
-    static func freePort() throws -> Int {
-        let result = try runTool("python3", ["-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"])
-        return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-    }
+    /// One free loopback port.
+    static func freePort() throws -> Int { try freePorts(1)[0] }
 }

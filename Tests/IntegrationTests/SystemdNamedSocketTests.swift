@@ -22,8 +22,8 @@ struct SystemdNamedSocketTests {
     }
 
     /// One curl request: status and headers as curl dumps them.
-    private func curl(_ url: String) throws -> (status: Int, headers: String) {
-        let result = try runTool("curl", ["-sS", "-k", "--max-time", "5", "-D", "-", "-o", "/dev/null", url])
+    private func curl(_ url: String) async throws -> (status: Int, headers: String) {
+        let result = try await runTool("curl", ["-sS", "-k", "--max-time", "5", "-D", "-", "-o", "/dev/null", url])
         let status = result.stdout.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         return (status, result.stdout + result.stderr)
     }
@@ -33,17 +33,17 @@ struct SystemdNamedSocketTests {
         _ = try requireTool("systemd-socket-activate")
         let site = try SiteFixture()
         let (httpPort, httpsPort, configuredHTTP) = (try RawHTTPClientPortPicker.freePort(), try RawHTTPClientPortPicker.freePort(), try RawHTTPClientPortPicker.freePort())
-        var config = try site.servingHTTPS()
+        var config = try await site.servingHTTPS()
         config.serverExtra["httpPort"] = configuredHTTP
         try site.writeConfig(config)
         // HTTP first: a linkhost that went by order would take it for HTTPS.
         let child = try await activate(site, ports: [httpPort, httpsPort], names: ["http", "https"])
         // linkhost starts on the first connection attempt, which waits in the socket's backlog.
-        let secure = try curl("https://127.0.0.1:\(httpsPort)/.well-known/apple-app-site-association")
+        let secure = try await curl("https://127.0.0.1:\(httpsPort)/.well-known/apple-app-site-association")
         #expect(secure.status == 200 && secure.headers.lowercased().contains("strict-transport-security: max-age="), "\(secure.headers)")
-        let plain = try curl("http://127.0.0.1:\(httpPort)/.well-known/apple-app-site-association")
+        let plain = try await curl("http://127.0.0.1:\(httpPort)/.well-known/apple-app-site-association")
         #expect(plain.status == 200 && !plain.headers.lowercased().contains("strict-transport-security"), "\(plain.headers)")
-        let redirected = try curl("http://127.0.0.1:\(httpPort)/call/abc?type=video")
+        let redirected = try await curl("http://127.0.0.1:\(httpPort)/call/abc?type=video")
         #expect(redirected.status == 308, "the plain-HTTP listener redirects the rest: \(redirected.headers)")
         try await child.waitForStderr(containing: "named http, https", timeout: .seconds(5))
         #expect(child.stderr.text.contains("linkhost: listening on https://127.0.0.1:\(httpsPort)"), "\(child.stderr.text)")
@@ -80,9 +80,9 @@ struct SystemdNamedSocketTests {
     func mismatches() async throws {
         _ = try requireTool("systemd-socket-activate")
         let site = try SiteFixture()
-        var https = try site.servingHTTPS()
+        var https = try await site.servingHTTPS()
         https.serverExtra["httpPort"] = try RawHTTPClientPortPicker.freePort()
-        var httpsOnly = try site.servingHTTPS()
+        var httpsOnly = try await site.servingHTTPS()
         httpsOnly.serverExtra["httpPort"] = nil
         let cases: [(String, TestConfig, Int, [String]?, String)] = [
             ("unnamed sockets, HTTPS and httpPort", https, 1, nil, "without the names https or http"),

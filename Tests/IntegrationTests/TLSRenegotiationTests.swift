@@ -12,7 +12,7 @@ struct TLSRenegotiationTests {
     func clientRenegotiationIsRefused() async throws {
         _ = try requireTool("openssl")
         let site = try SiteFixture()
-        try site.writeConfig(try site.servingHTTPS(keyArguments: ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"],
+        try site.writeConfig(try await site.servingHTTPS(keyArguments: ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"],
                                                    extraArguments: ["-addext", "subjectAltName=DNS:localhost"]))
         let server = try await LinkHostProcess.start(site)
         // s_client reads its commands from standard input, which must stay open while it renegotiates

@@ -54,6 +54,10 @@ void lhtest_error_text(int code, char *buffer, int length);
 /// Returns the descriptor, or -1 with errno set.
 int lhtest_connect_from(const char *source, const char *host, int port, int timeout_ms);
 
+/// Picks `count` (at most 64) distinct free TCP ports on 127.0.0.1 into `ports`: each is bound at once (so
+/// they differ), then all are released for the test to use. Returns 0, or -1 with errno set.
+int lhtest_free_ports(int count, int *ports);
+
 /// Raises this process's soft RLIMIT_NOFILE towards `wanted` (never past the hard limit) and
 /// returns the limit now in force, or -1.
 long lhtest_raise_fd_limit(long wanted);

@@ -1,4 +1,5 @@
 import CCheckSupport
+import CTestSupport
 import Foundation
 import Testing
 
@@ -11,11 +12,9 @@ import Glibc
 
 /// `count` distinct free loopback ports (held open together while chosen, so they differ).
 func freePorts(_ count: Int) throws -> [Int] {
-    let script = "import socket\ns=[socket.socket() for _ in range(\(count))]\n[x.bind(('127.0.0.1',0)) for x in s]\nprint(' '.join(str(x.getsockname()[1]) for x in s))"
-    let run = try runTool("python3", ["-c", script])
-    let ports = run.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-    guard ports.count == count else { throw HarnessError("no free ports: \(run)") }
-    return ports
+    var ports = [Int32](repeating: 0, count: count)
+    guard lhtest_free_ports(Int32(count), &ports) == 0 else { throw HarnessError("no free ports: \(errorText(errno))") }
+    return ports.map(Int.init)
 }
 
 /// A temporary folder, removed on deinit.
@@ -85,8 +84,8 @@ final class PebbleCA: Sendable {
     }
 
     /// Pebble's root certificate (made anew at each start), from its management port.
-    func root() throws -> String {
-        let run = try runTool("curl", ["-sS", "--cacert", caFile, "https://127.0.0.1:\(managementPort)/roots/0"])
+    func root() async throws -> String {
+        let run = try await runTool("curl", ["-sS", "--cacert", caFile, "https://127.0.0.1:\(managementPort)/roots/0"])
         guard run.exitCode == 0, run.stdout.contains("BEGIN CERTIFICATE") else { throw HarnessError("no Pebble root: \(run)") }
         return run.stdout
     }
@@ -143,21 +142,21 @@ func acmeConfig(directory: String, caFile: String, state: String, httpsPort: Int
 }
 
 /// HTTPS through curl with every test name resolved to 127.0.0.1, verified against `caFile`.
-func curlHTTPS(_ host: String, port: Int, path: String, caFile: String) throws -> Termination {
-    try runTool("curl", ["-sS", "--max-time", "10", "--resolve", "\(host):\(port):127.0.0.1", "--cacert", caFile,
+func curlHTTPS(_ host: String, port: Int, path: String, caFile: String) async throws -> Termination {
+    try await runTool("curl", ["-sS", "--max-time", "10", "--resolve", "\(host):\(port):127.0.0.1", "--cacert", caFile,
                                   "-w", "\n%{http_code}", "https://\(host):\(port)\(path)"])
 }
 
 /// The certificate served for a handshake with SNI `name` (nil: no SNI): its text as `openssl x509 -text` shows it.
-func servedCertificate(port: Int, name: String?) throws -> String {
-    let handshake = try runTool("openssl", ["s_client", "-connect", "127.0.0.1:\(port)"] + (name.map { ["-servername", $0] } ?? ["-noservername"]),
+func servedCertificate(port: Int, name: String?) async throws -> String {
+    let handshake = try await runTool("openssl", ["s_client", "-connect", "127.0.0.1:\(port)"] + (name.map { ["-servername", $0] } ?? ["-noservername"]),
                                 input: "", timeout: .seconds(10))
     let text = handshake.stdout
     guard let start = text.range(of: "-----BEGIN CERTIFICATE-----"), let end = text.range(of: "-----END CERTIFICATE-----") else {
         throw HarnessError("no certificate in the handshake for \(name ?? "no SNI"): \(handshake)")
     }
     let pem = String(text[start.lowerBound..<end.upperBound]) + "\n"
-    return try runTool("openssl", ["x509", "-noout", "-text", "-serial"], input: pem).stdout
+    return try await runTool("openssl", ["x509", "-noout", "-text", "-serial"], input: pem).stdout
 }
 
 /// One TLS connection kept open across requests (openssl s_client), to show a certificate swap drops nothing.

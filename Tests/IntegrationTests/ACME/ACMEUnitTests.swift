@@ -95,7 +95,7 @@ struct ACMEUnitTests {
         try await child.waitForStderr(containing: "serving the new certificate for a.test", timeout: .seconds(60))
         #expect(child.stderr.text.contains("named https, http"), "\(child.stderr.text)")
         #expect(pebble.pebble.output.contains("Attempting to validate w/ HTTP: http://a.test:\(httpPort)/.well-known/acme-challenge/"), "Pebble did not validate on the http socket")
-        let root = try folder.write(try pebble.root(), to: "pebble-root.pem")
+        let root = try folder.write(try await pebble.root(), to: "pebble-root.pem")
         let answer = try await runTool("curl", ["-sS", "--max-time", "10", "--resolve", "a.test:\(httpsPort):127.0.0.1", "--cacert", root, "-D", "-",
                                                     "-o", "/dev/null", "https://a.test:\(httpsPort)/.well-known/apple-app-site-association"])
         #expect(answer.stdout.hasPrefix("HTTP/1.1 200") && answer.stdout.lowercased().contains("strict-transport-security: max-age=31536000"), "\(answer)")

@@ -119,7 +119,7 @@ struct FakeCATests {
         #expect(orders.count == 1 && orders.first?["replaces"] as? String == expectedID, "orders: \(orders), expected replaces \(expectedID)")
         // The fake CA checked the key authorization it fetched from linkhost's HTTP listener.
         #expect(ca.requests.contains { $0["validated"] as? String == "ari.test" && $0["valid"] as? Bool == true }, "\(ca.requests)")
-        let served = try servedCertificate(port: httpsPort, name: "ari.test")
+        let served = try await servedCertificate(port: httpsPort, name: "ari.test")
         #expect(served.contains("Issuer: CN = Fake ACME Root") && !served.contains("serial=4D"), "\(served)")
         try await server.stop()
     }
