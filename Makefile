@@ -17,11 +17,13 @@ deps:
 # Test tools: zbarimg decodes QR codes, openssl and curl make and test HTTPS, prometheus_client parses /metrics;
 # nginx and Varnish are the shared caches, Chromium the browser, uap-core's corpus the real User-Agents of the
 # call-page cache tests; pebble and pebble-challtestsrv the ACME CA and mock DNS of the automatic-HTTPS tests;
-# systemd-socket-activate (Debian's systemd) passes sockets the way a .socket unit does.
+# systemd-socket-activate (Debian's systemd) passes sockets the way a .socket unit does; rsvg-convert
+# (librsvg2-bin) rasterises the SVG QR codes. A missing one fails the tests that need it (README.md, Development).
 # A policy-rc.d refuses service starts during the install: the tests run their own.
 test-deps: deps
 	@missing=""; \
 	command -v zbarimg >/dev/null 2>&1 || missing="$$missing zbar-tools"; \
+	command -v rsvg-convert >/dev/null 2>&1 || missing="$$missing librsvg2-bin"; \
 	command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
 	command -v curl >/dev/null 2>&1 || missing="$$missing curl"; \
 	command -v pebble >/dev/null 2>&1 || missing="$$missing pebble"; \

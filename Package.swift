@@ -63,7 +63,8 @@ let package = Package(
 
         .testTarget(name: "CallLinksTests", dependencies: ["CallLinks"]),
         .testTarget(name: "LinkHostJSONTests", dependencies: ["LinkHostJSON"]),
-        .testTarget(name: "LinkHostQRTests", dependencies: ["LinkHostQR"]),
+        // Tests/LinkHostQRTests/ChildProcess.swift links to the integration tests' process runner (zbarimg, rsvg-convert, python3).
+        .testTarget(name: "LinkHostQRTests", dependencies: ["LinkHostQR", "CTestSupport"]),
         .testTarget(name: "LinkHostFilesTests", dependencies: ["LinkHostFiles"]),
         .testTarget(name: "LinkHostCoreTests", dependencies: ["LinkHostCore", "LinkHostFuzzTargets", "LinkHostTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "LinkHostCheckTests", dependencies: ["LinkHostCheck", "LinkHostCore", "LinkHostTestSupport"]),

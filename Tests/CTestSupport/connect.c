@@ -61,3 +61,31 @@ int lhtest_ipv6_loopback_available(void) {
     close(fd);
     return ok;
 }
+
+int lhtest_free_ports(int count, int *ports) {
+    if (count <= 0 || count > 64) { errno = EINVAL; return -1; }
+    int sockets[64];
+    int opened = 0, result = 0;
+    for (; opened < count; opened++) {
+        int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        struct sockaddr_in address;
+        memset(&address, 0, sizeof address);
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        socklen_t length = sizeof address;
+        if (fd < 0 || bind(fd, (struct sockaddr *)&address, sizeof address) != 0 ||
+            getsockname(fd, (struct sockaddr *)&address, &length) != 0) {
+            int saved = errno;
+            if (fd >= 0) close(fd);
+            errno = saved;
+            result = -1;
+            break;
+        }
+        sockets[opened] = fd;
+        ports[opened] = ntohs(address.sin_port);
+    }
+    int saved = errno;
+    for (int index = 0; index < opened; index++) close(sockets[index]);
+    errno = saved;
+    return result;
+}

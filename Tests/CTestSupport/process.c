@@ -1,8 +1,14 @@
-// Test-only: start the linkhost binary with piped output, and reap it with a timeout.
+// Test-only: start a child process (the linkhost binary, a server, a tool) with piped input and output,
+// and reap it with a timeout.
 //
-// Every fork happens on one helper thread that lives as long as the test process, because
+// Every child is started from one helper thread that lives as long as the test process, because
 // PR_SET_PDEATHSIG fires when the *thread* that forked ends: forking from a pool thread that later
 // retires would kill a server in the middle of its test.
+//
+// The child is a clone that shares the test process's memory until it execs (CLONE_VM | CLONE_VFORK, as
+// glibc's posix_spawn does), on a stack of its own: a plain fork copies the page tables of a test process
+// that holds hundreds of threads and holds its memory map locked meanwhile, which under a full run's
+// hundreds of tool starts stalled every thread of it for seconds. Only the helper thread waits for the exec.
 #define _GNU_SOURCE
 #include "CTestSupport.h"
 
@@ -13,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -23,11 +30,15 @@ struct spawn_job {
     char *const *argv;
     char *const *envp;
     const char *directory;
-    int stdout_write, stderr_write, report_write;
+    int stdin_read, stdout_write, stderr_write, report_write;
+    pid_t parent;
     pid_t pid;
     int error_number;
     int done;
 };
+
+// The child's stack until it execs; one at a time, since the helper thread waits for each exec.
+static char child_stack[256 * 1024] __attribute__((aligned(16)));
 
 static pthread_mutex_t spawn_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t spawn_changed = PTHREAD_COND_INITIALIZER;
@@ -45,7 +56,8 @@ static void keep_only_standard_descriptors(void) {
     for (int fd = 3; fd < limit; fd++) fcntl(fd, F_SETFD, FD_CLOEXEC);
 }
 
-// Runs in the child between fork and exec: async-signal-safe calls only.
+// Runs in the child between clone and exec, in the parent's memory: async-signal-safe calls only, and no
+// writes but to its own stack and descriptors.
 static void become_child(const struct spawn_job *job, pid_t parent) {
     struct sigaction action;
     memset(&action, 0, sizeof action);
@@ -58,8 +70,10 @@ static void become_child(const struct spawn_job *job, pid_t parent) {
     sigprocmask(SIG_SETMASK, &empty, NULL);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(127);  // the test process died before the line above
-    int null_fd = open("/dev/null", O_RDONLY);
-    if (null_fd >= 0) dup2(null_fd, 0);
+    // A group of its own, so a deadline can kill what it started too (a grandchild holding its stdout).
+    setpgid(0, 0);
+    int input_fd = job->stdin_read >= 0 ? job->stdin_read : open("/dev/null", O_RDONLY);
+    if (input_fd >= 0) dup2(input_fd, 0);
     dup2(job->stdout_write, 1);
     dup2(job->stderr_write, 2);
     keep_only_standard_descriptors();
@@ -75,6 +89,12 @@ static void become_child(const struct spawn_job *job, pid_t parent) {
     _exit(127);
 }
 
+static int child_main(void *argument) {
+    const struct spawn_job *job = argument;
+    become_child(job, job->parent);
+    return 127;
+}
+
 static void *spawner_main(void *unused) {
     (void)unused;
     sigset_t all;
@@ -86,9 +106,8 @@ static void *spawner_main(void *unused) {
         struct spawn_job *job = pending_job;
         pending_job = NULL;
         pthread_mutex_unlock(&spawn_mutex);
-        pid_t parent = getpid();
-        pid_t pid = fork();
-        if (pid == 0) become_child(job, parent);
+        job->parent = getpid();
+        pid_t pid = clone(child_main, child_stack + sizeof child_stack, CLONE_VM | CLONE_VFORK | SIGCHLD, job);
         pthread_mutex_lock(&spawn_mutex);
         job->pid = pid;
         job->error_number = pid < 0 ? errno : 0;
@@ -99,6 +118,8 @@ static void *spawner_main(void *unused) {
 }
 
 static void start_spawner(void) {
+    // Writing input to a child that already exited must fail with EPIPE, not kill the test process.
+    signal(SIGPIPE, SIG_IGN);
     pthread_t thread;
     pthread_attr_t attributes;
     pthread_attr_init(&attributes);
@@ -123,23 +144,24 @@ pid_t lhtest_spawn(const char *path,
                    const char *arguments, int argument_count,
                    const char *environment, int environment_count,
                    const char *directory,
-                   int *stdout_fd, int *stderr_fd, int *error_number) {
+                   int stdin_pipe, int *stdin_fd, int *stdout_fd, int *stderr_fd, int *error_number) {
     *error_number = 0;
     pthread_once(&spawner_once, start_spawner);
     if (!spawner_started) { *error_number = EAGAIN; return -1; }
-    int out[2] = { -1, -1 }, err[2] = { -1, -1 }, report[2] = { -1, -1 };
+    int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 }, report[2] = { -1, -1 };
     char **argv = split_block(arguments, argument_count);
     char **envp = split_block(environment, environment_count);
     pid_t pid = -1;
     if (!argv || !envp) { *error_number = ENOMEM; goto done; }
-    if (pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 || pipe2(report, O_CLOEXEC) != 0) {
+    if ((stdin_pipe && pipe2(in, O_CLOEXEC) != 0) ||
+        pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0 || pipe2(report, O_CLOEXEC) != 0) {
         *error_number = errno;
         goto done;
     }
 
     struct spawn_job job = {
         .path = path, .argv = argv, .envp = envp, .directory = directory,
-        .stdout_write = out[1], .stderr_write = err[1], .report_write = report[1],
+        .stdin_read = in[0], .stdout_write = out[1], .stderr_write = err[1], .report_write = report[1],
         .pid = -1, .error_number = 0, .done = 0,
     };
     pthread_mutex_lock(&spawn_mutex);
@@ -149,6 +171,7 @@ pid_t lhtest_spawn(const char *path,
     while (!job.done) pthread_cond_wait(&spawn_changed, &spawn_mutex);
     pthread_mutex_unlock(&spawn_mutex);
 
+    if (in[0] >= 0) { close(in[0]); in[0] = -1; }
     close(out[1]); out[1] = -1;
     close(err[1]); err[1] = -1;
     close(report[1]); report[1] = -1;
@@ -165,11 +188,13 @@ pid_t lhtest_spawn(const char *path,
         goto done;
     }
     pid = job.pid;
+    *stdin_fd = in[1]; in[1] = -1;
     *stdout_fd = out[0]; out[0] = -1;
     *stderr_fd = err[0]; err[0] = -1;
 
 done:
     for (int index = 0; index < 2; index++) {
+        if (in[index] >= 0) close(in[index]);
         if (out[index] >= 0) close(out[index]);
         if (err[index] >= 0) close(err[index]);
         if (report[index] >= 0) close(report[index]);
@@ -197,8 +222,22 @@ int lhtest_wait(pid_t pid, int timeout_ms, int *exit_code, int *signal_number) {
         clock_gettime(CLOCK_MONOTONIC, &now);
         long elapsed_ms = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
         if (elapsed_ms >= timeout_ms) return 0;
-        usleep(2000);
+        usleep(500);
     }
+}
+
+int lhtest_write_all(int fd, const void *bytes, long length) {
+    const char *cursor = bytes;
+    while (length > 0) {
+        ssize_t written = write(fd, cursor, (size_t)length);
+        if (written < 0) {
+            if (errno == EINTR) continue;
+            return -1;
+        }
+        cursor += written;
+        length -= written;
+    }
+    return 0;
 }
 
 void lhtest_error_text(int code, char *buffer, int length) {

@@ -40,7 +40,7 @@ final class CacheProxy {
     }
 
     private static func startNginx(backend: Int, ignoringVary: Bool) async throws -> CacheProxy {
-        let binary = try executable("nginx", "package nginx")
+        let binary = try requireTool("nginx")
         let folder = try makeFolder("nginx")
         let port = try RawHTTPClientPortPicker.freePort()
         let config = """
@@ -82,7 +82,7 @@ final class CacheProxy {
     /// Varnish with its built-in VCL (it honours Vary) and a `keep` period, so an expired object is
     /// revalidated with `If-None-Match` instead of fetched anew.
     static func varnish(backend: Int) async throws -> CacheProxy {
-        let binary = try executable("varnishd", "package varnish")
+        let binary = try requireTool("varnishd")
         let folder = try makeFolder("varnish")
         let port = try RawHTTPClientPortPicker.freePort()
         let child = try ChildProcess(
@@ -116,14 +116,6 @@ final class CacheProxy {
             try await Task.sleep(for: .milliseconds(50))
         }
         throw HarnessError("\(name) did not listen on 127.0.0.1:\(port) within 15 s:\n\(child.stderr.text)")
-    }
-
-    private static func executable(_ name: String, _ package: String) throws -> String {
-        let candidates = ["/usr/sbin/\(name)", "/usr/bin/\(name)", "/usr/local/sbin/\(name)"]
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw HarnessError("\(name) is not installed (Debian \(package)); run make test-deps")
-        }
-        return found
     }
 
     private static func makeFolder(_ name: String) throws -> String {

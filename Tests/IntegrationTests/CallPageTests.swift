@@ -126,8 +126,8 @@ struct CallPageTests {
         // What a mail client shows: Chromium draws the image, zbarimg reads it back.
         let png = server.site.directory + "/qr.png"
         _ = try await HeadlessChromium.visit("http://127.0.0.1:\(server.port)\(path)", as: .desktop, screenshot: png)
-        let scanned = try ExternalTool.run("zbarimg", ["-q", "--raw", png])
-        #expect(scanned.output.trimmingCharacters(in: .whitespacesAndNewlines) == "https://127.0.0.1:\(server.port)/call/abc?type=video", "\(scanned.error)")
+        let scanned = try await runTool("zbarimg", ["-q", "--raw", png])
+        #expect(scanned.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "https://127.0.0.1:\(server.port)/call/abc?type=video", "\(scanned.stderr)")
     }
 
     @Test("A query-form link has its image at its path + /qr.svg with the same query, checked like the page")

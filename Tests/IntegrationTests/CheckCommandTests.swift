@@ -18,7 +18,7 @@ struct CheckCommandTests {
     }
 
     /// The codes of a `--format json` report.
-    static func codes(_ run: CheckRun) -> [String] {
+    static func codes(_ run: Termination) -> [String] {
         let diagnostics = (run.json as? [String: Any])?["diagnostics"] as? [[String: Any]] ?? []
         return diagnostics.compactMap { $0["code"] as? String }
     }
@@ -26,14 +26,14 @@ struct CheckCommandTests {
     @Test("a real linkhost passes, over plain http with --allow-http")
     func realServerPasses() async throws {
         let site = try CheckSite()
-        let server = try await CheckServer.start(site)
-        defer { server.stop() }
-        let human = try await CheckBinary.run(["check", "--allow-http", server.origin])
+        let server = try await site.serve()
+        defer { server.child.stop() }
+        let human = try await LinkHostCLI.run(["check", "--allow-http", server.origin])
         #expect(human.exitCode == 0, "\(human)")
         #expect(human.stdout.contains("\(server.origin): passed"), "\(human)")
         #expect(human.stdout.contains("GET  \(server.origin)/.well-known/apple-app-site-association: 200, application/json"), "\(human)")
 
-        let json = try await CheckBinary.run(["check", "--allow-http", server.origin, "--format", "json"])
+        let json = try await LinkHostCLI.run(["check", "--allow-http", server.origin, "--format", "json"])
         #expect(json.exitCode == 0, "\(json)")
         let report = try #require(json.json as? [String: Any], "\(json)")
         #expect(report["passed"] as? Bool == true)
@@ -46,7 +46,7 @@ struct CheckCommandTests {
 
     @Test("plain http is a usage error without --allow-http")
     func plainHTTPNeedsAllowHTTP() async throws {
-        let run = try await CheckBinary.run(["check", "http://127.0.0.1:9"])
+        let run = try await LinkHostCLI.run(["check", "http://127.0.0.1:9"])
         #expect(run.exitCode == 2, "\(run)")
         #expect(run.stderr.contains("--allow-http"), "\(run)")
     }
@@ -63,7 +63,7 @@ struct CheckCommandTests {
     ])
     func misbehavingServer(name: String, overrides: [String: String], code: String) async throws {
         let server = try CheckCannedServer(Self.deployment(overrides))
-        let run = try await CheckBinary.run(["check", "--allow-http", server.origin, "--format", "json"])
+        let run = try await LinkHostCLI.run(["check", "--allow-http", server.origin, "--format", "json"])
         #expect(run.exitCode == 1, "\(name): \(run)")
         #expect(Self.codes(run).contains(code), "\(name): \(run)")
         #expect((run.json as? [String: Any])?["passed"] as? Bool == false)
@@ -76,11 +76,11 @@ struct CheckCommandTests {
         let chunked = try CheckCannedServer(Self.deployment([
             "GET /.well-known/apple-app-site-association": CheckCannedServer.chunked(type: "application/json", Self.aasa + String(repeating: " ", count: 300)),
         ]))
-        let passed = try await CheckBinary.run(["check", "--allow-http", chunked.origin])
+        let passed = try await LinkHostCLI.run(["check", "--allow-http", chunked.origin])
         #expect(passed.exitCode == 0, "\(passed)")
 
         let failing = try CheckCannedServer(Self.deployment(["GET /.well-known/apple-app-site-association": CheckCannedServer.response("200 OK", type: "text/plain", Self.aasa)]))
-        let failed = try await CheckBinary.run(["check", "--allow-http", failing.origin])
+        let failed = try await LinkHostCLI.run(["check", "--allow-http", failing.origin])
         #expect(failed.exitCode == 1, "\(failed)")
         #expect(failed.stdout.contains("failed with 1 error"), "\(failed)")
         #expect(failed.stdout.contains("error LH505 /.well-known/apple-app-site-association: is served as \"text/plain\""), "\(failed)")
@@ -91,7 +91,7 @@ struct CheckCommandTests {
         // Only requests with the right agent would be answered by a filtering server; here the canned server
         // answers anything, so the agent is checked in the report.
         let server = try CheckCannedServer(Self.deployment())
-        let run = try await CheckBinary.run(["check", "--allow-http", server.origin, "--user-agent", "Test-Agent/2", "--format", "json"])
+        let run = try await LinkHostCLI.run(["check", "--allow-http", server.origin, "--user-agent", "Test-Agent/2", "--format", "json"])
         #expect((run.json as? [String: Any])?["userAgent"] as? String == "Test-Agent/2", "\(run)")
         #expect(run.exitCode == 0, "\(run)")
     }
@@ -101,13 +101,13 @@ struct CheckCommandTests {
         let origin = try CheckCannedServer(Self.deployment())
         let host = "127.0.0.1"
         let failing = try CheckCannedServer(["GET /a/v1/\(host)": CheckCannedServer.response("404 Not Found", type: "text/plain", "", extra: ["Apple-Failure-Reason: SWCERR00301 Timeout", "Apple-Failure-Details: the origin did not answer"])])
-        let failed = try await CheckBinary.run(["check", "--allow-http", origin.origin, "--cdn-url", failing.origin + "/a/v1/", "--format", "json"])
+        let failed = try await LinkHostCLI.run(["check", "--allow-http", origin.origin, "--cdn-url", failing.origin + "/a/v1/", "--format", "json"])
         #expect(failed.exitCode == 1, "\(failed)")
         #expect(Self.codes(failed) == ["LH509"], "\(failed)")
         #expect(failed.stdout.contains("SWCERR00301 Timeout: the origin did not answer"), "\(failed)")
 
         let stale = try CheckCannedServer(["GET /a/v1/\(host)": CheckCannedServer.response("200 OK", type: "application/json", "{}")])
-        let differs = try await CheckBinary.run(["check", "--allow-http", origin.origin, "--cdn-url", stale.origin + "/a/v1/", "--format", "json"])
+        let differs = try await LinkHostCLI.run(["check", "--allow-http", origin.origin, "--cdn-url", stale.origin + "/a/v1/", "--format", "json"])
         #expect(differs.exitCode == 0, "a stale CDN copy is a warning: \(differs)")
         #expect(Self.codes(differs) == ["LH508"], "\(differs)")
     }
@@ -116,12 +116,12 @@ struct CheckCommandTests {
     func tlsVerification() async throws {
         let certificate = try CheckCertificate()
         let server = try CheckCannedServer(Self.deployment(), certificate: (certificate.cert, certificate.key))
-        let untrusted = try await CheckBinary.run(["check", server.origin, "--format", "json"])
+        let untrusted = try await LinkHostCLI.run(["check", server.origin, "--format", "json"])
         #expect(untrusted.exitCode == 1, "\(untrusted)")
         #expect(Self.codes(untrusted) == ["LH502"], "\(untrusted)")
         #expect(untrusted.stdout.contains("not trusted"), "\(untrusted)")
 
-        let trusted = try await CheckBinary.run(["check", server.origin, "--cacert", certificate.cert])
+        let trusted = try await LinkHostCLI.run(["check", server.origin, "--cacert", certificate.cert])
         #expect(trusted.exitCode == 0, "\(trusted)")
         #expect(trusted.stdout.contains("passed"), "\(trusted)")
         // The certificate's facts from the handshake, and LH512: the test certificate lives one day.
@@ -130,7 +130,7 @@ struct CheckCommandTests {
 
         // The host name is checked too: the certificate names localhost and 127.0.0.1, not 127.0.0.2.
         let port = server.origin.split(separator: ":").last.map(String.init) ?? ""
-        let byName = try await CheckBinary.run(["check", "https://localhost:\(port)", "--cacert", certificate.cert])
+        let byName = try await LinkHostCLI.run(["check", "https://localhost:\(port)", "--cacert", certificate.cert])
         #expect(byName.exitCode == 0, "\(byName)")
     }
 
@@ -138,7 +138,7 @@ struct CheckCommandTests {
     func tlsHostName() async throws {
         let certificate = try CheckCertificate(name: "links.example.com", loopback: false)
         let server = try CheckCannedServer(Self.deployment(), certificate: (certificate.cert, certificate.key))
-        let run = try await CheckBinary.run(["check", server.origin, "--cacert", certificate.cert, "--format", "json"])
+        let run = try await LinkHostCLI.run(["check", server.origin, "--cacert", certificate.cert, "--format", "json"])
         #expect(run.exitCode == 1, "\(run)")
         #expect(Self.codes(run) == ["LH502"], "\(run)")
     }

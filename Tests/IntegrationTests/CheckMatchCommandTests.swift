@@ -21,7 +21,7 @@ struct CheckMatchCommandTests {
     @Test("match: exit 0, names the decision, the rule's index and JSON, and why")
     func match() async throws {
         let site = try aasaFile()
-        let run = try await CheckBinary.run(["match", "https://example.com/call/abc?type=video", "--aasa", site.directory + "/site.aasa"])
+        let run = try await LinkHostCLI.run(["match", "https://example.com/call/abc?type=video", "--aasa", site.directory + "/site.aasa"])
         #expect(run.exitCode == 0, "\(run)")
         #expect(run.stdout.contains("ABCDE12345.com.example.video: match, opens in the app"), "\(run)")
         #expect(run.stdout.contains(#"rule: details[0].components[1] (component 2 of details[0]) {"/":"/call/*","?":{"type":"?*"}}"#), "\(run)")
@@ -31,7 +31,7 @@ struct CheckMatchCommandTests {
     @Test("exclude: exit 1, and the exclusion is named")
     func exclude() async throws {
         let site = try aasaFile()
-        let run = try await CheckBinary.run(["match", "https://example.com/call/admin", "--aasa", site.directory + "/site.aasa"])
+        let run = try await LinkHostCLI.run(["match", "https://example.com/call/admin", "--aasa", site.directory + "/site.aasa"])
         #expect(run.exitCode == 1, "\(run)")
         #expect(run.stdout.contains("exclude, stays in the browser: an exclusion matches"), "\(run)")
         #expect(run.stdout.contains("details[0].components[0]"), "\(run)")
@@ -44,7 +44,7 @@ struct CheckMatchCommandTests {
     ])
     func noMatch(url: String, verdict: String, words: String) async throws {
         let site = try aasaFile()
-        let run = try await CheckBinary.run(["match", url, "--aasa", site.directory + "/site.aasa", "--domain", "example.com"])
+        let run = try await LinkHostCLI.run(["match", url, "--aasa", site.directory + "/site.aasa", "--domain", "example.com"])
         #expect(run.exitCode == 1, "\(run)")
         #expect(run.stdout.contains(verdict), "\(run)")
         #expect(run.stdout.contains(words), "\(run)")
@@ -53,12 +53,12 @@ struct CheckMatchCommandTests {
     @Test("with a config, the AASA is generated from it and the domain is the URL's host")
     func config() async throws {
         let site = try CheckSite()
-        let matched = try await CheckBinary.run(["match", "https://links.example.com/call/xyz", "--config", site.configPath])
+        let matched = try await LinkHostCLI.run(["match", "https://links.example.com/call/xyz", "--config", site.configPath])
         #expect(matched.exitCode == 0, "\(matched)")
         #expect(matched.stdout.contains("on links.example.com, by the AASA generated from \(site.configPath)"), "\(matched)")
-        let excluded = try await CheckBinary.run(["match", "https://links.example.com/call/admin", "--config", site.configPath, "--app", "ABCDE12345.com.example.video"])
+        let excluded = try await LinkHostCLI.run(["match", "https://links.example.com/call/admin", "--config", site.configPath, "--app", "ABCDE12345.com.example.video"])
         #expect(excluded.exitCode == 1, "\(excluded)")
-        let otherApp = try await CheckBinary.run(["match", "https://links.example.com/call/xyz", "--config", site.configPath, "--app", "ABCDE12345.com.example.other"])
+        let otherApp = try await LinkHostCLI.run(["match", "https://links.example.com/call/xyz", "--config", site.configPath, "--app", "ABCDE12345.com.example.other"])
         #expect(otherApp.exitCode == 1, "\(otherApp)")
         #expect(otherApp.stdout.contains("no applinks detail lists the app ID"), "\(otherApp)")
     }
@@ -73,7 +73,7 @@ struct CheckMatchCommandTests {
         ["match", "https://a.example/x", "--frobnicate"],
     ])
     func usage(arguments: [String]) async throws {
-        let run = try await CheckBinary.run(arguments)
+        let run = try await LinkHostCLI.run(arguments)
         #expect(run.exitCode == 2, "\(run)")
         #expect(!run.stderr.isEmpty, "\(run)")
     }
@@ -99,7 +99,7 @@ struct CheckMatchCommandTests {
             input += String(decoding: try JSONSerialization.data(withJSONObject: line), as: UTF8.self) + "\n"
             if index == 10 { input += "\n" }  // a blank line asks nothing and gets no answer
         }
-        let run = try await CheckBinary.run(["match", "--jsonl"], input: input)
+        let run = try await LinkHostCLI.run(["match", "--jsonl"], input: input)
         #expect(run.exitCode == 0, "\(run)")
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == cases.count, "one answer per case")
@@ -120,7 +120,7 @@ struct CheckMatchCommandTests {
     @Test("--jsonl answers a line that cannot be decided with an error line and carries on")
     func jsonlErrors() async throws {
         let input = "{\"id\":1}\nnot json\n{\"id\":2,\"aasa\":{},\"domain\":\"\",\"appId\":\"A\",\"url\":\"https://x.example/\"}\n"
-        let run = try await CheckBinary.run(["match", "--jsonl"], input: input)
+        let run = try await LinkHostCLI.run(["match", "--jsonl"], input: input)
         #expect(run.exitCode == 0, "\(run)")
         #expect(run.stdout == "{\"id\":1,\"error\":\"missing \\\"aasa\\\"\"}\n" + run.stdout.split(separator: "\n")[1] + "\n{\"id\":2,\"decision\":\"no_match\"}\n", "\(run)")
         #expect(run.stdout.split(separator: "\n")[1].hasPrefix("{\"id\":null,\"error\":\"the line is not JSON"), "\(run)")

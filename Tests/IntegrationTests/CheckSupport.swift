@@ -3,78 +3,8 @@ import Foundation
 import LinkHostCore
 import Testing
 
-// The harness of the `check`, `match` and `validate` integration tests. Names start with "Check" so they
-// never collide with the shared integration harness; blocking work runs on Dispatch threads, never on the
-// Swift concurrency pool that the other suites' async tests share.
-
-/// How a `linkhost` run ended.
-struct CheckRun: Sendable, CustomStringConvertible {
-    let exitCode: Int32
-    let stdout: String
-    let stderr: String
-
-    var description: String { "exit \(exitCode)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
-
-    /// Standard output parsed as JSON.
-    var json: Any? { try? JSONSerialization.jsonObject(with: Data(stdout.utf8)) }
-}
-
-/// A harness failure (not a product failure).
-struct CheckHarnessError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// Collects bytes written from another thread.
-/// Finds and runs the real `linkhost` binary.
-enum CheckBinary {
-    /// `LINKHOST_BINARY`, else `linkhost` beside the test bundle (the folder of /proc/self/exe).
-    static func path() throws -> String {
-        if let path = ProcessInfo.processInfo.environment["LINKHOST_BINARY"], !path.isEmpty { return path }
-        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let candidate = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("linkhost").path
-        guard FileManager.default.isExecutableFile(atPath: candidate) else {
-            throw CheckHarnessError("no linkhost binary at \(candidate); build it or set LINKHOST_BINARY")
-        }
-        return candidate
-    }
-
-    /// The environment without `LINKHOST_*`, so a developer's settings never change a test.
-    static var environment: [String: String] {
-        ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LINKHOST_") }
-    }
-
-    /// Runs `linkhost ARGUMENTS`, feeding `input` on standard input, killing it after `timeout` seconds.
-    static func run(_ arguments: [String], input: String? = nil, directory: String? = nil, timeout: Double = 60) async throws -> CheckRun {
-        let path = try path()
-        return try await OwnThread.run { try runBlocking(path, arguments, input: input, directory: directory, timeout: timeout) }
-    }
-
-    private static func runBlocking(_ path: String, _ arguments: [String], input: String?, directory: String?, timeout: Double) throws -> CheckRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = environment
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        let output = Pipe(), errors = Pipe(), standardInput = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = standardInput
-        try process.run()
-        let stdout = PipeDrain(output.fileHandleForReading), stderr = PipeDrain(errors.fileHandleForReading)
-        if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
-        try? standardInput.fileHandleForWriting.close()
-        if !stdout.wait(timeout: timeout) || !stderr.wait(timeout: timeout) {
-            process.terminate()
-            _ = stdout.wait(timeout: 10)
-            _ = stderr.wait(timeout: 10)
-            process.waitUntilExit()
-            throw CheckHarnessError("linkhost \(arguments.joined(separator: " ")) did not finish within \(timeout) s")
-        }
-        process.waitUntilExit()
-        return CheckRun(exitCode: process.terminationStatus, stdout: stdout.text, stderr: stderr.text)
-    }
-}
+// The harness of the `check`, `match` and `validate` integration tests: the sites they lint and serve, the
+// canned-response server and certificates. `linkhost` itself runs through `LinkHostCLI.run` (ChildProcess.swift).
 
 /// A temporary folder with a config, its template and a `public/` folder; removed on deinit.
 final class CheckSite: Sendable {
@@ -122,54 +52,15 @@ final class CheckSite: Sendable {
     ]
 }
 
-/// `linkhost serve` on 127.0.0.1 and a free port, stopped (SIGTERM to its own pid) on `stop`.
-final class CheckServer: @unchecked Sendable {
-    private let process: Process
-    /// `http://127.0.0.1:PORT`.
-    let origin: String
-
-    private init(process: Process, origin: String) {
-        self.process = process
-        self.origin = origin
-    }
-
-    /// Starts the server for `site` and waits for its "listening on" line.
-    static func start(_ site: CheckSite) async throws -> CheckServer {
-        let path = try CheckBinary.path()
-        return try await OwnThread.run { try startBlocking(path, site) }
-    }
-
-    private static func startBlocking(_ path: String, _ site: CheckSite) throws -> CheckServer {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["serve", "--config", site.configPath, "--host", "127.0.0.1", "--port", "0"]
-        process.environment = CheckBinary.environment
-        process.currentDirectoryURL = URL(fileURLWithPath: site.directory)
-        // The start line is on stderr, after the library line; stdout (the access log) is not read.
-        let diagnostics = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = diagnostics
-        try process.run()
-        var text = ""
-        let deadline = Date().addingTimeInterval(20)
-        let prefix = "linkhost: listening on "
-        while Date() < deadline, !text.split(separator: "\n").dropLast(text.hasSuffix("\n") ? 0 : 1).contains(where: { $0.hasPrefix(prefix) }) {
-            let chunk = diagnostics.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix + "http://") }) else {
-            process.terminate()
-            process.waitUntilExit()
-            throw CheckHarnessError("linkhost serve did not start: \(text)")
-        }
-        return CheckServer(process: process, origin: String(line.dropFirst(prefix.count)))
-    }
-
-    /// Stops the server and waits for it.
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
+extension CheckSite {
+    /// Starts `linkhost serve` on this folder's config, on 127.0.0.1 and a free port, once it printed its
+    /// "listening on" line; the server stops (SIGTERM) with `child.stop()`, and is killed when `child` goes away.
+    func serve() async throws -> (child: ChildProcess, origin: String) {
+        let child = try ChildProcess(executable: try LinkHostCLI.binaryPath(),
+                                     arguments: ["serve", "--config", configPath, "--host", "127.0.0.1", "--port", "0"],
+                                     environment: LinkHostCLI.baseEnvironment, directory: directory)
+        let (host, port) = try await LinkHostProcess.waitUntilListening(child, timeout: .seconds(20))
+        return (child, "http://\(host):\(port)")
     }
 }
 
@@ -190,7 +81,7 @@ final class CheckCannedServer: @unchecked Sendable {
         }
         var port: Int32 = 0
         guard let server = lhcheck_server_start(folder, certificate?.cert, certificate?.key, &port) else {
-            throw CheckHarnessError("the canned server did not start")
+            throw HarnessError("the canned server did not start")
         }
         self.server = server
         origin = (certificate == nil ? "http" : "https") + "://127.0.0.1:\(port)"
@@ -238,7 +129,7 @@ final class CheckCertificate: Sendable {
         folder = NSTemporaryDirectory() + "linkhost-cert-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         guard lhcheck_make_certificate(folder + "/cert.pem", folder + "/key.pem", name, loopback ? 1 : 0) == 0 else {
-            throw CheckHarnessError("cannot make a test certificate")
+            throw HarnessError("cannot make a test certificate")
         }
     }
 

@@ -5,7 +5,7 @@ import Testing
 @Suite("validate command as a linter")
 struct CheckValidateCommandTests {
     /// The `{code, severity, path, message}` objects of a JSON report.
-    static func diagnostics(_ run: CheckRun) -> [[String: String]] {
+    static func diagnostics(_ run: Termination) -> [[String: String]] {
         (run.json as? [[String: Any]] ?? []).map { object in object.compactMapValues { $0 as? String } }
     }
 
@@ -16,10 +16,10 @@ struct CheckValidateCommandTests {
     @Test("a clean config: exit 0, an empty JSON array")
     func clean() async throws {
         let site = try CheckSite(config: Self.config)
-        let run = try await CheckBinary.run(["validate", "--config", site.configPath, "--format", "json"], directory: site.directory)
+        let run = try await LinkHostCLI.run(["validate", "--config", site.configPath, "--format", "json"], directory: site.directory)
         #expect(run.exitCode == 0, "\(run)")
         #expect(run.stdout == "[]\n", "\(run)")
-        let human = try await CheckBinary.run(["validate", "--config", site.configPath], directory: site.directory)
+        let human = try await LinkHostCLI.run(["validate", "--config", site.configPath], directory: site.directory)
         #expect(human.exitCode == 0, "\(human)")
         #expect(human.stdout.contains("valid (1 iOS app, 1 Android app, AASA"), "\(human)")
     }
@@ -30,14 +30,14 @@ struct CheckValidateCommandTests {
             .replacingOccurrences(of: #""teamID": "QRSTU67890""#, with: #""teamID": "abc""#)
             .replacingOccurrences(of: #", "\#(CheckSite.fingerprints[1])""#, with: "")
         let site = try CheckSite(config: config)
-        let run = try await CheckBinary.run(["validate", "--config", site.configPath, "--format", "json"], directory: site.directory)
+        let run = try await LinkHostCLI.run(["validate", "--config", site.configPath, "--format", "json"], directory: site.directory)
         #expect(run.exitCode == 2, "\(run)")
         let found = Self.diagnostics(run)
         #expect(found.map { $0["code"] ?? "" } == ["LH101", "LH403"], "\(run)")
         #expect(found.first == ["code": "LH101", "severity": "error", "path": "apps[0].teamID", "message": "\"abc\" is not 10 characters of A-Z and 0-9"])
         #expect(found.allSatisfy { Set($0.keys) == ["code", "severity", "path", "message"] })
 
-        let human = try await CheckBinary.run(["validate", "--config", site.configPath], directory: site.directory)
+        let human = try await LinkHostCLI.run(["validate", "--config", site.configPath], directory: site.directory)
         #expect(human.exitCode == 2, "\(human)")
         #expect(human.stderr.contains("1 error, 1 warning"), "\(human)")
         #expect(human.stderr.contains("error LH101 apps[0].teamID: \"abc\""), "\(human)")
@@ -47,7 +47,7 @@ struct CheckValidateCommandTests {
     func consistency() async throws {
         let config = CheckSite.config.replacingOccurrences(of: #"{ "path": "/call/?*" }"#, with: #"{ "path": "*" }"#)
         let site = try CheckSite(config: config)
-        let run = try await CheckBinary.run(["validate", "--config", site.configPath, "--format", "json"], directory: site.directory)
+        let run = try await LinkHostCLI.run(["validate", "--config", site.configPath, "--format", "json"], directory: site.directory)
         #expect(run.exitCode == 2, "\(run)")
         let codes = Set(Self.diagnostics(run).compactMap { $0["code"] })
         #expect(codes.isSuperset(of: ["LH302", "LH303", "LH304"]), "\(run)")
@@ -57,7 +57,7 @@ struct CheckValidateCommandTests {
     func warningsOnly() async throws {
         let config = Self.config.replacingOccurrences(of: #"{ "path": "/call/?*" }"#, with: #"{ "path": "/call/?*" }, { "path": "/call/x" }"#)
         let site = try CheckSite(config: config)
-        let run = try await CheckBinary.run(["validate", "--config", site.configPath, "--format", "json"], directory: site.directory)
+        let run = try await LinkHostCLI.run(["validate", "--config", site.configPath, "--format", "json"], directory: site.directory)
         #expect(run.exitCode == 0, "\(run)")
         #expect(Self.diagnostics(run).map { $0["code"] ?? "" } == ["LH201"], "\(run)")
     }
@@ -69,12 +69,12 @@ struct CheckValidateCommandTests {
             "good.aasa": #"{"applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.video"], "components": [{"/": "/call/*"}]}]}}"#,
             "assetlinks.json": #"[{"relation": ["delegate_permission/common.handle_all_urls"], "target": {"namespace": "android_app", "package_name": "com.example.video", "sha256_cert_fingerprints": ["zz"]}}]"#,
         ])
-        let bad = try await CheckBinary.run(["validate", "--aasa", site.directory + "/bad.aasa", "--format", "json"])
+        let bad = try await LinkHostCLI.run(["validate", "--aasa", site.directory + "/bad.aasa", "--format", "json"])
         #expect(bad.exitCode == 2, "\(bad)")
         #expect(Set(Self.diagnostics(bad).compactMap { $0["code"] }) == ["LH203", "LH204"], "\(bad)")
-        let good = try await CheckBinary.run(["validate", "--aasa", site.directory + "/good.aasa"])
+        let good = try await LinkHostCLI.run(["validate", "--aasa", site.directory + "/good.aasa"])
         #expect(good.exitCode == 0, "\(good)")
-        let links = try await CheckBinary.run(["validate", "--assetlinks", site.directory + "/assetlinks.json", "--format", "json"])
+        let links = try await LinkHostCLI.run(["validate", "--assetlinks", site.directory + "/assetlinks.json", "--format", "json"])
         #expect(links.exitCode == 2, "\(links)")
         #expect(Self.diagnostics(links).first?["code"] == "LH402", "\(links)")
     }
@@ -85,7 +85,7 @@ struct CheckValidateCommandTests {
         ["validate", "extra"],
     ])
     func usage(arguments: [String]) async throws {
-        let run = try await CheckBinary.run(arguments)
+        let run = try await LinkHostCLI.run(arguments)
         #expect(run.exitCode == 2, "\(run)")
         #expect(run.stderr.contains("Run 'linkhost validate --help'"), "\(run)")
     }

@@ -1,21 +1,47 @@
+// The one way the tests run another program, built on `lhtest_spawn` (Tests/CTestSupport/process.c):
+// every child gets stdin (given text, an open pipe, or /dev/null), separate stdout and stderr, its own
+// process group, and is killed when its object goes away or the test process dies.
+//
+//   Run a tool to its end:    let ended = try await runTool("openssl", ["x509", "-noout", "-text"], input: pem)
+//                             (from code that is not async, the same call without `await` blocks its thread)
+//   Start a server:           let server = try ChildProcess(executable: path, arguments: [...])
+//                             try await server.waitForStderr(containing: "listening on", timeout: .seconds(10))
+//                             server.send(SIGTERM); let ended = try await server.waitForExit(timeout: .seconds(10))
+//   A tool the test needs:    let path = try requireTool("curl")  (README.md, Development, lists them; make test-deps)
+//
+// Both ends are a `Termination` (exit code or signal, stdout, stderr). A deadline kills the child and its
+// group and throws `ChildTimeout`, with what the child printed so far, even while its output is still open.
+// This file stands alone: LinkHostQRTests compiles it too (a link to this file).
 import CTestSupport
 import Foundation
 import Synchronization
+import Testing
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// How a child process ended.
+/// How a child process ended, and everything it printed.
 struct Termination: Sendable, CustomStringConvertible {
     /// The exit code, or nil when a signal killed it.
     let exitCode: Int32?
     /// The signal that killed it, or nil when it exited.
     let signal: Int32?
-    /// Everything it wrote to stdout.
-    let stdout: String
-    /// Everything it wrote to stderr.
-    let stderr: String
+    /// Everything it wrote to stdout, as bytes (a tool may print binary).
+    let stdoutBytes: [UInt8]
+    /// Everything it wrote to stderr, as bytes.
+    let stderrBytes: [UInt8]
+
+    /// Everything it wrote to stdout, as UTF-8 text.
+    var stdout: String { String(decoding: stdoutBytes, as: UTF8.self) }
+    /// Everything it wrote to stderr, as UTF-8 text.
+    var stderr: String { String(decoding: stderrBytes, as: UTF8.self) }
+
+    /// The status as a shell reports it: the exit code, or 128 plus the number of the signal that killed it.
+    var status: Int32 { exitCode ?? 128 + (signal ?? 0) }
+
+    /// Standard output parsed as JSON (nil when it is not JSON).
+    var json: Any? { try? JSONSerialization.jsonObject(with: Data(stdout.utf8)) }
 
     var description: String {
         let how = exitCode.map { "exit code \($0)" } ?? "signal \(signal ?? 0)"
@@ -27,6 +53,72 @@ struct Termination: Sendable, CustomStringConvertible {
 struct HarnessError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// A child outlived its deadline: it (and its process group) was killed; `soFar` holds what it printed.
+struct ChildTimeout: Error, CustomStringConvertible {
+    let commandLine: String
+    let limit: Duration
+    let soFar: Termination
+
+    var description: String {
+        "\(commandLine) did not finish within \(limit) and was killed\n--- stdout so far ---\n\(soFar.stdout)--- stderr so far ---\n\(soFar.stderr)---------------------"
+    }
+}
+
+/// What a child reads on stdin.
+enum ChildInput: Sendable {
+    /// /dev/null: end of file at once.
+    case none
+    /// These bytes, then end of file.
+    case text(String)
+    /// A pipe the test writes with `ChildProcess.writeInput` and ends with `closeInput`.
+    case open
+}
+
+/// True when the environment has CI set (to anything but "", "0" or "false"): there a missing tool fails everything that needs it.
+let runningInCI: Bool = {
+    let value = (ProcessInfo.processInfo.environment["CI"] ?? "").lowercased()
+    return !["", "0", "false"].contains(value)
+}()
+
+/// The path of `tool` (a name looked up on PATH and in the sbin folders, or an absolute path); a missing one
+/// is an error wherever the tests run: README.md's test section lists what the suite needs, `make test-deps` installs it.
+func requireTool(_ tool: String) throws -> String {
+    if let found = findTool(tool) { return found }
+    throw HarnessError("\(tool) is not installed, and this test needs it: `make test-deps` installs every tool the suite uses (README.md, Development)"
+                       + (runningInCI ? " — CI must install it" : ""))
+}
+
+/// The path of `tool`, or nil: for a test's condition only; a test that needs a tool calls `requireTool`.
+func findTool(_ tool: String) -> String? {
+    if tool.hasPrefix("/") { return FileManager.default.isExecutableFile(atPath: tool) ? tool : nil }
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    let folders = path.split(separator: ":").map(String.init) + ["/usr/local/sbin", "/usr/sbin", "/sbin"]
+    return folders.map { $0 + "/" + tool }.first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+/// Enables a test only where `available` holds, outside CI: for the few tests README.md's test section says skip.
+/// In CI the test always runs, so there a missing prerequisite fails it.
+func skipsOutsideCI(unless available: @autoclosure @escaping @Sendable () -> Bool, _ comment: Comment) -> ConditionTrait {
+    .enabled(if: runningInCI || available(), comment)
+}
+
+/// Runs `tool` (see `requireTool`) to its end on the calling thread and returns how it ended; after `timeout`
+/// it is killed and `ChildTimeout` thrown. For code that is not async: async code awaits the other form.
+func runTool(_ tool: String, _ arguments: [String], input: String? = nil, environment: [String: String]? = nil,
+             directory: String? = nil, timeout: Duration = .seconds(30)) throws -> Termination {
+    let child = try ChildProcess(executable: try requireTool(tool), arguments: arguments, input: input.map { .text($0) } ?? .none,
+                                 environment: environment ?? ChildProcess.inheritedEnvironment, directory: directory)
+    return try child.waitForExitBlocking(timeout: timeout)
+}
+
+/// Runs `tool` to its end without holding a thread (see the blocking form).
+func runTool(_ tool: String, _ arguments: [String], input: String? = nil, environment: [String: String]? = nil,
+             directory: String? = nil, timeout: Duration = .seconds(30)) async throws -> Termination {
+    let child = try ChildProcess(executable: try requireTool(tool), arguments: arguments, input: input.map { .text($0) } ?? .none,
+                                 environment: environment ?? ChildProcess.inheritedEnvironment, directory: directory)
+    return try await child.waitForExit(timeout: timeout)
 }
 
 /// The text of an errno value, e.g. "No such file or directory".
@@ -45,6 +137,7 @@ final class OutputCapture: Sendable {
     }
 
     private let state = Mutex(State())
+    private let finished = DispatchSemaphore(value: 0)
 
     /// Starts a thread that reads `descriptor` until end of file, then closes it.
     init(reading descriptor: Int32, name: String) {
@@ -64,104 +157,217 @@ final class OutputCapture: Sendable {
             }
             close(descriptor)
             state.withLock { $0.finished = true }
+            finished.signal()
         }
         thread.name = name
         thread.start()
     }
 
     /// What has been read so far.
-    var text: String { state.withLock { String(decoding: $0.bytes, as: UTF8.self) } }
+    var bytes: [UInt8] { state.withLock { $0.bytes } }
 
-    /// True once the writer side closed (the child exited) and everything was read.
+    /// What has been read so far, as UTF-8 text.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// True once every writer closed its end (the child and anything it started) and everything was read.
     var isFinished: Bool { state.withLock { $0.finished } }
+
+    /// Blocks until `isFinished` or `timeout` passes; returns `isFinished`. Wakes at end of file, without polling.
+    func waitUntilFinished(timeout: Duration) -> Bool {
+        let nanoseconds = max(0, Int(timeout.components.seconds) * 1_000_000_000 + Int(timeout.components.attoseconds / 1_000_000_000))
+        if finished.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success { finished.signal() }  // leave it signalled for the next waiter
+        return isFinished
+    }
 }
 
 /// A child process started through `lhtest_spawn`, with captured stdout and stderr.
 ///
-/// It is killed with SIGKILL and reaped when the object goes away, so a failing or throwing test
-/// leaves no process behind; if the whole test run dies, PR_SET_PDEATHSIG kills it instead.
+/// It and its process group are killed with SIGKILL and reaped when the object goes away, so a failing or
+/// throwing test leaves no process behind; if the whole test run dies, PR_SET_PDEATHSIG kills it instead.
 final class ChildProcess: Sendable {
     /// The process ID (only signalled while the child is known not to have been reaped).
     let pid: pid_t
     /// The executable and arguments, for messages.
     let commandLine: String
+    /// What it writes to stdout, as it comes.
     let stdout: OutputCapture
+    /// What it writes to stderr, as it comes.
     let stderr: OutputCapture
 
     private let ended = Mutex<(exitCode: Int32?, signal: Int32?)?>(nil)
+    private let input = Mutex<Int32>(-1)
 
-    /// Starts `executable` with `arguments` (without argv[0]) in `directory`, with exactly `environment`.
-    init(executable: String, arguments: [String], environment: [String: String], directory: String) throws {
+    /// The test process's environment without `LINKHOST_*`, so a developer's shell settings never change what a test sees.
+    static let inheritedEnvironment: [String: String] =
+        ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LINKHOST_") }
+
+    /// Starts `executable` (a path) with `arguments` (without argv[0]) in `directory` (nil: the test process's),
+    /// with exactly `environment`, reading `input`. A missing executable throws, naming it.
+    init(executable: String, arguments: [String], input: ChildInput = .none,
+         environment: [String: String] = ChildProcess.inheritedEnvironment, directory: String? = nil) throws {
         var argumentBlock: [CChar] = []
         for word in [executable] + arguments { argumentBlock += word.utf8CString }
         var environmentBlock: [CChar] = []
         for (name, value) in environment.sorted(by: { $0.key < $1.key }) { environmentBlock += "\(name)=\(value)".utf8CString }
         if environmentBlock.isEmpty { environmentBlock = [0] }
 
+        var stdinFD: Int32 = -1
         var stdoutFD: Int32 = -1
         var stderrFD: Int32 = -1
         var errorNumber: Int32 = 0
-        let pid = lhtest_spawn(executable, argumentBlock, Int32(arguments.count + 1),
-                               environmentBlock, Int32(environment.count), directory,
-                               &stdoutFD, &stderrFD, &errorNumber)
+        var wantsInput: Int32 = 1
+        if case .none = input { wantsInput = 0 }
+        let pid = lhtest_spawn(executable, argumentBlock, Int32(arguments.count + 1), environmentBlock, Int32(environment.count),
+                               directory ?? "", wantsInput, &stdinFD, &stdoutFD, &stderrFD, &errorNumber)
         commandLine = ([executable] + arguments).joined(separator: " ")
         guard pid > 0 else {
-            throw HarnessError("cannot start \(commandLine) in \(directory): \(errorText(errorNumber))")
+            throw HarnessError("cannot start \(commandLine)\(directory.map { " in \($0)" } ?? ""): \(errorText(errorNumber))")
         }
         self.pid = pid
         stdout = OutputCapture(reading: stdoutFD, name: "stdout of \(pid)")
         stderr = OutputCapture(reading: stderrFD, name: "stderr of \(pid)")
+        switch input {
+        case .none:
+            break
+        case .open:
+            self.input.withLock { $0 = stdinFD }
+        case .text(let text):
+            // A thread of its own, owning the pipe: a child that reads nothing must not stall the test on a full
+            // pipe (the write fails with EPIPE once the child is gone).
+            let bytes = Array(text.utf8), writeEnd = stdinFD
+            Thread {
+                _ = lhtest_write_all(writeEnd, bytes, bytes.count)
+                close(writeEnd)
+            }.start()
+        }
     }
 
     deinit {
         if ended.withLock({ $0 }) == nil {
-            kill(pid, SIGKILL)
+            killGroup()
             _ = reap(timeoutMilliseconds: 5_000)
         }
+        closeInput()
     }
+
+    /// Its stdout then its stderr so far (for helpers that log to either).
+    var output: String { stdout.text + stderr.text }
 
     /// True until the child has been seen to end.
     var isRunning: Bool { reap(timeoutMilliseconds: 0) == nil }
 
-    /// Sends a signal, unless the child has already been reaped (its pid may belong to someone else by now).
+    /// Sends a signal to the child alone, unless it has already been reaped (its pid may belong to someone else by now).
     func send(_ signal: Int32) {
         ended.withLock { state in
             if state == nil { kill(pid, signal) }
         }
     }
 
-    /// Waits for the child to end and for its output to be complete; throws when it outlives `timeout`.
+    /// Writes to the child's stdin (started with `.open`); false when the child closed it or never had one.
+    @discardableResult
+    func writeInput(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return input.withLock { fd in fd >= 0 && lhtest_write_all(fd, bytes, bytes.count) == 0 }
+    }
+
+    /// Ends the child's stdin (it reads end of file).
+    func closeInput() {
+        input.withLock { fd in
+            if fd >= 0 { close(fd) }
+            fd = -1
+        }
+    }
+
+    /// Waits without holding a thread for the child to end and its output to be complete. After `timeout` the
+    /// child and its group are killed and `ChildTimeout` thrown, whether or not its output is still open.
     func waitForExit(timeout: Duration) async throws -> Termination {
         let deadline = ContinuousClock.now + timeout
-        while true {
-            if let status = reap(timeoutMilliseconds: 0) {
-                // The pipes close when it exits; give the reader threads a moment to drain them.
-                let drainDeadline = ContinuousClock.now + .seconds(2)
-                while !(stdout.isFinished && stderr.isFinished) && ContinuousClock.now < drainDeadline {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
-                return Termination(exitCode: status.exitCode, signal: status.signal, stdout: stdout.text, stderr: stderr.text)
+        // Polls from 1 ms up to 10 ms: a short tool is seen to end at once, a long wait costs little.
+        var pause = 1
+        while reap(timeoutMilliseconds: 0) == nil {
+            if ContinuousClock.now >= deadline { throw killForDeadline(timeout) }
+            try await Task.sleep(for: .milliseconds(pause))
+            pause = min(pause * 2, 10)
+        }
+        // The pipes close when it exits; give the reader threads a moment to drain them.
+        let drainDeadline = ContinuousClock.now + .seconds(2)
+        while !(stdout.isFinished && stderr.isFinished) && ContinuousClock.now < drainDeadline {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        return termination()
+    }
+
+    /// `waitForExit` on the calling thread, for code that is not async.
+    func waitForExitBlocking(timeout: Duration) throws -> Termination {
+        let deadline = ContinuousClock.now + timeout
+        // stdout ends when the child exits (unless something it started holds it): wait for that, then reap.
+        while !stdout.waitUntilFinished(timeout: .milliseconds(20)) || reap(timeoutMilliseconds: 20) == nil {
+            if reap(timeoutMilliseconds: 0) != nil { break }
+            if ContinuousClock.now >= deadline { throw killForDeadline(timeout) }
+        }
+        _ = stdout.waitUntilFinished(timeout: .seconds(2)) && stderr.waitUntilFinished(timeout: .seconds(2))
+        return termination()
+    }
+
+    /// Waits until captured stderr contains `text`; throws with the whole stderr when it does not in time or the child ends first.
+    func waitForStderr(containing text: String, timeout: Duration) async throws {
+        try await waitFor(text, in: "stderr", timeout: timeout) { stderr.text }
+    }
+
+    /// Waits until stdout or stderr contains `text` (servers that log to either); throws like `waitForStderr`.
+    func waitForOutput(containing text: String, timeout: Duration) async throws {
+        try await waitFor(text, in: "the output", timeout: timeout) { output }
+    }
+
+    /// SIGTERM, then SIGKILL to its group after `grace`; waits on the calling thread and returns how it ended.
+    @discardableResult
+    func stop(grace: Duration = .seconds(2)) -> Termination {
+        send(SIGTERM)
+        let deadline = ContinuousClock.now + grace
+        while reap(timeoutMilliseconds: 10) == nil && ContinuousClock.now < deadline {}
+        if ended.withLock({ $0 }) == nil {
+            killGroup()
+            _ = reap(timeoutMilliseconds: 5_000)
+        }
+        return termination()
+    }
+
+    private func waitFor(_ text: String, in stream: String, timeout: Duration, _ read: () -> String) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !read().contains(text) {
+            if !isRunning {
+                // Whatever it printed last may still be in the pipe.
+                try await Task.sleep(for: .milliseconds(200))
+                if read().contains(text) { return }
+                throw HarnessError("\(commandLine) ended before \(stream) contained \"\(text)\": \(termination())")
             }
             if ContinuousClock.now >= deadline {
-                throw HarnessError("""
-                    \(commandLine) is still running after \(timeout)
-                    --- stdout so far ---
-                    \(stdout.text)--- stderr so far ---
-                    \(stderr.text)---------------------
-                    """)
+                throw HarnessError("\(stream) of \(commandLine) never contained \"\(text)\" within \(timeout); it was:\n\(read())")
             }
             try await Task.sleep(for: .milliseconds(10))
         }
     }
 
-    /// Waits until captured stderr contains `text`; throws with the whole stderr when it does not in time.
-    func waitForStderr(containing text: String, timeout: Duration) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !stderr.text.contains(text) {
-            if ContinuousClock.now >= deadline {
-                throw HarnessError("stderr of \(commandLine) never contained \"\(text)\" within \(timeout); it was:\n\(stderr.text)")
-            }
-            try await Task.sleep(for: .milliseconds(10))
+    private func termination() -> Termination {
+        let status = reap(timeoutMilliseconds: 0)
+        return Termination(exitCode: status?.exitCode, signal: status?.signal, stdoutBytes: stdout.bytes, stderrBytes: stderr.bytes)
+    }
+
+    private func killForDeadline(_ limit: Duration) -> ChildTimeout {
+        killGroup()
+        _ = reap(timeoutMilliseconds: 5_000)
+        // Killing the group closed its ends of the pipes; a moment for the readers to catch up.
+        _ = stdout.waitUntilFinished(timeout: .milliseconds(500)) && stderr.waitUntilFinished(timeout: .milliseconds(500))
+        return ChildTimeout(commandLine: commandLine, limit: limit, soFar: termination())
+    }
+
+    /// SIGKILL to the child's process group and the child, only while it is unreaped: its zombie keeps the
+    /// pid (and so the group's id) from being given to another process.
+    private func killGroup() {
+        ended.withLock { state in
+            guard state == nil else { return }
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
         }
     }
 

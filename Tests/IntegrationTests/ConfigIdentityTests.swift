@@ -7,10 +7,10 @@ struct ConfigIdentityTests {
     static let aasaPath = "/.well-known/apple-app-site-association"
 
     /// The SHA-256 of a file as coreutils computes it: an oracle independent of linkhost's GnuTLS call.
-    static func sha256(ofFile path: String) throws -> String {
-        let result = try ExternalTool.run("sha256sum", [path])
-        try #require(result.status == 0, "\(result.error)")
-        return String(result.output.prefix(64))
+    static func sha256(ofFile path: String) async throws -> String {
+        let result = try await runTool("sha256sum", [path])
+        try #require(result.status == 0, "\(result.stderr)")
+        return String(result.stdout.prefix(64))
     }
 
     /// The hash `/metrics`' `linkhost_config_info` names, or nil.
@@ -35,7 +35,7 @@ struct ConfigIdentityTests {
     @Test("Two processes on the same file report the same hash (metrics, /healthz, start line); another file another")
     func sameFileSameHash() async throws {
         let site = try SiteFixture()
-        let expected = try Self.sha256(ofFile: site.configPath)
+        let expected = try await Self.sha256(ofFile: site.configPath)
         let first = try await LinkHostProcess.start(site)
         let second = try await LinkHostProcess.start(site)
         for server in [first, second] {
@@ -49,7 +49,7 @@ struct ConfigIdentityTests {
         other.name = "Other Name"
         let otherSite = try SiteFixture(other)
         let third = try await LinkHostProcess.start(otherSite)
-        let otherHash = try Self.sha256(ofFile: otherSite.configPath)
+        let otherHash = try await Self.sha256(ofFile: otherSite.configPath)
         #expect(otherHash != expected)
         #expect(try Self.infoHash(third) == otherHash)
     }
@@ -58,7 +58,7 @@ struct ConfigIdentityTests {
     func failedReloadIsVisible() async throws {
         let site = try SiteFixture()
         let server = try await LinkHostProcess.start(site)
-        let firstHash = try Self.sha256(ofFile: site.configPath)
+        let firstHash = try await Self.sha256(ofFile: site.configPath)
         let before = try server.request("GET", Self.aasaPath)
 
         // Two mistakes: both must be named, each with its code.
@@ -66,7 +66,7 @@ struct ConfigIdentityTests {
         broken.teamID = "not-a-team"
         broken.packageName = "not a package"
         try site.writeConfig(broken)
-        let brokenHash = try Self.sha256(ofFile: site.configPath)
+        let brokenHash = try await Self.sha256(ofFile: site.configPath)
         server.signal(SIGHUP)
         try await server.waitForStderr(containing: "reload failed")
         #expect(try await eventually(timeout: .seconds(5)) { try Self.reloadFailed(server) == 1 }, "\(server.stderr)")
@@ -88,7 +88,7 @@ struct ConfigIdentityTests {
         var fixed = TestConfig()
         fixed.bundleID = "com.example.fixed"
         try site.writeConfig(fixed)
-        let fixedHash = try Self.sha256(ofFile: site.configPath)
+        let fixedHash = try await Self.sha256(ofFile: site.configPath)
         server.signal(SIGHUP)
         #expect(try await eventually(timeout: .seconds(5)) { try Self.reloadFailed(server) == 0 }, "\(server.stderr)")
         #expect(try Self.infoHash(server) == fixedHash)

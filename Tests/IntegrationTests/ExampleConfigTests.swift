@@ -53,12 +53,12 @@ struct ExampleConfigTests {
     }
 
     @Test("Serving the example where other machines could reach it warns loudly; on loopback, or a config of one's own, it does not",
-          .enabled(if: ExternalTool.exists("unshare") && (try? ExternalTool.run("unshare", ["-rn", "true"]).status) == 0,
-                   "needs unshare -rn (a network namespace of its own, so that :: reaches no other machine)"))
+          skipsOutsideCI(unless: canUnshareNetwork(),
+                         "needs unshare -rn (a network namespace of its own, so that :: reaches no other machine)"))
     func loudOffLoopback() async throws {
         // `::` inside a namespace with no interface but a loopback that is down: bound like on a server, reachable by nobody.
         func serveEverywhere(_ site: SiteFixture) async throws -> String {
-            let child = try ChildProcess(executable: "/usr/bin/unshare",
+            let child = try ChildProcess(executable: try requireTool("unshare"),
                                          arguments: ["-rn", try LinkHostCLI.binaryPath(), "serve", "--config", site.configPath, "--host", "::", "--port", "8080"],
                                          environment: LinkHostCLI.baseEnvironment, directory: site.directory)
             try await child.waitForStderr(containing: "listening on", timeout: .seconds(10))
@@ -90,3 +90,6 @@ struct ExampleConfigTests {
         #expect(mine.exitCode == 0 && !mine.stdout.contains("LH121 apps[0]") && mine.stdout.contains("warning LH121 android[0]"), "\(mine)")
     }
 }
+
+/// True when this machine lets a process have a network namespace of its own (`unshare -rn`).
+private func canUnshareNetwork() -> Bool { (try? runTool("unshare", ["-rn", "true"]).status) == 0 }

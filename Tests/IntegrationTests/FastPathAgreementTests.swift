@@ -67,7 +67,7 @@ struct FastPathAgreementTests {
         let fixture = try SitesTests.twoSites(baseURL: baseURL)
         let server = try await LinkHostProcess.start(fixture)
         // The same config hash as the server's, which its health probe names.
-        let hash = try ConfigIdentityTests.sha256(ofFile: fixture.configPath)
+        let hash = try await ConfigIdentityTests.sha256(ofFile: fixture.configPath)
         return (server, Router(snapshot: try Snapshot(config: try ConfigLoader.load(path: fixture.configPath), configSHA256: hash)))
     }
 

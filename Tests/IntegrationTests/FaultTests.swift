@@ -44,16 +44,16 @@ struct FaultTests {
 
     @Test("SIGHUP with a certificate that is gone keeps serving HTTPS with the old one")
     func missingCertificate() async throws {
-        try #require(ExternalTool.exists("openssl"), "openssl is needed")
+        _ = try requireTool("openssl")
         let site = try SiteFixture()
-        try site.writeConfig(try site.servingHTTPS())
+        try site.writeConfig(try await site.servingHTTPS())
         let server = try await LinkHostProcess.start(site)
         try FileManager.default.removeItem(atPath: site.directory + "/cert.pem")
         server.signal(SIGHUP)
         try await server.waitForStderr(containing: "reload failed")
         #expect(server.stderr.contains("server.tls.certificateFile"), "\(server.stderr)")
-        let probe = try ExternalTool.run("curl", ["-sk", "--max-time", "5", "-o", "/dev/null", "-w", "%{http_code}", "https://127.0.0.1:\(server.port)/healthz"])
-        #expect(probe.output == "200", "\(probe.output) \(probe.error)")
+        let probe = try await runTool("curl", ["-sk", "--max-time", "5", "-o", "/dev/null", "-w", "%{http_code}", "https://127.0.0.1:\(server.port)/healthz"])
+        #expect(probe.stdout == "200", "\(probe.stdout) \(probe.stderr)")
     }
 
     @Test("With stdout on a full disk, access-log lines are dropped and every request is still answered")
@@ -83,14 +83,15 @@ struct FaultTests {
         let unprivilegedStart = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_unprivileged_port_start", encoding: .utf8))
             .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 1024
         try #require(unprivilegedStart > 80, "this kernel lets unprivileged users bind port 80")
-        try #require(getuid() == 0 && ExternalTool.exists("setpriv"), "needs root to drop to another user")
+        try #require(getuid() == 0, "needs root to drop to another user")
+        _ = try requireTool("setpriv")
         let site = try SiteFixture()
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: site.directory)
-        let result = try ExternalTool.run("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", try LinkHostCLI.binaryPath(),
+        let result = try await runTool("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", try LinkHostCLI.binaryPath(),
                                                       "serve", "--config", site.configPath, "--host", "127.0.0.1", "--port", "80"])
-        #expect(result.status == 1, "\(result.status) \(result.error)")
-        #expect(result.error.contains("permission denied") && result.error.contains("1024"), "\(result.error)")
-        #expect(!result.error.contains("Fatal error") && !result.error.contains("Backtrace"))
+        #expect(result.status == 1, "\(result.status) \(result.stderr)")
+        #expect(result.stderr.contains("permission denied") && result.stderr.contains("1024"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Backtrace"))
     }
 
     @Test("SIGTERM under load: every answered request is whole, the server exits 0")

@@ -6,83 +6,85 @@ import Testing
 @Suite("HSTS", .timeLimit(.minutes(2)))
 struct HSTSTests {
     /// The `Strict-Transport-Security` values (curl's header dump) of one request; `status` is its status.
-    private func hsts(_ url: String, headers: [String] = []) throws -> (status: Int, values: [String], text: String) {
-        let result = try ExternalTool.run("curl", ["-sS", "-k", "--max-time", "5", "-D", "-", "-o", "/dev/null"] + headers.flatMap { ["-H", $0] } + [url])
-        let lines = result.output.split(separator: "\r\n")
+    private func hsts(_ url: String, headers: [String] = []) async throws -> (status: Int, values: [String], text: String) {
+        let result = try await runTool("curl", ["-sS", "-k", "--max-time", "5", "-D", "-", "-o", "/dev/null"] + headers.flatMap { ["-H", $0] } + [url])
+        let lines = result.stdout.split(separator: "\r\n")
         let status = lines.first.flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
         let values = lines.compactMap { line -> String? in
             guard line.lowercased().hasPrefix("strict-transport-security:") else { return nil }
             return line.dropFirst("strict-transport-security:".count).trimmingCharacters(in: .whitespaces)
         }
-        return (status, values, result.output + result.error)
+        return (status, values, result.stdout + result.stderr)
     }
 
     @Test("HTTPS: every kind of answer carries max-age=31536000 by default; the HTTP listener beside it never does")
     func defaultOnHTTPSOnly() async throws {
-        try #require(ExternalTool.exists("curl") && ExternalTool.exists("openssl"), "curl and openssl are needed")
+        _ = try requireTool("curl")
+        _ = try requireTool("openssl")
         let site = try SiteFixture()
         let httpPort = try RawHTTPClientPortPicker.freePort()
-        var config = try site.servingHTTPS()
+        var config = try await site.servingHTTPS()
         config.serverExtra["httpPort"] = httpPort
         try site.writeConfig(config)
         let server = try await LinkHostProcess.start(site)
         let https = "https://127.0.0.1:\(server.port)"
-        let aasa = try hsts(https + "/.well-known/apple-app-site-association")
+        let aasa = try await hsts(https + "/.well-known/apple-app-site-association")
         let paths = ["/.well-known/apple-app-site-association", "/.well-known/assetlinks.json", "/call/abc?type=video",
                      "/call/abc/qr.svg?type=video", "/site.css", "/missing", "/healthz", "/metrics"]
         for path in paths {
-            let answer = try hsts(https + path)
+            let answer = try await hsts(https + path)
             #expect(answer.values == ["max-age=31536000"], "\(path): \(answer.text)")
         }
         // A call page rendered again (from the cache, and as a 304) and a prepared 304 keep it too.
-        for _ in 0..<3 { #expect(try hsts(https + "/call/again?type=video").values == ["max-age=31536000"]) }
-        let etag = try #require(try ExternalTool.run("curl", ["-sS", "-k", "-D", "-", "-o", "/dev/null", https + "/call/again?type=video"]).output
+        for _ in 0..<3 { #expect(try await hsts(https + "/call/again?type=video").values == ["max-age=31536000"]) }
+        let etag = try #require(try await runTool("curl", ["-sS", "-k", "-D", "-", "-o", "/dev/null", https + "/call/again?type=video"]).stdout
             .split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }).dropFirst(5).trimmingCharacters(in: .whitespaces)
-        let revalidated = try hsts(https + "/call/again?type=video", headers: ["If-None-Match: \(etag)"])
+        let revalidated = try await hsts(https + "/call/again?type=video", headers: ["If-None-Match: \(etag)"])
         #expect(revalidated.status == 304 && revalidated.values == ["max-age=31536000"], "\(revalidated.text)")
-        let prepared304 = try hsts(https + "/.well-known/apple-app-site-association", headers: ["If-None-Match: *"])
+        let prepared304 = try await hsts(https + "/.well-known/apple-app-site-association", headers: ["If-None-Match: *"])
         #expect(prepared304.status == 304 && prepared304.values == ["max-age=31536000"], "\(prepared304.text)")
         #expect(aasa.status == 200)
 
         // RFC 6797 §7.2: never over plain HTTP. The listener beside HTTPS serves the files and redirects the rest.
         for path in ["/.well-known/apple-app-site-association", "/healthz", "/call/abc?type=video"] {
-            let plain = try hsts("http://127.0.0.1:\(httpPort)" + path)
+            let plain = try await hsts("http://127.0.0.1:\(httpPort)" + path)
             #expect(plain.status != 0 && plain.values.isEmpty, "\(path) on plain HTTP: \(plain.text)")
         }
     }
 
     @Test("server.tls.hsts: an object sets max-age and its tokens, false turns it off, and a reload applies a change")
     func configured() async throws {
-        try #require(ExternalTool.exists("curl") && ExternalTool.exists("openssl"), "curl and openssl are needed")
+        _ = try requireTool("curl")
+        _ = try requireTool("openssl")
         let site = try SiteFixture()
-        var config = try site.servingHTTPS()
+        var config = try await site.servingHTTPS()
         var tls = try #require(config.serverExtra["tls"] as? [String: Any])
         tls["hsts"] = ["maxAge": 31_536_000, "includeSubDomains": true, "preload": true]
         config.serverExtra["tls"] = tls
         try site.writeConfig(config)
         let server = try await LinkHostProcess.start(site)
         let url = "https://127.0.0.1:\(server.port)/.well-known/apple-app-site-association"
-        #expect(try hsts(url).values == ["max-age=31536000; includeSubDomains; preload"])
+        #expect(try await hsts(url).values == ["max-age=31536000; includeSubDomains; preload"])
 
         tls["hsts"] = false
         config.serverExtra["tls"] = tls
         try site.writeConfig(config)
         server.signal(SIGHUP)
         try await server.waitForStderr(containing: "(generation 2)", timeout: .seconds(10))
-        let off = try hsts(url)
+        let off = try await hsts(url)
         #expect(off.status == 200 && off.values.isEmpty, "\(off.text)")
     }
 
     @Test("plain HTTP without TLS never sends it, whatever server.tls.hsts says")
     func plainServer() async throws {
-        try #require(ExternalTool.exists("curl"), "curl is needed")
+        _ = try requireTool("curl")
         let site = try SiteFixture()
         var config = TestConfig()
         config.serverExtra["tls"] = ["hsts": ["maxAge": 600]]
         try site.writeConfig(config)
         let server = try await LinkHostProcess.start(site)
         for path in ["/.well-known/apple-app-site-association", "/call/abc?type=video", "/missing"] {
-            let answer = try hsts("http://127.0.0.1:\(server.port)" + path)
+            let answer = try await hsts("http://127.0.0.1:\(server.port)" + path)
             #expect(answer.status != 0 && answer.values.isEmpty, "\(path): \(answer.text)")
         }
     }

@@ -35,9 +35,6 @@ enum HeadlessChromium {
         var navigations: [String] = []
     }
 
-    /// True when Debian's Chromium is installed (`make test-deps` installs it).
-    static var isInstalled: Bool { ExternalTool.exists("chromium") }
-
     /// Loads `url` as `device` and returns the DOM after load and a quiet network; `screenshot` names a PNG to write.
     /// `click` taps the element with that id after the load, with clipboard access granted; the stores are
     /// stopped before they leave the machine.
@@ -51,12 +48,12 @@ enum HeadlessChromium {
     }
 
     private static func visitBlocking(_ url: String, as device: Device, acceptLanguage: String, screenshot: String?, click: String?) throws -> Visit {
-        guard isInstalled else { throw HarnessError("chromium is not installed; run make test-deps") }
+        _ = try requireTool("chromium")
         let folder = NSTemporaryDirectory() + "linkhost-visit-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var arguments = [
-            "-k", "5", "60", "python3", SiteFixture.repositoryRoot + "/scripts/chromium-visit.py", url,
+            "-k", "5", "60", try requireTool("python3"), SiteFixture.repositoryRoot + "/scripts/chromium-visit.py", url,
             "--user-agent", device.userAgent, "--width", String(device.width), "--height", String(device.height),
             "--scale", String(device.scale), "--touch", String(device.touchPoints), "--accept-language", acceptLanguage,
             "--dom", folder + "/dom.html", "--requests", folder + "/requests.txt", "--timeout", "45",
@@ -65,9 +62,9 @@ enum HeadlessChromium {
         if let screenshot { arguments += ["--screenshot", screenshot] }
         if let click { arguments += ["--click", click, "--clipboard", folder + "/clipboard.txt", "--navigations", folder + "/navigations.txt"] }
         // timeout(1) bounds the visit even if Chromium hangs with its output open.
-        let result = try ExternalTool.run("timeout", arguments, timeout: 70)
+        let result = try runTool("timeout", arguments, timeout: .seconds(70))
         guard result.status == 0, let dom = try? String(contentsOfFile: folder + "/dom.html", encoding: .utf8) else {
-            throw HarnessError("visiting \(url) as \(device) failed (\(result.status)): \(result.error.suffix(800))")
+            throw HarnessError("visiting \(url) as \(device) failed (\(result.status)): \(result.stderr.suffix(800))")
         }
         let requests = (try? String(contentsOfFile: folder + "/requests.txt", encoding: .utf8)) ?? ""
         var visit = Visit(dom: dom, requests: requests.split(separator: "\n").map(String.init))

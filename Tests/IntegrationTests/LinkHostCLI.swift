@@ -10,16 +10,15 @@ enum LinkHostCLI {
 
     /// The test process's environment without `LINKHOST_*`, so a developer's shell settings
     /// never change what a test sees; each test adds exactly the variables it means to.
-    static let baseEnvironment: [String: String] =
-        ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LINKHOST_") }
+    static var baseEnvironment: [String: String] { ChildProcess.inheritedEnvironment }
 
-    /// Runs `linkhost ARGUMENTS` in `directory` and waits for it to exit (killing it after `timeout`).
+    /// Runs `linkhost ARGUMENTS` (in `directory`, reading `input`) to its end, killing it after `timeout`.
     static func run(
-        _ arguments: [String], environment: [String: String] = [:], directory: String,
-        timeout: Duration = .seconds(10)
+        _ arguments: [String], input: String? = nil, environment: [String: String] = [:], directory: String? = nil,
+        timeout: Duration = .seconds(60)
     ) async throws -> Termination {
         let child = try ChildProcess(
-            executable: try binaryPath(), arguments: arguments,
+            executable: try binaryPath(), arguments: arguments, input: input.map { .text($0) } ?? .none,
             environment: baseEnvironment.merging(environment) { $1 }, directory: directory)
         return try await child.waitForExit(timeout: timeout)
     }

@@ -36,14 +36,21 @@ final class LinkHostProcess: Sendable {
         let child = try ChildProcess(
             executable: try LinkHostCLI.binaryPath(), arguments: arguments ?? defaultArguments(for: site),
             environment: LinkHostCLI.baseEnvironment.merging(environment) { $1 }, directory: site.directory)
+        let (host, port) = try await waitUntilListening(child, timeout: timeout)
+        return LinkHostProcess(site: site, child: child, host: host, port: port)
+    }
+
+    /// Waits for a `linkhost serve` child's `listening on` line and returns its address.
+    /// Throws with the captured output when the server exits first or stays silent past `timeout`.
+    static func waitUntilListening(_ child: ChildProcess, timeout: Duration) async throws -> (host: String, port: Int) {
         let deadline = ContinuousClock.now + timeout
         while true {
             let output = child.stderr.text
             if let line = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first(where: { $0.hasPrefix(listeningPrefix) }) {
-                guard let (host, port) = parse(listeningLine: String(line)) else {
+                guard let address = parse(listeningLine: String(line)) else {
                     throw HarnessError("cannot read the address in \"\(line)\"")
                 }
-                return LinkHostProcess(site: site, child: child, host: host, port: port)
+                return address
             }
             if !child.isRunning {
                 let ended = try await child.waitForExit(timeout: .seconds(2))

@@ -67,9 +67,9 @@ struct ObservabilityTests {
         print(int(values[("linkhost_request_duration_seconds_count", (("route", "aasa"), ("site", "default")))]))
         print(int(values[("linkhost_request_duration_seconds_bucket", (("le", "+Inf"), ("route", "not_found"), ("site", "default")))]))
         """
-        let result = try ExternalTool.run("python3", ["-c", script], input: page.text)
-        #expect(result.status == 0, "prometheus_client could not parse /metrics (pip install prometheus_client): \(result.error)")
-        #expect(result.output.split(separator: "\n") == ["3", "3", "1", "1", "True", "3", "1"], "\(result.output)")
+        let result = try await runTool("python3", ["-c", script], input: page.text)
+        #expect(result.status == 0, "prometheus_client could not parse /metrics (pip install prometheus_client): \(result.stderr)")
+        #expect(result.stdout.split(separator: "\n") == ["3", "3", "1", "1", "True", "3", "1"], "\(result.stdout)")
     }
 
     @Test("/healthz answers 200 ok and the served config's hash and generation, without caching")
@@ -111,10 +111,8 @@ struct ObservabilityTests {
     }
 }
 
-/// Finds a free TCP port on 127.0.0.1 by asking a throwaway linkhost-free socket (via python3).
+/// Finds a free TCP port on 127.0.0.1 by binding a throwaway socket (`freePorts`).
 enum RawHTTPClientPortPicker {
-    static func freePort() throws -> Int {
-        let result = try ExternalTool.run("python3", ["-c", "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"])
-        return Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
-    }
+    /// One free loopback port.
+    static func freePort() throws -> Int { try freePorts(1)[0] }
 }

@@ -10,9 +10,9 @@ import Glibc
 @Suite("Permission warnings", .timeLimit(.minutes(2)))
 struct PermissionWarningTests {
     /// An HTTPS site whose config is mode 0666 and whose key is mode 0644.
-    private func openSite() throws -> SiteFixture {
+    private func openSite() async throws -> SiteFixture {
         let site = try SiteFixture()
-        try site.writeConfig(try site.servingHTTPS())
+        try site.writeConfig(try await site.servingHTTPS())
         try #require(chmod(site.configPath, 0o666) == 0)
         try #require(chmod(site.directory + "/key.pem", 0o644) == 0)
         return site
@@ -20,8 +20,8 @@ struct PermissionWarningTests {
 
     @Test("validate warns about a 0666 config and a 0644 key, exits 0, and is quiet once they are 0644 and 0600")
     func validate() async throws {
-        try #require(ExternalTool.exists("openssl"), "openssl is needed")
-        let site = try openSite()
+        _ = try requireTool("openssl")
+        let site = try await openSite()
         let ended = try await LinkHostCLI.run(["validate", "--config", site.configPath], directory: site.directory)
         #expect(ended.exitCode == 0, "\(ended)")
         #expect(ended.stdout.contains("warning LH120 the config file \"\(site.configPath)\" is writable by its group and others (mode 666)"), "\(ended)")
@@ -37,8 +37,8 @@ struct PermissionWarningTests {
 
     @Test("serve warns about a 0666 config and a 0644 key at start, and serves")
     func serve() async throws {
-        try #require(ExternalTool.exists("openssl"), "openssl is needed")
-        let site = try openSite()
+        _ = try requireTool("openssl")
+        let site = try await openSite()
         let server = try await LinkHostProcess.start(site)
         #expect(server.stderr.contains("linkhost: warning: \(site.configPath): the config file \"\(site.configPath)\" is writable by its group and others (mode 666)"), "\(server.stderr)")
         #expect(server.stderr.contains("linkhost: warning: server.tls.privateKeyFile: the private key \"\(site.directory)/key.pem\" is readable by its group and others (mode 644)"), "\(server.stderr)")

@@ -98,12 +98,13 @@ struct ReloadTests {
 
     @Test("HTTPS with a self-signed chain serves the AASA; SIGHUP rotates the certificate; a bad one keeps the old")
     func tls() async throws {
-        try #require(ExternalTool.exists("openssl") && ExternalTool.exists("curl"), "openssl and curl are needed")
+        _ = try requireTool("openssl")
+        _ = try requireTool("curl")
         let site = try SiteFixture()
         func makeCertificate(_ name: String) throws {
-            let result = try ExternalTool.run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+            let result = try runTool("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
                                                           "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", site.directory + "/\(name).key", "-out", site.directory + "/\(name).pem"])
-            try #require(result.status == 0, "\(result.error)")
+            try #require(result.status == 0, "\(result.stderr)")
         }
         try makeCertificate("first")
         try makeCertificate("second")
@@ -114,24 +115,24 @@ struct ReloadTests {
         try site.writeConfig(config)
         let server = try await LinkHostProcess.start(site)
         let url = "https://127.0.0.1:\(server.port)/.well-known/apple-app-site-association"
-        func fetch(trusting certificate: String) throws -> ExternalTool.Result {
-            try ExternalTool.run("curl", ["-sS", "--max-time", "5", "--cacert", site.directory + "/\(certificate).pem", "-o", "/dev/null", "-w", "%{http_code} %{content_type}", url])
+        func fetch(trusting certificate: String) throws -> Termination {
+            try runTool("curl", ["-sS", "--max-time", "5", "--cacert", site.directory + "/\(certificate).pem", "-o", "/dev/null", "-w", "%{http_code} %{content_type}", url])
         }
         #expect(server.stderr.contains("linkhost: listening on https://"))
         let first = try fetch(trusting: "first")
-        #expect(first.output == "200 application/json", "\(first.output) \(first.error)")
+        #expect(first.stdout == "200 application/json", "\(first.stdout) \(first.stderr)")
         #expect(try fetch(trusting: "second").status != 0, "an untrusted certificate was accepted")
 
         try site.write(try String(contentsOfFile: site.directory + "/second.pem", encoding: .utf8), to: "cert.pem")
         try site.write(try String(contentsOfFile: site.directory + "/second.key", encoding: .utf8), to: "key.pem")
         server.signal(SIGHUP)
-        #expect(try await eventually(timeout: .seconds(5)) { try fetch(trusting: "second").output == "200 application/json" }, "rotated certificate not served: \(server.stderr)")
+        #expect(try await eventually(timeout: .seconds(5)) { try fetch(trusting: "second").stdout == "200 application/json" }, "rotated certificate not served: \(server.stderr)")
 
         // A key that does not belong to the certificate: the reload fails and the second pair keeps serving.
         try site.write(try String(contentsOfFile: site.directory + "/first.key", encoding: .utf8), to: "key.pem")
         server.signal(SIGHUP)
         try await server.waitForStderr(containing: "reload failed")
-        #expect(try fetch(trusting: "second").output == "200 application/json")
+        #expect(try fetch(trusting: "second").stdout == "200 application/json")
     }
 }
 

@@ -126,10 +126,10 @@ final class SiteFixture: Sendable {
 extension SiteFixture {
     /// Makes a self-signed certificate for localhost in the fixture (`cert.pem`, `key.pem`, by `openssl req`
     /// with `keyArguments`) and returns `config` serving HTTPS with it.
-    func servingHTTPS(_ config: TestConfig = TestConfig(), keyArguments: [String] = ["-newkey", "rsa:2048"], extraArguments: [String] = []) throws -> TestConfig {
-        let made = try ExternalTool.run("openssl", ["req", "-x509"] + keyArguments + ["-nodes", "-days", "1", "-subj", "/CN=localhost"] + extraArguments
+    func servingHTTPS(_ config: TestConfig = TestConfig(), keyArguments: [String] = ["-newkey", "rsa:2048"], extraArguments: [String] = []) async throws -> TestConfig {
+        let made = try await runTool("openssl", ["req", "-x509"] + keyArguments + ["-nodes", "-days", "1", "-subj", "/CN=localhost"] + extraArguments
                                         + ["-keyout", directory + "/key.pem", "-out", directory + "/cert.pem"])
-        guard made.status == 0 else { throw HarnessError("openssl req failed: \(made.error)") }
+        guard made.status == 0 else { throw HarnessError("openssl req failed: \(made.stderr)") }
         var config = config
         config.serverExtra["tls"] = ["certificateFile": directory + "/cert.pem", "privateKeyFile": directory + "/key.pem"]
         return config

@@ -9,13 +9,12 @@ import Glibc
 /// `systemd-socket-activate --fdname`, which passes names exactly as a .socket unit does.
 @Suite("systemd: named sockets", .timeLimit(.minutes(3)))
 struct SystemdNamedSocketTests {
-    private static let activator = "/usr/bin/systemd-socket-activate"
 
     /// `systemd-socket-activate -l 127.0.0.1:PORT … --fdname=NAMES -- linkhost serve`, not yet connected to.
     private func activate(_ site: SiteFixture, ports: [Int], names: [String]?) async throws -> ChildProcess {
         let listen = ports.flatMap { ["-l", "127.0.0.1:\($0)"] }
         let naming = names.map { ["--fdname=" + $0.joined(separator: ":")] } ?? []
-        let child = try ChildProcess(executable: Self.activator, arguments: listen + naming + ["--", try LinkHostCLI.binaryPath(), "serve", "--config", site.configPath],
+        let child = try ChildProcess(executable: try requireTool("systemd-socket-activate"), arguments: listen + naming + ["--", try LinkHostCLI.binaryPath(), "serve", "--config", site.configPath],
                                      environment: LinkHostCLI.baseEnvironment, directory: site.directory)
         // Nothing may connect before the activator holds every socket (on a busy machine it starts late).
         if let last = ports.last { try await child.waitForStderr(containing: "Listening on 127.0.0.1:\(last)", timeout: .seconds(20)) }
@@ -23,28 +22,28 @@ struct SystemdNamedSocketTests {
     }
 
     /// One curl request: status and headers as curl dumps them.
-    private func curl(_ url: String) throws -> (status: Int, headers: String) {
-        let result = try ExternalTool.run("curl", ["-sS", "-k", "--max-time", "5", "-D", "-", "-o", "/dev/null", url])
-        let status = result.output.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-        return (status, result.output + result.error)
+    private func curl(_ url: String) async throws -> (status: Int, headers: String) {
+        let result = try await runTool("curl", ["-sS", "-k", "--max-time", "5", "-D", "-", "-o", "/dev/null", url])
+        let status = result.stdout.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        return (status, result.stdout + result.stderr)
     }
 
     @Test("HTTPS and HTTP sockets named in the opposite order of their ports: each serves its own listener; server.httpPort is not bound")
     func httpsAndHTTP() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.activator), "systemd-socket-activate (Debian's systemd) is needed")
+        _ = try requireTool("systemd-socket-activate")
         let site = try SiteFixture()
         let (httpPort, httpsPort, configuredHTTP) = (try RawHTTPClientPortPicker.freePort(), try RawHTTPClientPortPicker.freePort(), try RawHTTPClientPortPicker.freePort())
-        var config = try site.servingHTTPS()
+        var config = try await site.servingHTTPS()
         config.serverExtra["httpPort"] = configuredHTTP
         try site.writeConfig(config)
         // HTTP first: a linkhost that went by order would take it for HTTPS.
         let child = try await activate(site, ports: [httpPort, httpsPort], names: ["http", "https"])
         // linkhost starts on the first connection attempt, which waits in the socket's backlog.
-        let secure = try curl("https://127.0.0.1:\(httpsPort)/.well-known/apple-app-site-association")
+        let secure = try await curl("https://127.0.0.1:\(httpsPort)/.well-known/apple-app-site-association")
         #expect(secure.status == 200 && secure.headers.lowercased().contains("strict-transport-security: max-age="), "\(secure.headers)")
-        let plain = try curl("http://127.0.0.1:\(httpPort)/.well-known/apple-app-site-association")
+        let plain = try await curl("http://127.0.0.1:\(httpPort)/.well-known/apple-app-site-association")
         #expect(plain.status == 200 && !plain.headers.lowercased().contains("strict-transport-security"), "\(plain.headers)")
-        let redirected = try curl("http://127.0.0.1:\(httpPort)/call/abc?type=video")
+        let redirected = try await curl("http://127.0.0.1:\(httpPort)/call/abc?type=video")
         #expect(redirected.status == 308, "the plain-HTTP listener redirects the rest: \(redirected.headers)")
         try await child.waitForStderr(containing: "named http, https", timeout: .seconds(5))
         #expect(child.stderr.text.contains("linkhost: listening on https://127.0.0.1:\(httpsPort)"), "\(child.stderr.text)")
@@ -79,11 +78,11 @@ struct SystemdNamedSocketTests {
 
     @Test("What systemd passes does not fit the config: exit 2 with one line naming the fix")
     func mismatches() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.activator), "systemd-socket-activate (Debian's systemd) is needed")
+        _ = try requireTool("systemd-socket-activate")
         let site = try SiteFixture()
-        var https = try site.servingHTTPS()
+        var https = try await site.servingHTTPS()
         https.serverExtra["httpPort"] = try RawHTTPClientPortPicker.freePort()
-        var httpsOnly = try site.servingHTTPS()
+        var httpsOnly = try await site.servingHTTPS()
         httpsOnly.serverExtra["httpPort"] = nil
         let cases: [(String, TestConfig, Int, [String]?, String)] = [
             ("unnamed sockets, HTTPS and httpPort", https, 1, nil, "without the names https or http"),
@@ -104,7 +103,7 @@ struct SystemdNamedSocketTests {
 
     @Test("One unnamed socket and a plain-HTTP config: served as before names existed")
     func unnamedPlain() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.activator), "systemd-socket-activate (Debian's systemd) is needed")
+        _ = try requireTool("systemd-socket-activate")
         let site = try SiteFixture()
         let port = try RawHTTPClientPortPicker.freePort()
         let child = try await activate(site, ports: [port], names: ["linkhost.socket"])

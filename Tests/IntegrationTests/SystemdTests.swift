@@ -97,7 +97,7 @@ struct SystemdTests {
     static func activate(_ site: SiteFixture, ports: [Int]) throws -> ChildProcess {
         let listen = ports.flatMap { ["-l", "127.0.0.1:\($0)"] }
         return try ChildProcess(
-            executable: "/usr/bin/systemd-socket-activate",
+            executable: try requireTool("systemd-socket-activate"),
             arguments: listen + ["--", try LinkHostCLI.binaryPath(), "serve", "--config", site.configPath],
             environment: LinkHostCLI.baseEnvironment, directory: site.directory)
     }
@@ -115,7 +115,7 @@ struct SystemdTests {
 
     @Test("Socket activation: the first connection attempt, made before linkhost runs, is answered on the passed socket")
     func oneSocket() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate"), "systemd-socket-activate (Debian's systemd) is needed")
+        _ = try requireTool("systemd-socket-activate")
         let port = try RawHTTPClientPortPicker.freePort()
         let site = try SiteFixture()
         let child = try Self.activate(site, ports: [port])
@@ -132,7 +132,7 @@ struct SystemdTests {
 
     @Test("Socket activation with two sockets: both are served, and SIGHUP reloads on both")
     func twoSockets() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate"), "systemd-socket-activate (Debian's systemd) is needed")
+        _ = try requireTool("systemd-socket-activate")
         let ports = [try RawHTTPClientPortPicker.freePort(), try RawHTTPClientPortPicker.freePort()]
         let site = try SiteFixture()
         let child = try Self.activate(site, ports: ports)

@@ -10,9 +10,9 @@ import Testing
 struct TLSRenegotiationTests {
     @Test("a mid-session ClientHello (s_client's R command) gets close_notify, no ServerHello, and no request is answered after it")
     func clientRenegotiationIsRefused() async throws {
-        try #require(ExternalTool.exists("openssl") && ExternalTool.exists("sh"), "openssl is needed")
+        _ = try requireTool("openssl")
         let site = try SiteFixture()
-        try site.writeConfig(try site.servingHTTPS(keyArguments: ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"],
+        try site.writeConfig(try await site.servingHTTPS(keyArguments: ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"],
                                                    extraArguments: ["-addext", "subjectAltName=DNS:localhost"]))
         let server = try await LinkHostProcess.start(site)
         // s_client reads its commands from standard input, which must stay open while it renegotiates
@@ -21,8 +21,8 @@ struct TLSRenegotiationTests {
         let request = #"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"#
         let script = "(printf '\(request)'; sleep 1; printf 'R\\n'; sleep 2; printf '\(request)'; sleep 1) | "
             + "openssl s_client -connect 127.0.0.1:\(server.port) -tls1_2 -servername localhost -msg 2>&1"
-        let run = try ExternalTool.run("sh", ["-c", script], timeout: 20)
-        let text = run.output + run.error
+        let run = try await runTool("sh", ["-c", script], timeout: .seconds(20))
+        let text = run.stdout + run.stderr
         let lines = text.split(separator: "\n").map(String.init)
         let answers = lines.filter { $0.hasPrefix("HTTP/1.1 200") }
         #expect(answers.count == 1, "the request before R is answered, the one after it is not: \(text)")
@@ -32,7 +32,7 @@ struct TLSRenegotiationTests {
         #expect(!after.contains { $0.hasPrefix("<<< TLS 1.2, Handshake") }, "the server answered the ClientHello with a handshake: \(text)")
         #expect(after.contains { $0.hasPrefix("<<< TLS 1.2, Alert") && $0.hasSuffix("close_notify") }, "the server did not close with close_notify: \(text)")
         // The server itself is unharmed.
-        #expect(try ExternalTool.run("openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-tls1_2", "-ign_eof", "-servername", "localhost"],
-                                     input: "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", timeout: 10).output.contains("HTTP/1.1 200"))
+        #expect(try await runTool("openssl", ["s_client", "-connect", "127.0.0.1:\(server.port)", "-tls1_2", "-ign_eof", "-servername", "localhost"],
+                                           input: "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", timeout: .seconds(10)).stdout.contains("HTTP/1.1 200"))
     }
 }

@@ -18,42 +18,32 @@ struct QRCodeDecodeTests {
 
     @Test("decodes what was encoded, for every sample and level",
           arguments: samples, QRCode.ErrorCorrection.allCases)
-    func roundTrip(text: String, level: QRCode.ErrorCorrection) throws {
-        guard let zbarimg = QRTestSupport.zbarimg else {
-            Issue.record(Comment(rawValue: QRTestSupport.missingDecoder))
-            return
-        }
+    func roundTrip(text: String, level: QRCode.ErrorCorrection) async throws {
+        let zbarimg = try QRTestSupport.zbarimg()
         let code = try QRCode(text: text, errorCorrection: level)
-        #expect(try QRTestSupport.decode(code, with: zbarimg) == text, "version \(code.version) mask \(code.mask)")
+        #expect(try await QRTestSupport.decode(code, with: zbarimg) == text, "version \(code.version) mask \(code.mask)")
     }
 
     /// Full symbols exercise every data and error-correction block, so a wrong entry in the block
     /// tables or in interleaving shows up as a failed decode.
     @Test("decodes a symbol filled to capacity at every version and level",
           arguments: Array(1...40))
-    func fullSymbols(version: Int) throws {
-        guard let zbarimg = QRTestSupport.zbarimg else {
-            Issue.record(Comment(rawValue: QRTestSupport.missingDecoder))
-            return
-        }
+    func fullSymbols(version: Int) async throws {
+        let zbarimg = try QRTestSupport.zbarimg()
         for level in QRCode.ErrorCorrection.allCases {
             let capacity = QRCode.byteCapacity(version: version, errorCorrection: level)
             let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_/?=&.".utf8)
             let bytes = (0..<capacity).map { alphabet[($0 * 7 + version) % alphabet.count] }
             let code = try QRCode(bytes: bytes, errorCorrection: level)
             #expect(code.version == version)
-            let decoded = try QRTestSupport.decode(code, with: zbarimg)
+            let decoded = try await QRTestSupport.decode(code, with: zbarimg)
             #expect(decoded == String(decoding: bytes, as: UTF8.self), "version \(version) level \(level)")
         }
     }
 
-    @Test("decodes the SVG once rasterised by librsvg",
-          .enabled(if: QRTestSupport.rsvgConvert != nil, "rsvg-convert (librsvg2-bin) is not installed"))
-    func svgRasterised() throws {
-        guard let zbarimg = QRTestSupport.zbarimg, let rsvgConvert = QRTestSupport.rsvgConvert else {
-            Issue.record(Comment(rawValue: QRTestSupport.missingDecoder))
-            return
-        }
+    @Test("decodes the SVG once rasterised by librsvg")
+    func svgRasterised() async throws {
+        let zbarimg = try QRTestSupport.zbarimg(), rsvgConvert = try QRTestSupport.rsvgConvert()
         for text in Self.samples {
             let code = try QRCode(text: text)
             let svgFile = QRTestSupport.temporaryFile("svg"), pngFile = QRTestSupport.temporaryFile("png")
@@ -62,9 +52,9 @@ struct QRCodeDecodeTests {
                 try? FileManager.default.removeItem(at: pngFile)
             }
             try Data(code.svg(title: "Call link <\(text)>", moduleSize: 4).utf8).write(to: svgFile)
-            let (status, _) = try QRTestSupport.run(rsvgConvert, [svgFile.path, "-o", pngFile.path])
+            let status = try await runTool(rsvgConvert, [svgFile.path, "-o", pngFile.path]).status
             #expect(status == 0)
-            #expect(try QRTestSupport.decode(pngFile, with: zbarimg) == text)
+            #expect(try await QRTestSupport.decode(pngFile, with: zbarimg) == text)
         }
     }
 }

@@ -1,22 +1,14 @@
 import Foundation
 @testable import LinkHostQR
 
-/// Test-side helpers: a plain-image writer for QR symbols and runners for the external decoder and rasteriser.
+/// Test-side helpers: a plain-image writer for QR symbols and the external decoder and rasteriser, run through
+/// the integration tests' process runner (ChildProcess.swift, linked here); a missing tool fails the test (`requireTool`).
 enum QRTestSupport {
-    /// Absolute path of `name` on PATH, if it is installed.
-    static func executable(_ name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
     /// zbarimg from Debian's zbar-tools: the independent decoder the symbols are checked against.
-    static let zbarimg = executable("zbarimg")
+    static func zbarimg() throws -> String { try requireTool("zbarimg") }
 
-    /// rsvg-convert from librsvg2-bin, to rasterise the SVG output; optional.
-    static let rsvgConvert = executable("rsvg-convert")
-
-    /// What to tell a developer whose machine lacks the decoder.
-    static let missingDecoder = "zbarimg not found on PATH; install it with `apt-get install zbar-tools`"
+    /// rsvg-convert from librsvg2-bin, to rasterise the SVG output.
+    static func rsvgConvert() throws -> String { try requireTool("rsvg-convert") }
 
     /// The symbol as a binary PBM (P4): `scale` pixels per module, `quietZone` light modules around it.
     static func pbm(_ code: QRCode, scale: Int = 4, quietZone: Int = 4) -> Data {
@@ -40,35 +32,22 @@ enum QRTestSupport {
             .appendingPathComponent("linkhost-qr-\(UUID().uuidString).\(pathExtension)")
     }
 
-    /// Runs `executable` with `arguments`; returns its exit status and standard output.
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: Data) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice  // zbarimg chatters about D-Bus in containers
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, data)
-    }
-
     /// What zbarimg reads from the image file at `url`, or nil if it finds no symbol.
-    static func decode(_ url: URL, with zbarimg: String) throws -> String? {
+    static func decode(_ url: URL, with zbarimg: String) async throws -> String? {
         // QR only: large symbols can contain stripes that zbar's 1-D decoders misread as a barcode.
-        let (status, output) = try run(zbarimg, ["--raw", "-q", "-Sdisable", "-Sqrcode.enable", url.path])
-        guard status == 0 else { return nil }
-        var text = String(decoding: output, as: UTF8.self)
+        // zbarimg chatters about D-Bus in containers: its stderr is not looked at.
+        let run = try await runTool(zbarimg, ["--raw", "-q", "-Sdisable", "-Sqrcode.enable", url.path])
+        guard run.status == 0 else { return nil }
+        var text = run.stdout
         if text.hasSuffix("\n") { text.removeLast() }  // zbarimg ends each symbol with a newline
         return text
     }
 
     /// What zbarimg reads from `code` drawn as a PBM.
-    static func decode(_ code: QRCode, with zbarimg: String) throws -> String? {
+    static func decode(_ code: QRCode, with zbarimg: String) async throws -> String? {
         let file = temporaryFile("pbm")
         defer { try? FileManager.default.removeItem(at: file) }
         try pbm(code).write(to: file)
-        return try decode(file, with: zbarimg)
+        return try await decode(file, with: zbarimg)
     }
 }

@@ -74,7 +74,7 @@ package final class ConfigStatusBoard: Sendable {
     /// `LH104 apps[0].teamID: …`: one line per diagnostic, each with its code, for the log and `/healthz`.
     package static func lines(_ error: ConfigError) -> [String] {
         error.diagnostics.map { diagnostic in
-            let place = diagnostic.path.isEmpty ? error.source : diagnostic.path
+            let place = diagnostic.path.isEmpty ? error.source : ConfigDiagnostic.location(diagnostic.path, siteNames: error.siteNames)
             return "\(diagnostic.severity.rawValue) \(diagnostic.code.rawValue) \(place): \(diagnostic.message)"
         }
     }

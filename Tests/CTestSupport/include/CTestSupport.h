@@ -21,17 +21,24 @@ int lhtest_ipv6_loopback_available(void);
 /// Starts `path` as a child process.
 ///
 /// `arguments` and `environment` are blocks of NUL-terminated strings laid end to end (`count` strings
-/// each); `arguments` includes argv[0]. The child runs in `directory`, reads /dev/null, has its stdout
-/// and stderr connected to the pipes returned in `*stdout_fd` and `*stderr_fd` (close-on-exec in the
-/// parent), starts with default signal dispositions and an empty signal mask, and is sent SIGKILL if
-/// the test process dies (PR_SET_PDEATHSIG, armed from a helper thread that lives as long as the
-/// process, so no child outlives a crashed or killed test run).
-/// Returns the child's pid, or -1 with `*error_number` set (including exec failures in the child).
+/// each); `arguments` includes argv[0]. The child runs in `directory` (NULL or "": the test process's),
+/// leads a process group of its own (so `kill(-pid, ...)` reaches what it started), reads a pipe whose
+/// write end is returned in `*stdin_fd` when `stdin_pipe` is 1 (else /dev/null, and -1), has its stdout and
+/// stderr connected to the pipes returned in `*stdout_fd` and `*stderr_fd` (every returned end is
+/// close-on-exec in the parent), keeps no other descriptor, starts with default signal dispositions and
+/// an empty signal mask, and is sent SIGKILL if the test process dies (PR_SET_PDEATHSIG, armed from a
+/// helper thread that lives as long as the process, so no child outlives a crashed or killed test run).
+/// The first call makes the test process ignore SIGPIPE, so input written to a child that has exited
+/// fails with EPIPE. Returns the child's pid, or -1 with `*error_number` set (including exec failures).
 pid_t lhtest_spawn(const char *path,
                    const char *arguments, int argument_count,
                    const char *environment, int environment_count,
                    const char *directory,
-                   int *stdout_fd, int *stderr_fd, int *error_number);
+                   int stdin_pipe, int *stdin_fd, int *stdout_fd, int *stderr_fd, int *error_number);
+
+/// Writes all `length` bytes to `fd` (retrying short writes and EINTR). Returns 0, or -1 with errno set
+/// (EPIPE when the reader has gone).
+int lhtest_write_all(int fd, const void *bytes, long length);
 
 /// Waits up to `timeout_ms` (0: just checks) for child `pid` to end and reaps it.
 /// Returns 1 when it ended, with `*exit_code` (-1 if killed) and `*signal_number` (0 if it exited);
@@ -46,6 +53,10 @@ void lhtest_error_text(int code, char *buffer, int length);
 /// differs from the attacker's, since libmicrohttpd's per-IP limit counts source addresses.
 /// Returns the descriptor, or -1 with errno set.
 int lhtest_connect_from(const char *source, const char *host, int port, int timeout_ms);
+
+/// Picks `count` (at most 64) distinct free TCP ports on 127.0.0.1 into `ports`: each is bound at once (so
+/// they differ), then all are released for the test to use. Returns 0, or -1 with errno set.
+int lhtest_free_ports(int count, int *ports);
 
 /// Raises this process's soft RLIMIT_NOFILE towards `wanted` (never past the hard limit) and
 /// returns the limit now in force, or -1.

@@ -47,7 +47,7 @@ struct ACMEUnitTests {
 
     @Test("linkhost-https.service + sockets.conf: named sockets, the StateDirectory as the default state folder, a certificate from Pebble, HTTPS with HSTS")
     func unitAgainstPebble() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate"), "systemd-socket-activate (Debian's systemd) is needed")
+        _ = try requireTool("systemd-socket-activate")
         let service = try UnitFile([Self.deploy + "/linkhost-https.service", Self.deploy + "/linkhost-https.service.d/sockets.conf"])
         let base = try UnitFile([Self.deploy + "/linkhost-https.service"])
         #expect(base["AmbientCapabilities"] == ["CAP_NET_BIND_SERVICE"] && base["CapabilityBoundingSet"] == ["CAP_NET_BIND_SERVICE"])
@@ -83,22 +83,22 @@ struct ACMEUnitTests {
         // The activator passes only what -E names, as systemd passes only the unit's Environment=.
         let setenv = unitEnvironment.sorted { $0.key < $1.key }.map { "-E\($0.key)=\($0.value)" }
         let child = try ChildProcess(
-            executable: "/usr/bin/systemd-socket-activate",
+            executable: try requireTool("systemd-socket-activate"),
             arguments: ["-l", "127.0.0.1:\(httpsPort)", "-l", "127.0.0.1:\(httpPort)", "--fdname=" + names.joined(separator: ":")] + setenv
                 + ["--", try LinkHostCLI.binaryPath()] + command.dropFirst(),
             environment: LinkHostCLI.baseEnvironment, directory: folder.path)
         // The activator holds both sockets before anything may connect (on a busy machine it starts late).
         try await child.waitForStderr(containing: "Listening on 127.0.0.1:\(httpPort)", timeout: .seconds(20))
         // The first connection attempt starts linkhost, as systemd would on traffic (or at boot, enabled).
-        let first = try runTool("/usr/bin/curl", ["-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(httpPort)/healthz"])
-        #expect(first.output == "200", "\(first) \(child.stderr.text)")
+        let first = try await runTool("curl", ["-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(httpPort)/healthz"])
+        #expect(first.stdout == "200", "\(first) \(child.stderr.text)")
         try await child.waitForStderr(containing: "serving the new certificate for a.test", timeout: .seconds(60))
         #expect(child.stderr.text.contains("named https, http"), "\(child.stderr.text)")
-        #expect(pebble.pebble.log.contains("Attempting to validate w/ HTTP: http://a.test:\(httpPort)/.well-known/acme-challenge/"), "Pebble did not validate on the http socket")
-        let root = try folder.write(try pebble.root(), to: "pebble-root.pem")
-        let answer = try runTool("/usr/bin/curl", ["-sS", "--max-time", "10", "--resolve", "a.test:\(httpsPort):127.0.0.1", "--cacert", root, "-D", "-",
+        #expect(pebble.pebble.output.contains("Attempting to validate w/ HTTP: http://a.test:\(httpPort)/.well-known/acme-challenge/"), "Pebble did not validate on the http socket")
+        let root = try folder.write(try await pebble.root(), to: "pebble-root.pem")
+        let answer = try await runTool("curl", ["-sS", "--max-time", "10", "--resolve", "a.test:\(httpsPort):127.0.0.1", "--cacert", root, "-D", "-",
                                                     "-o", "/dev/null", "https://a.test:\(httpsPort)/.well-known/apple-app-site-association"])
-        #expect(answer.output.hasPrefix("HTTP/1.1 200") && answer.output.lowercased().contains("strict-transport-security: max-age=31536000"), "\(answer)")
+        #expect(answer.stdout.hasPrefix("HTTP/1.1 200") && answer.stdout.lowercased().contains("strict-transport-security: max-age=31536000"), "\(answer)")
         let stored = PebbleTests.stateFolder(folder.path + "/var-lib-linkhost", directory: pebble.directory) + "/a.test.pem"
         #expect(FileManager.default.fileExists(atPath: stored), "the certificate must be in the unit's state folder: \(stored)")
         child.send(SIGTERM)

@@ -7,27 +7,27 @@ import Testing
 struct FakeCATests {
     /// The fake CA on a free port, with its own root (`ca.pem`) and HTTPS certificate (`listener.pem`).
     final class FakeCA: Sendable {
-        let process: HelperProcess
+        let process: ChildProcess
         let port: Int
         let folder: ACMEFolder
         var directory: String { "https://127.0.0.1:\(port)/dir" }
         var caFile: String { folder.path + "/listener.pem" }
 
         init(folder: ACMEFolder, httpPort: Int) async throws {
-            try requireTools(["python3", "openssl", "curl"])
+            let python = try requireTool("python3")
+            _ = try requireTool("curl")
             self.folder = folder
             try folder.makeCertificate("localhost", certificate: "listener.pem", key: "listener.key")
-            let root = try runTool("/usr/bin/openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
-                                                        "-subj", "/CN=Fake ACME Root", "-keyout", folder.path + "/ca.key", "-out", folder.path + "/ca.pem"])
-            guard root.status == 0 else { throw HarnessError("openssl: \(root)") }
+            let root = try await runTool("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "2",
+                                                              "-subj", "/CN=Fake ACME Root", "-keyout", folder.path + "/ca.key", "-out", folder.path + "/ca.pem"])
+            guard root.exitCode == 0 else { throw HarnessError("openssl: \(root)") }
             let script = String(#filePath.dropLast("FakeCATests.swift".count)) + "fake_ca.py"
-            process = try HelperProcess("/usr/bin/python3", [script, folder.path + "/port", folder.path + "/listener.pem", folder.path + "/listener.key",
-                                                             folder.path + "/ca.pem", folder.path + "/ca.key", folder.path + "/requests.jsonl", "\(httpPort)"],
-                                        log: folder.path + "/fake-ca.log")
+            process = try ChildProcess(executable: python, arguments: [script, folder.path + "/port", folder.path + "/listener.pem", folder.path + "/listener.key",
+                                                                       folder.path + "/ca.pem", folder.path + "/ca.key", folder.path + "/requests.jsonl", "\(httpPort)"])
             let deadline = Date().addingTimeInterval(10)
             let started = process
             while !FileManager.default.fileExists(atPath: folder.path + "/port") {
-                guard Date() < deadline, started.process.isRunning else { throw HarnessError("the fake CA did not start: \(started.log)") }
+                guard Date() < deadline, started.isRunning else { throw HarnessError("the fake CA did not start: \(started.output)") }
                 try await Task.sleep(for: .milliseconds(50))
             }
             port = Int(folder.read("port")) ?? 0
@@ -73,11 +73,11 @@ struct FakeCATests {
         }
         #expect(server.stderr.contains("retrying with its new one (8 of 8)"), "badNonce was not retried to its bound")
         // HTTP keeps serving, and /healthz and the metrics tell what failed.
-        let aasa = try runTool("/usr/bin/curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: html.test", "http://127.0.0.1:\(httpPort)/.well-known/apple-app-site-association"])
-        #expect(aasa.output == "200", "\(aasa)")
-        let health = try runTool("/usr/bin/curl", ["-sS", "-w", "\n%{http_code}", "http://127.0.0.1:\(httpPort)/healthz"]).output
+        let aasa = try await runTool("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: html.test", "http://127.0.0.1:\(httpPort)/.well-known/apple-app-site-association"])
+        #expect(aasa.stdout == "200", "\(aasa)")
+        let health = try await runTool("curl", ["-sS", "-w", "\n%{http_code}", "http://127.0.0.1:\(httpPort)/healthz"]).stdout
         #expect(health.contains("certificate never.test: MISSING (being ordered); last order failed: ") && health.hasSuffix("\n200"), "\(health)")
-        let metrics = try runTool("/usr/bin/curl", ["-sS", "http://127.0.0.1:\(httpPort)/metrics"]).output
+        let metrics = try await runTool("curl", ["-sS", "http://127.0.0.1:\(httpPort)/metrics"]).stdout
         #expect(metrics.contains("linkhost_acme_orders_total{result=\"failed\"} 6") && metrics.contains("linkhost_acme_orders_total{result=\"rate_limited\"} 1"), "\(metrics)")
         #expect(metrics.contains("linkhost_certificate_missing{host=\"huge.test\"} 1"), "\(metrics)")
         // Backoff: two seconds on, no host has been ordered a second time.
@@ -99,10 +99,10 @@ struct FakeCATests {
         for step in [["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=ari.test", "-keyout", folder.path + "/ari.key", "-out", folder.path + "/ari.csr"],
                      ["x509", "-req", "-in", folder.path + "/ari.csr", "-CA", folder.path + "/ca.pem", "-CAkey", folder.path + "/ca.key", "-set_serial", "77", "-days", "1",
                       "-extfile", try folder.write("subjectAltName=DNS:ari.test\nauthorityKeyIdentifier=keyid\n", to: "ari.ext"), "-out", folder.path + "/ari.pem"]] {
-            let run = try runTool("/usr/bin/openssl", step)
-            #expect(run.status == 0, "\(run)")
+            let run = try await runTool("openssl", step)
+            #expect(run.exitCode == 0, "\(run)")
         }
-        let keyID = try runTool("/usr/bin/openssl", ["x509", "-in", folder.path + "/ari.pem", "-noout", "-ext", "authorityKeyIdentifier"]).output
+        let keyID = try await runTool("openssl", ["x509", "-in", folder.path + "/ari.pem", "-noout", "-ext", "authorityKeyIdentifier"]).stdout
         let hex = keyID.split(separator: "\n").last.map { $0.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "keyid:", with: "").replacingOccurrences(of: ":", with: "") } ?? ""
         let keyBytes = stride(from: 0, to: hex.count, by: 2).compactMap { UInt8(String(Array(hex)[$0..<min($0 + 2, hex.count)]), radix: 16) }
         let expectedID = Data(keyBytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "") + ".TQ"
@@ -119,7 +119,7 @@ struct FakeCATests {
         #expect(orders.count == 1 && orders.first?["replaces"] as? String == expectedID, "orders: \(orders), expected replaces \(expectedID)")
         // The fake CA checked the key authorization it fetched from linkhost's HTTP listener.
         #expect(ca.requests.contains { $0["validated"] as? String == "ari.test" && $0["valid"] as? Bool == true }, "\(ca.requests)")
-        let served = try servedCertificate(port: httpsPort, name: "ari.test")
+        let served = try await servedCertificate(port: httpsPort, name: "ari.test")
         #expect(served.contains("Issuer: CN = Fake ACME Root") && !served.contains("serial=4D"), "\(served)")
         try await server.stop()
     }

@@ -27,28 +27,28 @@ struct PebbleTests {
         try await server.waitFor("HTTP listener on http://127.0.0.1:\(httpPort)", timeout: 10)
         try await server.waitFor("serving the new certificate for a.test")
         try await server.waitFor("serving the new certificate for b.test, www.b.test")
-        #expect(pebble.pebble.log.contains("Attempting to validate w/ HTTP: http://b.test:\(httpPort)/.well-known/acme-challenge/"), "Pebble did not validate over HTTP")
+        #expect(pebble.pebble.output.contains("Attempting to validate w/ HTTP: http://b.test:\(httpPort)/.well-known/acme-challenge/"), "Pebble did not validate over HTTP")
         #expect(server.stderr.contains("badNonce"), "Pebble refused no nonce, so the retry went untested")
 
-        let root = try folder.write(try pebble.root(), to: "pebble-root.pem")
+        let root = try folder.write(try await pebble.root(), to: "pebble-root.pem")
         for (host, bundle) in [("a.test", "com.example.default"), ("b.test", "com.example.site0"), ("www.b.test", "com.example.site0")] {
-            let answer = try curlHTTPS(host, port: httpsPort, path: "/.well-known/apple-app-site-association", caFile: root)
-            #expect(answer.status == 0 && answer.output.hasSuffix("\n200"), "HTTPS to \(host) with Pebble's root: \(answer)")
-            #expect(answer.output.contains("ABCDE12345.\(bundle)"), "\(host) served another site's AASA: \(answer.output)")
+            let answer = try await curlHTTPS(host, port: httpsPort, path: "/.well-known/apple-app-site-association", caFile: root)
+            #expect(answer.exitCode == 0 && answer.stdout.hasSuffix("\n200"), "HTTPS to \(host) with Pebble's root: \(answer)")
+            #expect(answer.stdout.contains("ABCDE12345.\(bundle)"), "\(host) served another site's AASA: \(answer.stdout)")
         }
-        let siteCertificate = try servedCertificate(port: httpsPort, name: "www.b.test")
+        let siteCertificate = try await servedCertificate(port: httpsPort, name: "www.b.test")
         #expect(siteCertificate.contains("DNS:b.test") && siteCertificate.contains("DNS:www.b.test"), "\(siteCertificate)")
         #expect(siteCertificate.contains("Issuer: CN = Pebble Intermediate CA"), "\(siteCertificate)")
         for name in [nil, "unknown.test"] as [String?] {
-            let fallback = try servedCertificate(port: httpsPort, name: name)
+            let fallback = try await servedCertificate(port: httpsPort, name: name)
             #expect(fallback.contains("DNS:a.test") && !fallback.contains("DNS:b.test"), "\(name ?? "no SNI") did not get the default site's certificate: \(fallback)")
         }
 
         // The HTTP listener: association files as they are, everything else 308 to HTTPS.
-        let plainAASA = try runTool("/usr/bin/curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: b.test", "http://127.0.0.1:\(httpPort)/.well-known/apple-app-site-association"])
-        #expect(plainAASA.output == "200", "AASA over HTTP: \(plainAASA)")
-        let redirect = try runTool("/usr/bin/curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", "-H", "Host: b.test", "http://127.0.0.1:\(httpPort)/call/abc?type=video"])
-        #expect(redirect.output == "308 https://b.test/call/abc?type=video", "call page over HTTP: \(redirect)")
+        let plainAASA = try await runTool("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Host: b.test", "http://127.0.0.1:\(httpPort)/.well-known/apple-app-site-association"])
+        #expect(plainAASA.stdout == "200", "AASA over HTTP: \(plainAASA)")
+        let redirect = try await runTool("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", "-H", "Host: b.test", "http://127.0.0.1:\(httpPort)/call/abc?type=video"])
+        #expect(redirect.stdout == "308 https://b.test/call/abc?type=video", "call page over HTTP: \(redirect)")
         // R9a (docs/hardening.md): a redirect names only a path after the host: an absolute-form target's path,
         // and nothing at all for a target that is neither (`@evil.example/x` would make the host a user name).
         let absolute = try RawHTTPClient(port: httpPort).request("GET", "http://b.test/call/abc?type=video", headers: [("Host", "b.test")])
@@ -56,9 +56,9 @@ struct PebbleTests {
         let userinfo = try RawHTTPClient(port: httpPort).request("GET", "@evil.example/x", headers: [("Host", "b.test")])
         #expect(userinfo.status == 400 && userinfo.header("Location") == nil, "\(userinfo)")
 
-        let health = try curlHTTPS("a.test", port: httpsPort, path: "/healthz", caFile: root)
-        #expect(health.output.hasPrefix("ok\n") && health.output.contains("certificate www.b.test: valid until") && health.output.hasSuffix("\n200"), "\(health.output)")
-        let metrics = try curlHTTPS("a.test", port: httpsPort, path: "/metrics", caFile: root).output
+        let health = try await curlHTTPS("a.test", port: httpsPort, path: "/healthz", caFile: root)
+        #expect(health.stdout.hasPrefix("ok\n") && health.stdout.contains("certificate www.b.test: valid until") && health.stdout.hasSuffix("\n200"), "\(health.stdout)")
+        let metrics = try await curlHTTPS("a.test", port: httpsPort, path: "/metrics", caFile: root).stdout
         #expect(metrics.contains("linkhost_acme_orders_total{result=\"ok\"} 2"), "\(metrics)")
         #expect(metrics.contains("linkhost_certificate_expiry_seconds{host=\"www.b.test\"} "), "\(metrics)")
         #expect(FileManager.default.fileExists(atPath: Self.stateFolder(folder.path + "/state", directory: pebble.directory) + "/b.test.pem"))
@@ -70,15 +70,15 @@ struct PebbleTests {
         server = try ACMEServer(folder: folder, config: config, httpsPort: httpsPort, httpPort: httpPort)
         try await server.waitFor("serving the stored certificate for b.test, www.b.test", timeout: 10)
         try await server.waitFor("serving \(folder.path)/linkhost.json (generation 1)", timeout: 10)
-        let again = try servedCertificate(port: httpsPort, name: "b.test")
+        let again = try await servedCertificate(port: httpsPort, name: "b.test")
         #expect(serial != nil && again.split(separator: "\n").first { $0.hasPrefix("serial=") } == serial, "the restart served another certificate")
-        let answer = try curlHTTPS("b.test", port: httpsPort, path: "/.well-known/apple-app-site-association", caFile: root)
-        #expect(answer.output.hasSuffix("\n200"), "\(answer)")
+        let answer = try await curlHTTPS("b.test", port: httpsPort, path: "/.well-known/apple-app-site-association", caFile: root)
+        #expect(answer.stdout.hasSuffix("\n200"), "\(answer)")
         #expect(!server.stderr.contains("ordering a certificate"), "\(server.stderr)")
         // The image's HEALTHCHECK: beside HTTPS it probes the HTTP listener.
-        let probe = try runTool(try LinkHostCLI.binaryPath(), ["healthcheck", "--config", folder.path + "/linkhost.json"])
-        #expect(probe.status == 0 && probe.output.contains("http://127.0.0.1:\(httpPort)/healthz answered 200"), "\(probe)")
-        let restartedMetrics = try curlHTTPS("a.test", port: httpsPort, path: "/metrics", caFile: root).output
+        let probe = try await runTool(try LinkHostCLI.binaryPath(), ["healthcheck", "--config", folder.path + "/linkhost.json"])
+        #expect(probe.exitCode == 0 && probe.stdout.contains("http://127.0.0.1:\(httpPort)/healthz answered 200"), "\(probe)")
+        let restartedMetrics = try await curlHTTPS("a.test", port: httpsPort, path: "/metrics", caFile: root).stdout
         #expect(restartedMetrics.contains("linkhost_acme_orders_total{result=\"ok\"} 0"), "\(restartedMetrics)")
         try await server.stop()
     }
@@ -102,7 +102,7 @@ struct PebbleTests {
         let server = try ACMEServer(folder: folder, config: config, httpsPort: httpsPort, httpPort: httpPort)
         try await server.waitFor("serving the stored certificate for a.test", timeout: 10)
         // At once: the renewal is already under way, and on a busy machine Pebble may finish it before a slower step.
-        let before = try servedCertificate(port: httpsPort, name: "a.test")
+        let before = try await servedCertificate(port: httpsPort, name: "a.test")
         // Pebble's certificate can be on the wire this early only if the renewal has already been swapped in.
         let renewedAlready = server.stderr.contains("serving the new certificate for a.test")
         let connection = try OpenTLSConnection(port: httpsPort, name: "a.test")
@@ -117,10 +117,10 @@ struct PebbleTests {
         // The connection opened on the old certificate still answers; new handshakes get Pebble's.
         let second = try await connection.get("/healthz", host: "a.test")
         #expect(second == "HTTP/1.1 200 OK", "\(second)")
-        let root = try folder.write(try pebble.root(), to: "pebble-root.pem")
+        let root = try folder.write(try await pebble.root(), to: "pebble-root.pem")
         for host in ["a.test", "c.test"] {
-            let answer = try curlHTTPS(host, port: httpsPort, path: "/.well-known/apple-app-site-association", caFile: root)
-            #expect(answer.output.hasSuffix("\n200"), "\(host) after renewal: \(answer)")
+            let answer = try await curlHTTPS(host, port: httpsPort, path: "/.well-known/apple-app-site-association", caFile: root)
+            #expect(answer.stdout.hasSuffix("\n200"), "\(host) after renewal: \(answer)")
         }
         try await server.stop()
     }
@@ -143,12 +143,13 @@ struct PebbleTests {
         // Started while the first holds the lock, it normally waits for it; either way it must adopt the stored certificate.
         try await two.waitFor("serving the stored", timeout: 30)
         #expect(!two.stderr.contains("ordering a certificate"), "the second process ordered too: \(two.stderr)")
-        let served = [ports[0], ports[2]].map { port in
-            (try? servedCertificate(port: port, name: "a.test"))?.split(separator: "\n").first { $0.hasPrefix("serial=") }
+        var served: [Substring?] = []
+        for port in [ports[0], ports[2]] {
+            served.append((try? await servedCertificate(port: port, name: "a.test"))?.split(separator: "\n").first { $0.hasPrefix("serial=") })
         }
         #expect(served[0] != nil && served[0] == served[1], "the two processes serve different certificates: \(served)")
-        let root = try first.write(try pebble.root(), to: "pebble-root.pem")
-        let metrics = try curlHTTPS("a.test", port: ports[2], path: "/metrics", caFile: root).output
+        let root = try first.write(try await pebble.root(), to: "pebble-root.pem")
+        let metrics = try await curlHTTPS("a.test", port: ports[2], path: "/metrics", caFile: root).stdout
         #expect(metrics.contains("linkhost_acme_orders_total{result=\"ok\"} 0") && !metrics.contains("result=\"failed\"} 1"), "\(metrics)")
         try await two.stop()
         try await one.stop()
