@@ -7,10 +7,10 @@ enum PrintCommand: Command {
     static let summary = "Print the AASA or assetlinks.json as served, or the app's entitlements, manifest or parser."
     static let help = """
     USAGE: linkhost print aasa|assetlinks [--host HOST] [--config PATH]
-           linkhost print entitlements [--host HOST] [--mode developer] [--config PATH]
-           linkhost print android-manifest [--host HOST] [--config PATH]
-           linkhost print info-plist [--host HOST] [--config PATH]
-           linkhost print swift-parser [--host HOST] [--config PATH]
+           linkhost print entitlements [--app APPID] [--host HOST] [--mode developer] [--config PATH]
+           linkhost print android-manifest [--app PACKAGE] [--host HOST] [--config PATH]
+           linkhost print info-plist [--app APPID] [--host HOST] [--config PATH]
+           linkhost print swift-parser [--app APPID] [--host HOST] [--config PATH]
 
     aasa, assetlinks
         The generated file, byte for byte as the server sends it on HOST. assetlinks.json
@@ -35,7 +35,14 @@ enum PrintCommand: Command {
         The one line of Swift that builds the app's CallLinkParser (import CallLinks)
         with the templates, default type and hosts the server uses.
 
+    An app's files name exactly the hosts whose association files name that app. When
+    the config serves several apps of the kind on different hosts, give --app; without
+    it linkhost lists the apps and exits 2 rather than guess.
+
     OPTIONS:
+      --app APPID     The app the files are for: an iOS app's TEAMID.bundle.id (or its
+                      bundle ID) for entitlements, info-plist and swift-parser; an Android
+                      package for android-manifest.
       --host HOST     The site that serves HOST, chosen as the server chooses it (default:
                       every site for entitlements and android-manifest; the default site
                       for aasa and assetlinks).
@@ -55,7 +62,7 @@ enum PrintCommand: Command {
     static let things = ["aasa", "assetlinks", "entitlements", "android-manifest", "info-plist", "swift-parser"]
 
     static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {
-        let arguments = try Arguments(words, command: name, options: ["--config", "--host", "--mode"], flags: [])
+        let arguments = try Arguments(words, command: name, options: ["--config", "--host", "--mode", "--app"], flags: [])
         if arguments.has("--help") { StandardStreams.output(help + "\n"); return 0 }
         guard arguments.positional.count == 1, let what = arguments.positional.first, things.contains(what) else {
             throw UsageError(message: "say what to print: \(things.map { "'\($0)'" }.joined(separator: ", "))", command: name)
@@ -75,15 +82,15 @@ enum PrintCommand: Command {
             guard !bytes.isEmpty else { return nothing(what == "aasa" ? "iOS app in \"apps\"" : "Android app in \"android\"", site: site) }
             text = String(decoding: bytes, as: UTF8.self)
         case "entitlements":
-            let served = try hosts(arguments, config: config)
+            let served = try hosts(arguments, config: config, kind: .iOS)
             guard !EntitlementsGenerator.entries(for: served).app.isEmpty else { return nothing("iOS app in \"apps\" on a named host", site: nil) }
             text = EntitlementsGenerator.fragment(for: served, developer: arguments["--mode"] == "developer", source: path)
         case "android-manifest":
-            let served = try hosts(arguments, config: config)
+            let served = try hosts(arguments, config: config, kind: .android)
             guard served.entries.contains(where: { !$0.site.android.isEmpty }) else { return nothing("Android app in \"android\" on a named host", site: nil) }
             text = AndroidManifestGenerator.fragment(for: served, source: path)
         case "info-plist":
-            let served = try hosts(arguments, config: config)
+            let served = try hosts(arguments, config: config, kind: .iOS)
             guard !URLTypesGenerator.schemes(for: served).isEmpty else { return nothing("custom URL scheme (an iOS app's \"urlScheme\" or \"callLinks.openInAppURL\") on a named host", site: nil) }
             text = URLTypesGenerator.fragment(for: served, source: path)
         default:
@@ -99,22 +106,30 @@ enum PrintCommand: Command {
         return 1
     }
 
-    /// The sites and hosts to print for: the site of `--host`, else every site that names hosts.
-    private static func hosts(_ arguments: Arguments, config: Config) throws(UsageError) -> ServedHosts {
+    /// The sites and hosts to print for: the site of `--host`, else every site that names hosts; of those,
+    /// the ones whose association files name the app of `--app`.
+    private static func hosts(_ arguments: Arguments, config: Config, kind: AppKind) throws(UsageError) -> ServedHosts {
+        var served: ServedHosts
         if let host = arguments["--host"] {
             _ = try chosenSite(arguments, in: config, command: name)
-            return ServedHosts(config: config, host: host)
+            served = ServedHosts(config: config, host: host)
+        } else {
+            served = ServedHosts(config: config)
+            if served.namesNoHost {
+                throw UsageError(message: "the config names no host (no sites, no callLinks.baseURL); give the host links are served on with --host", command: name)
+            }
         }
-        let served = ServedHosts(config: config)
-        if served.namesNoHost {
-            throw UsageError(message: "the config names no host (no sites, no callLinks.baseURL); give the host links are served on with --host", command: name)
+        do {
+            served = try served.chosen(arguments.all("--app"), kind: kind, config: config)
+        } catch {
+            throw UsageError(message: error.description, command: name)
         }
         return served
     }
 
     /// The parser line for the site of `--host`, or for every site when they share their templates.
     private static func parserLine(_ arguments: Arguments, config: Config) throws(UsageError) -> String {
-        let served = try hosts(arguments, config: config)
+        let served = try hosts(arguments, config: config, kind: .iOS)
         guard let first = served.entries.first else {
             throw UsageError(message: "the config names no host; give it with --host", command: name)
         }

@@ -41,7 +41,7 @@ public enum AndroidManifestGenerator {
     /// The intent filters for every site with Android apps; `source` names the config.
     public static func fragment(for served: ServedHosts, source: String) -> String {
         let sites = served.entries.filter { !$0.site.android.isEmpty }
-        let packages = EntitlementsGenerator.unique(sites.flatMap { $0.site.android.map(\.packageName) })
+        let packages = served.app.map { [$0] } ?? EntitlementsGenerator.unique(sites.flatMap { $0.site.android.map(\.packageName) })
         var lines = [
             "<!-- linkhost print android-manifest: App Links of \(XMLText.comment(source)) for \(packages.joined(separator: ", ")). -->",
             "<!-- Put them inside the <activity> that opens call links (android:exported=\"true\"); Android 15+ narrows them with the dynamic rules of /.well-known/assetlinks.json. -->",
