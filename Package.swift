@@ -61,7 +61,7 @@ let package = Package(
         // Configs and file helpers shared by the unit tests.
         .target(name: "LinkHostTestSupport", dependencies: ["LinkHostCore", "LinkHostJSON"], path: "Tests/LinkHostTestSupport"),
 
-        .testTarget(name: "CallLinksTests", dependencies: ["CallLinks"]),
+        .testTarget(name: "CallLinksTests", dependencies: ["CallLinks"], exclude: ["Corpus"]),
         .testTarget(name: "LinkHostJSONTests", dependencies: ["LinkHostJSON"]),
         .testTarget(name: "LinkHostQRTests", dependencies: ["LinkHostQR"]),
         .testTarget(name: "LinkHostFilesTests", dependencies: ["LinkHostFiles"]),

@@ -63,6 +63,23 @@ struct PerAppFilesTests {
         #expect(unknown.exitCode == 2 && unknown.stderr.contains("'\(Self.production)'"), "\(unknown)")
     }
 
+    @Test("print kotlin-parser: the app's hosts and the package built in; a bad package or --package elsewhere is a usage error")
+    func kotlinParser() async throws {
+        let site = try CheckSite(config: Self.config)
+        let staging = try await CheckBinary.run(["print", "kotlin-parser", "--config", site.configPath, "--app", "com.acmemeet.app.staging"])
+        #expect(staging.exitCode == 0 && staging.stdout.contains("package com.acmemeet.app.staging.calllinks\n"), "\(staging)")
+        #expect(staging.stdout.contains(#"val HOSTS: List<String> = listOf("staging-meet.acmemeet.com")"#), "\(staging)")
+        #expect(staging.stdout.contains(#"Template(listOf("call", TYPED_ID), listOf())"#) && staging.stdout.contains(#"Template(listOf("join", ID), listOf(QueryItem("type", false)))"#), "\(staging)")
+        let named = try await CheckBinary.run(["print", "kotlin-parser", "--config", site.configPath, "--app", "com.acmemeet.app", "--package", "com.acmemeet.links"])
+        #expect(named.exitCode == 0 && named.stdout.contains("package com.acmemeet.links\n") && named.stdout.contains(#"listOf("meet.acmemeet.com")"#), "\(named)")
+        for (words, message) in [(["--app", "com.acmemeet.app", "--package", "com.in.links"], "keyword"), (["--app", "com.acmemeet.app", "--package", "1links"], "Kotlin package name"), ([], "--app")] {
+            let run = try await CheckBinary.run(["print", "kotlin-parser", "--config", site.configPath] + words)
+            #expect(run.exitCode == 2 && run.stderr.contains(message) && run.stdout.isEmpty, "\(words): \(run)")
+        }
+        let elsewhere = try await CheckBinary.run(["print", "entitlements", "--config", site.configPath, "--app", Self.production, "--package", "x"])
+        #expect(elsewhere.exitCode == 2, "\(elsewhere)")
+    }
+
     @Test("--host names the default site by its base URL's host")
     func hostOfBaseURL() async throws {
         let site = try CheckSite(config: Self.config)
