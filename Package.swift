@@ -61,7 +61,7 @@ let package = Package(
         // Configs and file helpers shared by the unit tests.
         .target(name: "LinkHostTestSupport", dependencies: ["LinkHostCore", "LinkHostJSON"], path: "Tests/LinkHostTestSupport"),
 
-        .testTarget(name: "CallLinksTests", dependencies: ["CallLinks"]),
+        .testTarget(name: "CallLinksTests", dependencies: ["CallLinks"], exclude: ["Corpus"]),
         .testTarget(name: "LinkHostJSONTests", dependencies: ["LinkHostJSON"]),
         // Tests/LinkHostQRTests/ChildProcess.swift links to the integration tests' process runner (zbarimg, rsvg-convert, python3).
         .testTarget(name: "LinkHostQRTests", dependencies: ["LinkHostQR", "CTestSupport"]),

@@ -20,7 +20,8 @@ interface=$(find "$toolchain/lib/swift_static/linux/Swift.swiftmodule" "$toolcha
 work=.build/apple-availability
 mkdir -p "$work"
 sources=(Sources/CallLinks/*.swift)
-flags=(-swift-version 6 -disable-implicit-string-processing-module-import -disable-implicit-concurrency-module-import -disable-objc-interop)
+# -package-name as SwiftPM passes it: CallLinks shares `package` helpers (EditDistance) with the command line.
+flags=(-swift-version 6 -disable-implicit-string-processing-module-import -disable-implicit-concurrency-module-import -disable-objc-interop -package-name linkhost)
 printf 'func needsNewerOS() -> Duration { .seconds(1) }\n' > "$work/probe.swift"
 for platform in "macosx:$arch-apple-macosx12.0:$arch-apple-macos" "iphonesimulator:$arch-apple-ios15.0-simulator:$arch-apple-ios-simulator"; do
     IFS=: read -r folder target module <<<"$platform"

@@ -411,3 +411,24 @@ void *cmhd_request_tag_take(struct MHD_Connection *connection) {
     entry->tag = NULL;
     return tag;
 }
+
+/// What `cmhd_query_value` looks for and found.
+struct cmhd_query_lookup {
+    const char *name;
+    const char *value;
+};
+
+static enum MHD_Result cmhd_query_visit(void *context, enum MHD_ValueKind kind, const char *key, const char *value) {
+    (void)kind;
+    struct cmhd_query_lookup *lookup = context;
+    if (key == NULL || strcmp(key, lookup->name) != 0) return MHD_YES;
+    lookup->value = value;
+    return MHD_NO;
+}
+
+const char *cmhd_query_value(struct MHD_Connection *connection, const char *name) {
+    // The items are visited in the request's order, so the first of a name wins, as CallLinkParser decides.
+    struct cmhd_query_lookup lookup = { name, NULL };
+    MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, cmhd_query_visit, &lookup);
+    return lookup.value;
+}

@@ -51,23 +51,26 @@ public struct CallLinkMatcher: Sendable, Hashable {
 extension CallLinkMatcher {
     /// The first template a link's path and query (`/join?call_id=abc`, still percent-encoded) fit, with its call.
     public func match(pathAndQuery: String) -> (link: CallLink, template: Int)? {
-        let question = pathAndQuery.firstIndex(of: "?")
-        let path = pathAndQuery[..<(question ?? pathAndQuery.endIndex)]
-        let query = question.map { QueryItems.firstValues(pathAndQuery[pathAndQuery.index(after: $0)...]) } ?? [:]
-        return match(path: path.utf8, query: { query[$0] })
+        let bytes = Array(pathAndQuery.utf8)
+        let question = bytes.firstIndex(of: UInt8(ascii: "?"))
+        let query = question.map { QueryItems.firstValues(String(decoding: bytes[($0 + 1)...], as: UTF8.self)) } ?? [:]
+        return match(path: bytes[..<(question ?? bytes.endIndex)], query: { query[$0] })
     }
 }
 
-/// Reads a query string the way the server's HTTP library does: items split at `&`, name and value at
-/// the first `=`, nothing decoded, and the first item of a name wins.
+/// Reads a query string the way the server's HTTP library does: items split at the byte `&`, name and
+/// value at the first `=`, nothing decoded, and the first item of a name wins.
 public enum QueryItems {
     /// The raw value of the first item of each name: `a=1&b&a=2` gives `a` → `1`, `b` → ``.
+    ///
+    /// Bytes, not characters: `&` followed by a combining mark is one Swift `Character` but still two items
+    /// for the server.
     public static func firstValues<Text: StringProtocol>(_ query: Text) -> [String: String] {
         var values: [String: String] = [:]
-        for item in query.split(separator: "&") {
-            let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let name = String(pair[0])
-            if values[name] == nil { values[name] = pair.count > 1 ? String(pair[1]) : "" }
+        for item in Array(query.utf8).split(separator: UInt8(ascii: "&")) {
+            let equals = item.firstIndex(of: UInt8(ascii: "="))
+            let name = String(decoding: item[..<(equals ?? item.endIndex)], as: UTF8.self)
+            if values[name] == nil { values[name] = equals.map { String(decoding: item[($0 + 1)...], as: UTF8.self) } ?? "" }
         }
         return values
     }

@@ -62,23 +62,24 @@ public struct CallLinkParser: Sendable, Hashable {
         guard let parts = CallLinkURL(url), parts.scheme == "https", parts.port == nil || parts.port == 443,
               hosts.contains(where: { CallLinkHost.covers($0, host: parts.host) })
         else { return nil }
-        let query = parts.query.map(QueryItems.firstValues) ?? [:]
+        let query = parts.query.map { QueryItems.firstValues($0) } ?? [:]
         return matcher.match(path: parts.path.utf8, query: { query[$0] })?.link
     }
 
     /// The longest link read: far above any call link, so a pasted novel is refused before it is scanned.
     public static let maxLength = 2048
 
-    /// `/` and what follows `SCHEME://` up to the fragment, when `url` is in one of `schemes`' forms.
+    /// `/` and what follows `SCHEME://` up to the fragment, when `url` is in one of `schemes`' forms; read
+    /// as bytes, like `CallLinkURL`.
     private func schemeForm(_ url: String) -> String? {
-        guard !schemes.isEmpty, let colon = url.firstIndex(of: ":") else { return nil }
-        let scheme = url[..<colon].lowercased()
-        guard schemes.contains(scheme) else { return nil }
-        let rest = url[url.index(after: colon)...]
-        guard rest.hasPrefix("//"), !rest.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
+        let bytes = Array(url.utf8)
+        guard !schemes.isEmpty, let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+        guard schemes.contains(CallLinkURL.asciiLowercased(bytes[..<colon])) else { return nil }
+        let rest = bytes[(colon + 1)...]
+        guard rest.starts(with: "//".utf8), !rest.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else { return nil }
         let afterSlashes = rest.dropFirst(2)
-        guard afterSlashes.first != "/" else { return nil }
-        return "/" + afterSlashes[..<(afterSlashes.firstIndex(of: "#") ?? afterSlashes.endIndex)]
+        guard afterSlashes.first != UInt8(ascii: "/") else { return nil }
+        return "/" + String(decoding: afterSlashes[..<(afterSlashes.firstIndex(of: UInt8(ascii: "#")) ?? afterSlashes.endIndex)], as: UTF8.self)
     }
 
     /// A custom URL scheme (RFC 3986 §3.1), not a web one: a letter, then letters, digits, `+`, `-`, `.`.

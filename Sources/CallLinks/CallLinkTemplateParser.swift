@@ -40,6 +40,9 @@ enum CallLinkTemplateParser {
                 throw problem("has a \"\(part)\" segment, which browsers remove from links")
             default:
                 if part.contains("{") || part.contains("}") {
+                    if let meant = PlaceholderSpelling.nearest(String(part), among: ["{callId}", "{callType}:{callId}"]) {
+                        throw problem("has the segment \"\(part)\"; did you mean \"\(meant)\"? Placeholders are spelled exactly so")
+                    }
                     throw problem("has the segment \"\(part)\"; a placeholder fills a whole segment: \"{callId}\" or \"{callType}:{callId}\"")
                 }
                 if let byte = part.utf8.first(where: { !isLiteralByte($0) }) {
@@ -55,6 +58,10 @@ enum CallLinkTemplateParser {
         var items: [CallLinkTemplate.QueryItem] = []
         for part in query.split(separator: "&", omittingEmptySubsequences: false) {
             let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if pair.count == 2, CallLinkTemplate.Binding(rawValue: String(pair[1])) == nil,
+               let meant = PlaceholderSpelling.nearest(String(pair[1]), among: ["{callId}", "{callType}"]) {
+                throw problem("has the query item \"\(part)\"; did you mean \"\(pair[0])=\(meant)\"? Placeholders are spelled exactly so")
+            }
             guard pair.count == 2, let binding = CallLinkTemplate.Binding(rawValue: String(pair[1])) else {
                 throw problem("has the query item \"\(part)\"; write name={callId} or name={callType}, e.g. \"?type={callType}\"")
             }

@@ -64,7 +64,7 @@ final class NativeSnapshot: @unchecked Sendable {
     /// The raw value of query item `name` (one of `queryItemNames`) in the request, as a `String`.
     func queryValue(_ connection: OpaquePointer, _ name: String) -> String? {
         guard let item = queryItemNames.first(where: { $0.name == name }) else { return nil }
-        let value = item.cString.withUnsafeBufferPointer { MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, $0.baseAddress) }
+        let value = item.cString.withUnsafeBufferPointer { cmhd_query_value(connection, $0.baseAddress) }
         return value.map { String(cString: $0) }
     }
 

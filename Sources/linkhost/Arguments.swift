@@ -1,3 +1,4 @@
+import CallLinks
 import LinkHostCore
 
 /// A command-line mistake: the message, and the command whose help the user should read.
@@ -71,18 +72,7 @@ struct Arguments {
     }
 
     private func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var row = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var previous = row[0]
-            row[0] = i
-            for j in stride(from: 1, through: b.count, by: 1) {
-                let saved = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = saved
-            }
-        }
-        return row[b.count]
+        EditDistance.between(Array(a.utf8), Array(b.utf8))
     }
 }
 
@@ -95,8 +85,10 @@ func configPath(_ arguments: Arguments, environment: [String: String]) -> String
 func chosenSite(_ arguments: Arguments, in config: Config, command: String) throws(UsageError) -> SiteConfig {
     guard let host = arguments["--host"] else { return config.defaultSite }
     let site = config.site(forHost: host)
-    if site.hosts.isEmpty && config.sites.count > 1 {
-        let hosts = config.sites.flatMap(\.hosts).map { "'\($0)'" }.joined(separator: ", ")
+    // The default site serves the host of its callLinks.baseURL by name, though it lists no hosts.
+    let served = ServedHosts(config: config)
+    if site.hosts.isEmpty && config.sites.count > 1 && !served.entries.contains(where: { $0.site == site && $0.hosts.contains(host.lowercased()) }) {
+        let hosts = served.hosts.map { "'\($0)'" }.joined(separator: ", ")
         throw UsageError(message: "no site serves '\(host)'; the sites' hosts are \(hosts) (leave out --host for the default site)", command: command)
     }
     return site

@@ -7,10 +7,11 @@ enum PrintCommand: Command {
     static let summary = "Print the AASA or assetlinks.json as served, or the app's entitlements, manifest or parser."
     static let help = """
     USAGE: linkhost print aasa|assetlinks [--host HOST] [--config PATH]
-           linkhost print entitlements [--host HOST] [--mode developer] [--config PATH]
-           linkhost print android-manifest [--host HOST] [--config PATH]
-           linkhost print info-plist [--host HOST] [--config PATH]
-           linkhost print swift-parser [--host HOST] [--config PATH]
+           linkhost print entitlements [--app APPID] [--host HOST] [--mode developer] [--config PATH]
+           linkhost print android-manifest [--app PACKAGE] [--host HOST] [--config PATH]
+           linkhost print info-plist [--app APPID] [--host HOST] [--config PATH]
+           linkhost print swift-parser [--app APPID] [--host HOST] [--config PATH]
+           linkhost print kotlin-parser [--app PACKAGE] [--package NAME] [--host HOST] [--config PATH]
 
     aasa, assetlinks
         The generated file, byte for byte as the server sends it on HOST. assetlinks.json
@@ -34,8 +35,22 @@ enum PrintCommand: Command {
     swift-parser
         The one line of Swift that builds the app's CallLinkParser (import CallLinks)
         with the templates, default type and hosts the server uses.
+    kotlin-parser
+        One self-contained Kotlin file (nothing beyond the JDK) for the Android app:
+        CallLinks.parse(url) and CallLinks.takeDeferred(installReferrer, ...) with the
+        templates, default type, hosts and custom scheme built in, deciding every link as
+        the server and the Swift CallLinkParser do.
+
+    An app's files name exactly the hosts whose association files name that app. When
+    the config serves several apps of the kind on different hosts, give --app; without
+    it linkhost lists the apps and exits 2 rather than guess.
 
     OPTIONS:
+      --app APPID     The app the files are for: an iOS app's TEAMID.bundle.id (or its
+                      bundle ID) for entitlements, info-plist and swift-parser; an Android
+                      package for android-manifest.
+      --package NAME  The Kotlin file's package (default: the Android app's package and
+                      .calllinks).
       --host HOST     The site that serves HOST, chosen as the server chooses it (default:
                       every site for entitlements and android-manifest; the default site
                       for aasa and assetlinks).
@@ -52,16 +67,19 @@ enum PrintCommand: Command {
     2 usage or config error.
     """
 
-    static let things = ["aasa", "assetlinks", "entitlements", "android-manifest", "info-plist", "swift-parser"]
+    static let things = ["aasa", "assetlinks", "entitlements", "android-manifest", "info-plist", "swift-parser", "kotlin-parser"]
 
     static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {
-        let arguments = try Arguments(words, command: name, options: ["--config", "--host", "--mode"], flags: [])
+        let arguments = try Arguments(words, command: name, options: ["--config", "--host", "--mode", "--app", "--package"], flags: [])
         if arguments.has("--help") { StandardStreams.output(help + "\n"); return 0 }
         guard arguments.positional.count == 1, let what = arguments.positional.first, things.contains(what) else {
             throw UsageError(message: "say what to print: \(things.map { "'\($0)'" }.joined(separator: ", "))", command: name)
         }
         if let mode = arguments["--mode"], mode != "developer" || what != "entitlements" {
             throw UsageError(message: what == "entitlements" ? "--mode takes developer, not '\(mode)'" : "--mode goes with 'print entitlements' only", command: name)
+        }
+        if arguments["--package"] != nil, what != "kotlin-parser" {
+            throw UsageError(message: "--package goes with 'print kotlin-parser' only", command: name)
         }
         let path = configPath(arguments, environment: environment)
         guard let config = loadedConfig(path, environment: environment) else { return 2 }
@@ -75,17 +93,19 @@ enum PrintCommand: Command {
             guard !bytes.isEmpty else { return nothing(what == "aasa" ? "iOS app in \"apps\"" : "Android app in \"android\"", site: site) }
             text = String(decoding: bytes, as: UTF8.self)
         case "entitlements":
-            let served = try hosts(arguments, config: config)
+            let served = try hosts(arguments, config: config, kind: .iOS)
             guard !EntitlementsGenerator.entries(for: served).app.isEmpty else { return nothing("iOS app in \"apps\" on a named host", site: nil) }
             text = EntitlementsGenerator.fragment(for: served, developer: arguments["--mode"] == "developer", source: path)
         case "android-manifest":
-            let served = try hosts(arguments, config: config)
+            let served = try hosts(arguments, config: config, kind: .android)
             guard served.entries.contains(where: { !$0.site.android.isEmpty }) else { return nothing("Android app in \"android\" on a named host", site: nil) }
             text = AndroidManifestGenerator.fragment(for: served, source: path)
         case "info-plist":
-            let served = try hosts(arguments, config: config)
+            let served = try hosts(arguments, config: config, kind: .iOS)
             guard !URLTypesGenerator.schemes(for: served).isEmpty else { return nothing("custom URL scheme (an iOS app's \"urlScheme\" or \"callLinks.openInAppURL\") on a named host", site: nil) }
             text = URLTypesGenerator.fragment(for: served, source: path)
+        case "kotlin-parser":
+            text = try kotlinParser(arguments, config: config, source: path)
         default:
             text = try parserLine(arguments, config: config)
         }
@@ -99,22 +119,46 @@ enum PrintCommand: Command {
         return 1
     }
 
-    /// The sites and hosts to print for: the site of `--host`, else every site that names hosts.
-    private static func hosts(_ arguments: Arguments, config: Config) throws(UsageError) -> ServedHosts {
+    /// The sites and hosts to print for: the site of `--host`, else every site that names hosts; of those,
+    /// the ones whose association files name the app of `--app`.
+    private static func hosts(_ arguments: Arguments, config: Config, kind: AppKind) throws(UsageError) -> ServedHosts {
+        var served: ServedHosts
         if let host = arguments["--host"] {
             _ = try chosenSite(arguments, in: config, command: name)
-            return ServedHosts(config: config, host: host)
+            served = ServedHosts(config: config, host: host)
+        } else {
+            served = ServedHosts(config: config)
+            if served.namesNoHost {
+                throw UsageError(message: "the config names no host (no sites, no callLinks.baseURL); give the host links are served on with --host", command: name)
+            }
         }
-        let served = ServedHosts(config: config)
-        if served.namesNoHost {
-            throw UsageError(message: "the config names no host (no sites, no callLinks.baseURL); give the host links are served on with --host", command: name)
+        do {
+            served = try served.chosen(arguments.all("--app"), kind: kind, config: config)
+        } catch {
+            throw UsageError(message: error.description, command: name)
         }
         return served
     }
 
     /// The parser line for the site of `--host`, or for every site when they share their templates.
     private static func parserLine(_ arguments: Arguments, config: Config) throws(UsageError) -> String {
-        let served = try hosts(arguments, config: config)
+        let (site, hosts, _) = try parserSite(arguments, config: config, kind: .iOS)
+        return SwiftParserLine.line(for: site, hosts: hosts)
+    }
+
+    /// The Kotlin parser file for the Android app's site, in the package of `--package`.
+    private static func kotlinParser(_ arguments: Arguments, config: Config, source: String) throws(UsageError) -> String {
+        let (site, hosts, app) = try parserSite(arguments, config: config, kind: .android)
+        let package = arguments["--package"] ?? ((app ?? site.android.first?.packageName).map { $0 + ".calllinks" } ?? "calllinks")
+        if let problem = KotlinParserGenerator.packageProblem(package) {
+            throw UsageError(message: "package '\(package)' \(problem); give one with --package", command: name)
+        }
+        return KotlinParserGenerator.file(for: site, hosts: hosts, package: package, app: app, source: source)
+    }
+
+    /// The one site (and its hosts) a parser is built for: every chosen site must share its link templates.
+    private static func parserSite(_ arguments: Arguments, config: Config, kind: AppKind) throws(UsageError) -> (site: SiteConfig, hosts: [String], app: String?) {
+        let served = try hosts(arguments, config: config, kind: kind)
         guard let first = served.entries.first else {
             throw UsageError(message: "the config names no host; give it with --host", command: name)
         }
@@ -123,7 +167,7 @@ enum PrintCommand: Command {
             let hosts = served.entries.map { $0.hosts[0] }.map { "'\($0)'" }.joined(separator: ", ")
             throw UsageError(message: "the sites have different link templates; give --host for one of \(hosts) and build one parser per site", command: name)
         }
-        return SwiftParserLine.line(for: first.site, hosts: served.hosts)
+        return (first.site, served.hosts, served.app)
     }
 }
 

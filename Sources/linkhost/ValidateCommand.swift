@@ -8,9 +8,10 @@ enum ValidateCommand: Command {
     static let help = """
     USAGE: linkhost validate [--config PATH | --aasa FILE | --assetlinks FILE]
                              [--format human|json]
-           linkhost validate --entitlements FILE [--android-manifest FILE] [--config PATH]
-           linkhost validate --android-manifest FILE [--config PATH]
-           linkhost validate --info-plist FILE [--config PATH]
+           linkhost validate --entitlements FILE [--android-manifest FILE] [--app APPID]...
+                             [--config PATH]
+           linkhost validate --android-manifest FILE [--app PACKAGE] [--config PATH]
+           linkhost validate --info-plist FILE [--app APPID] [--config PATH]
 
     Loads the config, the static files and everything generated from them, exactly as
     serve would, and lints beyond what loading needs. Every problem has a stable code
@@ -38,7 +39,11 @@ enum ValidateCommand: Command {
     (app/build/intermediates/merged_manifests/...), whose resources are resolved; the
     fragments linkhost print writes are read too. Where the call page links to a custom
     scheme, the manifest must declare it in a VIEW/BROWSABLE filter and --info-plist
-    (the iOS app's Info.plist) in CFBundleURLTypes (LH707).
+    (the iOS app's Info.plist) in CFBundleURLTypes (LH707). An app's files must claim
+    exactly the hosts whose association files name that app: with several apps served
+    on different hosts, say which app the file is for with --app (given twice when
+    checking an iOS and an Android file together); without it linkhost lists the apps
+    and exits 2.
 
     OPTIONS:
       --config PATH       Config file (default: $LINKHOST_CONFIG or config/linkhost.json).
@@ -48,6 +53,9 @@ enum ValidateCommand: Command {
       --android-manifest FILE
                           The Android app's AndroidManifest.xml, to compare with the config.
       --info-plist FILE   The iOS app's Info.plist: the custom scheme the page links to.
+      --app APPID         The app the files belong to: TEAMID.bundle.id (or the bundle ID)
+                          for --entitlements and --info-plist, the package for
+                          --android-manifest. May be given twice.
       --format FORMAT     human (default) or json: an array of
                           {"code", "severity", "path", "message"}.
       -h, --help          Show this help.
@@ -56,7 +64,7 @@ enum ValidateCommand: Command {
     """
 
     static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {
-        let arguments = try Arguments(words, command: name, options: ["--config", "--aasa", "--assetlinks", "--entitlements", "--android-manifest", "--info-plist", "--format"], flags: [])
+        let arguments = try Arguments(words, command: name, options: ["--config", "--aasa", "--assetlinks", "--entitlements", "--android-manifest", "--info-plist", "--format", "--app"], flags: [])
         if arguments.has("--help") { StandardStreams.output(help + "\n"); return 0 }
         if let extra = arguments.positional.first { throw UsageError(message: "unexpected argument '\(extra)'", command: name) }
         let format = try outputFormat(arguments, command: name)
@@ -66,6 +74,9 @@ enum ValidateCommand: Command {
             throw UsageError(message: "--entitlements and --android-manifest are compared with a config; give --config, not --aasa or --assetlinks", command: name)
         }
         if appFiles.isEmpty, sources.count > 1 { throw UsageError(message: "give one of --config, --aasa and --assetlinks", command: name) }
+        if appFiles.isEmpty, arguments["--app"] != nil {
+            throw UsageError(message: "--app names the app of --entitlements, --android-manifest or --info-plist; give one of them", command: name)
+        }
 
         var reports: [LintReport] = []
         var summary = ""
@@ -74,12 +85,18 @@ enum ValidateCommand: Command {
             guard let config = loadedConfig(path, environment: environment) else { return 2 }
             for option in appFiles {
                 guard let file = arguments[option] else { continue }
+                let served: ServedHosts
+                do {
+                    served = try ServedHosts(config: config).chosen(arguments.all("--app"), kind: option == "--android-manifest" ? .android : .iOS, config: config)
+                } catch {
+                    throw UsageError(message: "\(option): \(error.description)", command: name)
+                }
                 switch DocumentFile.bytes(at: file, fromCommandLine: true) {
                 case .success(let bytes):
                     switch option {
-                    case "--entitlements": reports.append(AppFilesLinter.lint(entitlements: bytes, source: file, config: config))
+                    case "--entitlements": reports.append(AppFilesLinter.lint(entitlements: bytes, source: file, config: config, served: served))
                     case "--info-plist": reports.append(AppFilesLinter.lint(infoPlist: bytes, source: file, config: config))
-                    default: reports.append(AppFilesLinter.lint(androidManifest: bytes, source: file, config: config))
+                    default: reports.append(AppFilesLinter.lint(androidManifest: bytes, source: file, config: config, served: served))
                     }
                 case .failure(let failure):
                     reports.append(LintReport(source: file, diagnostics: [LintDiagnostic(.lh701, .error, path: "", failure.message)]))

@@ -20,6 +20,10 @@ struct CallLinkParserServerTests {
         "https://links.example.com/call/abc123?type=audio&type=video",
         "https://links.example.com/call/abc123?utm_source=mail&type=audio#join",
         "https://links.example.com/call/abc123?type=vid%65o",
+        // Names are compared as written: libmicrohttpd's own lookup ignores case, the parser does not.
+        "https://links.example.com/call/abc123?Type=video",
+        "https://links.example.com/call/abc123?TYPE=audio&type=video",
+        "https://links.example.com/join?CALL_ID=abc",
         "https://links.example.com/call/abc%31",
         "https://links.example.com/call/",
         "https://links.example.com/call",

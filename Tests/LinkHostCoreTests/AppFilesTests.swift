@@ -120,7 +120,7 @@ struct AppFilesTests {
 
     @Test("entitlements entries: services, wildcards, modes, build settings")
     func entitlementEntries() {
-        #expect((try? EntitlementsFile.entry("applinks:*.Example.com?mode=developer+managed").get()) == EntitlementsFile.Domain(service: "applinks", host: "*.example.com", mode: "developer+managed", text: "applinks:*.Example.com?mode=developer+managed"))
+        #expect((try? EntitlementsFile.entry("applinks:*.Example.com?mode=developer+managed").get()) == EntitlementsFile.Domain(service: "applinks", host: "*.example.com", mode: "developer+managed", text: "applinks:*.Example.com?mode=developer+managed", index: 0))
         for bad in ["applinks", "applink:example.com", "applinks:example.com?mode=debug", "applinks:https://example.com", "applinks:$(LINK_HOST)"] {
             guard case .failure(let problem) = EntitlementsFile.entry(bad) else { Issue.record("\(bad) accepted"); continue }
             #expect(problem.code == .lh701)

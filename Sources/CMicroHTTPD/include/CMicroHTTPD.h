@@ -131,6 +131,11 @@ static inline const char *cmhd_request_header(struct MHD_Connection *connection,
     return MHD_lookup_connection_value(connection, MHD_HEADER_KIND, name);
 }
 
+/// Returns the raw value of the request's first query item named exactly `name` (NULL when there is none, or
+/// when that item has no `=`). MHD's own lookup compares names without case, so `?Type=video` would answer
+/// for `type`: `CallLinkParser` (and the printed Kotlin parser) read names as written, and so must the server.
+const char *cmhd_query_value(struct MHD_Connection *connection, const char *name);
+
 /// Room for a client address as text: the longest IPv6 form and its NUL.
 #define CMHD_ADDRESS_CAPACITY 46
 

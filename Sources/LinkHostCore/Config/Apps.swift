@@ -28,6 +28,8 @@ public struct AndroidApp: Sendable, Equatable {
     public var dynamicRules: Bool = true
     /// Display name, shown on the call page of a site without iOS apps (an iOS app's name comes first).
     public var name: String?
+    /// The lint warnings turned off for this app (`"lint": {"ignore": ["LH403"]}`).
+    public var ignoredLints: [LintCode] = []
 }
 
 /// Reads the `apps` and `android` sections (of the top level or of one site).
@@ -99,15 +101,42 @@ enum AppsReader {
             let packageName = reader.string(object, "packageName", at: path, required: true, expected: "an Android package name", code: .lh401, rule: Identifiers.packageName)
             let fingerprints = readFingerprints(object, at: path, reader: &reader)
             let dynamicRules = reader.boolean(object, "dynamicRules", at: path) ?? true
+            let ignoredLints = readIgnoredLints(object, at: path, reader: &reader)
             guard let packageName else { continue }
             if let first = seen[packageName] {
                 reader.error(.lh404, path, "package \"\(packageName)\" is already listed at \(first); put all its fingerprints in one entry")
                 continue
             }
             seen[packageName] = path
-            apps.append(AndroidApp(packageName: packageName, sha256CertFingerprints: fingerprints, dynamicRules: dynamicRules, name: name))
+            apps.append(AndroidApp(packageName: packageName, sha256CertFingerprints: fingerprints, dynamicRules: dynamicRules, name: name, ignoredLints: ignoredLints))
         }
         return apps
+    }
+
+    /// The lint warnings an Android app may turn off: the ones reported about one app alone.
+    static let ignorableLints: [LintCode] = [.lh403]
+
+    /// `"lint": {"ignore": ["LH403"]}`: warnings that do not apply to this app (a build Play never signs).
+    private static func readIgnoredLints(_ object: JSONObject, at path: String, reader: inout ConfigReader) -> [LintCode] {
+        guard let value = object["lint"] else { return [] }
+        let lintPath = ConfigReader.join(path, "lint")
+        guard let lint = reader.object(value, at: lintPath, allowed: ConfigKeys.members(of: "android[].lint")),
+              let list = reader.array(lint, "ignore", at: lintPath, expected: "an array of lint codes, e.g. [\"LH403\"]")
+        else { return [] }
+        var codes: [LintCode] = []
+        let allowed = ignorableLints.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+        for (element, elementPath) in list {
+            guard case .string(let text) = element else {
+                reader.typeMismatch(element, at: elementPath, expected: "a lint code such as \"LH403\"")
+                continue
+            }
+            guard let code = ignorableLints.first(where: { $0.rawValue == text.uppercased() }) else {
+                reader.error(.lh109, elementPath, "\(ConfigReader.show(element)) cannot be ignored per Android app; the codes that can are \(allowed)")
+                continue
+            }
+            if !codes.contains(code) { codes.append(code) }
+        }
+        return codes
     }
 
     private static func readFingerprints(_ object: JSONObject, at path: String, reader: inout ConfigReader) -> [String] {

@@ -16,6 +16,9 @@ extension ConfigKeyTable {
         ConfigKey("android[].sha256CertFingerprints", "array of strings", site: .wholeList, "signing certificate fingerprints, any case (served uppercase); list the Play app-signing key too"),
         ConfigKey("android[].dynamicRules", "boolean", default: "true", site: .wholeList,
                   "the site's rules as Android 15+ dynamic rules in assetlinks.json (see [Android 15+ dynamic rules](#android-15-dynamic-rules)); `false` leaves the manifest alone to decide"),
+        ConfigKey("android[].lint", "object", site: .wholeList, "lint warnings that do not apply to this app"),
+        ConfigKey("android[].lint.ignore", "array of codes", note: "none", site: .wholeList,
+                  "codes to leave out for this app: `[\"LH403\"]` drops \"add the Play signing key\" for a build Play never signs (packages ending in `.debug`, `.dev`, `.staging`, `.qa`, `.test` get none anyway)"),
     ]
 
     /// `callLinks`: the link shapes and their page.

@@ -63,7 +63,19 @@ enum Identifiers {
 
     /// SHA-256 certificate fingerprint in either case; `normalizedFingerprint` gives the canonical form.
     static func fingerprint(_ value: String) -> String? {
-        normalizedFingerprint(value) == nil ? "is not a SHA-256 fingerprint (32 hex byte pairs joined by \":\")" : nil
+        guard normalizedFingerprint(value) == nil else { return nil }
+        let pairs = value.split(separator: ":", omittingEmptySubsequences: false)
+        // Hex pairs of the wrong count are usually another digest or a pair lost in copying: say which.
+        guard pairs.allSatisfy({ $0.utf8.count == 2 && $0.allSatisfy(\.isHexDigit) }) else {
+            return "is not a SHA-256 fingerprint (32 hex byte pairs joined by \":\")"
+        }
+        if pairs.count == 20 {
+            return "has 20 hex byte pairs: it is a SHA-1 fingerprint; Android verifies the SHA-256 one (32 pairs), the \"SHA256:\" line of keytool -list -v or the Play Console's"
+        }
+        if pairs.count == 16 {
+            return "has 16 hex byte pairs: it is an MD5 fingerprint; Android verifies the SHA-256 one (32 pairs), the \"SHA256:\" line of keytool -list -v or the Play Console's"
+        }
+        return "has \(pairs.count) hex byte pair\(pairs.count == 1 ? "" : "s"); a SHA-256 fingerprint has 32 (check that none was lost or added in copying)"
     }
 
     /// Uppercases a valid fingerprint, since Android compares them textually in uppercase.

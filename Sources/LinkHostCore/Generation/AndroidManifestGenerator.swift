@@ -41,7 +41,7 @@ public enum AndroidManifestGenerator {
     /// The intent filters for every site with Android apps; `source` names the config.
     public static func fragment(for served: ServedHosts, source: String) -> String {
         let sites = served.entries.filter { !$0.site.android.isEmpty }
-        let packages = EntitlementsGenerator.unique(sites.flatMap { $0.site.android.map(\.packageName) })
+        let packages = served.app.map { [$0] } ?? EntitlementsGenerator.unique(sites.flatMap { $0.site.android.map(\.packageName) })
         var lines = [
             "<!-- linkhost print android-manifest: App Links of \(XMLText.comment(source)) for \(packages.joined(separator: ", ")). -->",
             "<!-- Put them inside the <activity> that opens call links (android:exported=\"true\"); Android 15+ narrows them with the dynamic rules of /.well-known/assetlinks.json. -->",
@@ -78,20 +78,17 @@ public enum SwiftParserLine {
     /// `schemes: [...]` when the page also links to the app's custom scheme.
     public static func line(for site: SiteConfig, hosts: [String]) -> String {
         let templates = site.callLinks.links.templates.map { literal($0.text) }.joined(separator: ", ")
-        let hostList = hosts.map(literal).joined(separator: ", ")
+        let hostList = hosts.map { literal($0) }.joined(separator: ", ")
         let schemes = URLTypesGenerator.scheme(of: site).map { ", schemes: [\(literal($0))]" } ?? ""
         return "let parser = try CallLinkParser(templates: [\(templates)], defaultType: \(literal(site.callLinks.defaultType)), hosts: [\(hostList)]\(schemes))\n"
     }
 
-    /// A Swift string literal.
-    static func literal(_ text: String) -> String {
+    /// A Swift string literal; `escaping` names more characters to put a backslash before (Kotlin's `$`).
+    static func literal(_ text: String, escaping extra: Set<Unicode.Scalar> = []) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            default: result.unicodeScalars.append(scalar)
-            }
+            if scalar == "\\" || scalar == "\"" || extra.contains(scalar) { result += "\\" }
+            result.unicodeScalars.append(scalar)
         }
         return result + "\""
     }

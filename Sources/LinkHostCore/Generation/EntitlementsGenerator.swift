@@ -18,11 +18,16 @@ public enum EntitlementsGenerator {
         for entry in served.entries where !entry.site.apps.isEmpty {
             for host in entry.hosts {
                 app.append("applinks:\(host)")
-                if !entry.site.aasa.webcredentials.isEmpty { app.append("webcredentials:\(host)") }
+                if sharesCredentials(entry.site, app: served.app) { app.append("webcredentials:\(host)") }
                 if !entry.site.aasa.appclips.isEmpty, !host.hasPrefix("*.") { clip.append("appclips:\(host)") }
             }
         }
         return (unique(app), unique(clip))
+    }
+
+    /// Whether the site's AASA lists shared web credentials for `app` (for any app when nil).
+    static func sharesCredentials(_ site: SiteConfig, app: String?) -> Bool {
+        app.map(site.aasa.webcredentials.contains) ?? !site.aasa.webcredentials.isEmpty
     }
 
     /// The `<key>` and `<array>` to paste into the app's `.entitlements` plist; `source` names the config.

@@ -16,6 +16,14 @@ public struct ServedHosts: Sendable {
     public let entries: [Entry]
     /// True when the config is one site answering every host without naming one.
     public let namesNoHost: Bool
+    /// The one app (iOS app ID or Android package) the entries were chosen for; nil for every app.
+    public let app: String?
+
+    init(entries: [Entry], namesNoHost: Bool, app: String?) {
+        self.entries = entries
+        self.namesNoHost = namesNoHost
+        self.app = app
+    }
 
     /// Every site's hosts.
     public init(config: Config) {
@@ -27,6 +35,7 @@ public struct ServedHosts: Sendable {
         }
         self.entries = entries
         namesNoHost = config.sites.count == 1 && entries.isEmpty
+        app = nil
     }
 
     /// The site that serves `host` (as the server chooses it) with its hosts, or `host` itself for a default
@@ -37,6 +46,7 @@ public struct ServedHosts: Sendable {
         let hosts = all.entries.first { $0.site == site }?.hosts ?? [host.lowercased()]
         entries = [Entry(site: site, hosts: hosts)]
         namesNoHost = false
+        app = nil
     }
 
     /// Every host of every entry, each once.

@@ -3,19 +3,19 @@ import CallLinks
 /// Compares an app's own files with the config: the hosts (and link templates) the server serves that the
 /// app would not claim, and the claims the server does not serve (LH702–LH705).
 public enum AppFilesLinter {
-    /// Lints an `.entitlements` file (or fragment) against `config`.
-    public static func lint(entitlements bytes: [UInt8], source: String, config: Config) -> LintReport {
+    /// Lints an `.entitlements` file (or fragment) against `config`; `served` narrows it to one app's hosts.
+    public static func lint(entitlements bytes: [UInt8], source: String, config: Config, served: ServedHosts? = nil) -> LintReport {
         switch EntitlementsFile.read(bytes) {
         case .failure(let problem): return LintReport(source: source, diagnostics: [problem])
-        case .success(let file): return LintReport(source: source, diagnostics: file.problems + diagnostics(file, config: config))
+        case .success(let file): return LintReport(source: source, diagnostics: file.problems + diagnostics(file, config: config, served: served ?? ServedHosts(config: config)))
         }
     }
 
-    /// Lints an `AndroidManifest.xml` (or fragment) against `config`.
-    public static func lint(androidManifest bytes: [UInt8], source: String, config: Config) -> LintReport {
+    /// Lints an `AndroidManifest.xml` (or fragment) against `config`; `served` narrows it to one app's hosts.
+    public static func lint(androidManifest bytes: [UInt8], source: String, config: Config, served: ServedHosts? = nil) -> LintReport {
         switch AndroidManifestFile.read(bytes) {
         case .failure(let problem): return LintReport(source: source, diagnostics: [problem])
-        case .success(let file): return LintReport(source: source, diagnostics: file.problems + diagnostics(file, config: config) + undeclaredSchemes(file, config: config))
+        case .success(let file): return LintReport(source: source, diagnostics: file.problems + diagnostics(file, config: config, served: served ?? ServedHosts(config: config)) + undeclaredSchemes(file, config: config))
         }
     }
 
@@ -53,8 +53,7 @@ public enum AppFilesLinter {
         entries.contains { $0.host == host || (!host.hasPrefix("*.") && CallLinkHost.covers($0.host, host: host)) }
     }
 
-    static func diagnostics(_ file: EntitlementsFile, config: Config) -> [LintDiagnostic] {
-        let served = ServedHosts(config: config)
+    static func diagnostics(_ file: EntitlementsFile, config: Config, served: ServedHosts) -> [LintDiagnostic] {
         var found: [LintDiagnostic] = []
         let applinks = file.domains.filter { $0.service == "applinks" }
         if served.namesNoHost, !config.defaultSite.apps.isEmpty, applinks.isEmpty {
@@ -64,7 +63,7 @@ public enum AppFilesLinter {
             let where_ = entry.site.hosts.isEmpty ? ConfigReader.join(entry.site.sections.callLinks, "baseURL") : ConfigReader.join(entry.site.path, "hosts")
             for host in entry.hosts {
                 var services = ["applinks"]
-                if !entry.site.aasa.webcredentials.isEmpty { services.append("webcredentials") }
+                if EntitlementsGenerator.sharesCredentials(entry.site, app: served.app) { services.append("webcredentials") }
                 for service in services where !claimed(host, by: file.domains.filter { $0.service == service }) {
                     let consequence = service == "applinks" ? "so iOS never opens the app from its links" : "so iOS offers no shared web credentials for it"
                     found.append(LintDiagnostic(.lh702, .error, path: where_, "\(host) serves iOS apps, but the entitlements have no \(service):\(host), \(consequence)"))
@@ -72,19 +71,18 @@ public enum AppFilesLinter {
             }
         }
         guard !served.namesNoHost else { return found }
-        for (index, domain) in file.domains.enumerated() where domain.service != "activitycontinuation" {
+        for domain in file.domains where domain.service != "activitycontinuation" {
             let servedHere = served.entries.contains { entry in
                 !entry.site.apps.isEmpty && entry.hosts.contains { $0 == domain.host || CallLinkHost.covers($0, host: domain.host) }
             }
             if !servedHere {
-                found.append(LintDiagnostic(.lh703, .warning, path: "\(EntitlementsGenerator.key)[\(index)]", "\"\(domain.text)\" names a domain no site of the config serves iOS apps on (\(served.hosts.joined(separator: ", "))); iOS fetches its AASA from another server, or finds none"))
+                found.append(LintDiagnostic(.lh703, .warning, path: "\(EntitlementsGenerator.key)[\(domain.index)]", "\"\(domain.text)\" names a domain no site of the config serves \(served.app ?? "iOS apps") on (\(served.hosts.joined(separator: ", "))); iOS fetches its AASA from another server, or finds none"))
             }
         }
         return found
     }
 
-    static func diagnostics(_ file: AndroidManifestFile, config: Config) -> [LintDiagnostic] {
-        let served = ServedHosts(config: config)
+    static func diagnostics(_ file: AndroidManifestFile, config: Config, served: ServedHosts) -> [LintDiagnostic] {
         let web = file.filters.filter(\.handlesWebLinks)
         var found: [LintDiagnostic] = []
         var entries = served.entries.filter { !$0.site.android.isEmpty }.map { (site: $0.site, hosts: $0.hosts) }
@@ -150,7 +148,7 @@ public enum AppFilesLinter {
             for host in filter.hosts where !served.namesNoHost {
                 let covered = entries.contains { $0.hosts.contains { $0 == host || CallLinkHost.covers($0, host: host) } }
                 if !covered {
-                    found.append(LintDiagnostic(.lh705, .warning, path: location, "claims the host \(host), which no site of the config serves Android apps on, so Android cannot verify it with linkhost's assetlinks.json"))
+                    found.append(LintDiagnostic(.lh705, .warning, path: location, "claims the host \(host), which no site of the config serves \(served.app ?? "Android apps") on, so Android cannot verify it with linkhost's assetlinks.json"))
                 }
             }
             let servesAHost = filter.hosts.contains { host in entries.contains { $0.hosts.contains { $0 == host || CallLinkHost.covers($0, host: host) } } }

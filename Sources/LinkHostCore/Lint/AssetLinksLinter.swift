@@ -66,7 +66,7 @@ public enum AssetLinksLinter {
             var fingerprints: [String] = []
             for (index, element) in list.enumerated() {
                 guard let text = element.stringValue, let normalized = Identifiers.normalizedFingerprint(text) else {
-                    add(.lh402, .error, fingerprintsPath.index(index), "\(ConfigReader.show(element)) is not a SHA-256 fingerprint (32 hex byte pairs joined by \":\")")
+                    add(.lh402, .error, fingerprintsPath.index(index), "\(ConfigReader.show(element)) \(element.stringValue.flatMap(Identifiers.fingerprint) ?? "is not a SHA-256 fingerprint (32 hex byte pairs joined by \":\")")")
                     continue
                 }
                 if fingerprints.contains(normalized) {
@@ -86,7 +86,7 @@ public enum AssetLinksLinter {
         if !grantsAppLinks {
             add(.lh405, .warning, .root, "no statement grants \"\(AssetLinksGenerator.relation)\" to an Android app, so no App Link verifies")
         }
-        for entry in fingerprintsByPackage where entry.fingerprints.count == 1 {
+        for entry in fingerprintsByPackage where entry.fingerprints.count == 1 && !isDevelopmentBuild(entry.package) {
             add(.lh403, .warning, entry.path, singleFingerprintMessage(entry.package))
         }
         return found + DynamicRulesLint.diagnostics(document: document)
@@ -95,9 +95,18 @@ public enum AssetLinksLinter {
     /// LH403 for a site's Android apps: one fingerprint is usually the upload key alone.
     static func configWarnings(_ site: SiteConfig) -> [LintDiagnostic] {
         site.android.enumerated().compactMap { offset, app in
-            guard app.sha256CertFingerprints.count == 1 else { return nil }
+            guard app.sha256CertFingerprints.count == 1, !app.ignoredLints.contains(.lh403), !isDevelopmentBuild(app.packageName) else { return nil }
             return LintDiagnostic(.lh403, .warning, path: "\(site.sections.android)[\(offset)].sha256CertFingerprints", singleFingerprintMessage(app.packageName))
         }
+    }
+
+    /// The last component of packages of builds that are signed by their developers, never by Play: one
+    /// fingerprint is then the whole truth, and asking for a Play key is noise (issue 23).
+    static let developmentSuffixes: Set<String> = ["debug", "dev", "develop", "development", "staging", "stage", "qa", "test", "local"]
+
+    /// Whether `package` names such a build: `com.example.video.debug`.
+    static func isDevelopmentBuild(_ package: String) -> Bool {
+        package.split(separator: ".").last.map { developmentSuffixes.contains($0.lowercased()) } ?? false
     }
 
     private static func singleFingerprintMessage(_ package: String) -> String {

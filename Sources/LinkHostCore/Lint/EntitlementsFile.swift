@@ -11,6 +11,8 @@ public struct EntitlementsFile: Sendable {
         public let mode: String?
         /// The entry as written.
         public let text: String
+        /// Its position in the entitlement's array (entries that cannot be read keep theirs).
+        public let index: Int
     }
 
     /// The services Apple documents for the entitlement.
@@ -44,7 +46,7 @@ public struct EntitlementsFile: Sendable {
                 problems.append(LintDiagnostic(.lh701, .error, path: path, "is not a string; each entry is service:domain"))
                 continue
             }
-            switch entry(text) {
+            switch entry(text, index: index) {
             case .success(let domain):
                 domains.append(domain)
                 if let mode = domain.mode {
@@ -76,7 +78,7 @@ public struct EntitlementsFile: Sendable {
     }
 
     /// One entry: `service:domain` and an optional `?mode=…`.
-    static func entry(_ text: String) -> Result<Domain, LintDiagnostic> {
+    static func entry(_ text: String, index: Int = 0) -> Result<Domain, LintDiagnostic> {
         if text.contains("$(") {
             return .failure(LintDiagnostic(.lh701, .warning, path: "", "\"\(text)\" uses a build setting, which only Xcode can resolve; give the entitlements with their values (or a file per build configuration)"))
         }
@@ -101,7 +103,7 @@ public struct EntitlementsFile: Sendable {
         if let problem = HostName.problem(siteHost: host) {
             return .failure(LintDiagnostic(.lh701, .error, path: "", "\"\(text)\": the domain \"\(rest)\" \(problem)"))
         }
-        return .success(Domain(service: service, host: host, mode: mode, text: text))
+        return .success(Domain(service: service, host: host, mode: mode, text: text, index: index))
     }
 
     /// A fragment (`<key>…</key><array>…</array>`) wrapped into a property list, so the output of

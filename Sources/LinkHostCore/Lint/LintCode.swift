@@ -189,7 +189,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh306: return "Move templates and locale folders out of the static folders (e.g. `templates/brand.html`), so what a folder holds is what it serves."
         case .lh401: return "Use the applicationId from the app's build.gradle, e.g. com.example.app."
         case .lh402: return "Copy the SHA-256 fingerprint (32 hex pairs joined by \":\") from `keytool -list -v` or the Play Console."
-        case .lh403: return "Add the Play app-signing key's fingerprint (Play Console > App integrity) beside the upload key's, if Play signs the app."
+        case .lh403: return "Add the Play app-signing key's fingerprint (Play Console > App integrity) beside the upload key's, if Play signs the app. Not reported for packages ending in .debug, .dev, .staging, .qa, .test and the like; for another app Play never signs, set \"lint\": {\"ignore\": [\"LH403\"]} on it."
         case .lh404: return "List each package once, with all its fingerprints in one entry, each once."
         case .lh405: return "Give each statement \"relation\": [\"delegate_permission/common.handle_all_urls\"] and a target with namespace, package_name and sha256_cert_fingerprints."
         case .lh406: return "Give a non-empty array of rules with only \"/\", \"?\" (name → pattern), \"#\" and \"exclude\", each value non-empty, and one dynamic_app_link_components per app."

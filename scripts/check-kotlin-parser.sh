@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The printed Kotlin parser decides like CallLinkParser and the server (issue 23), over the shared corpus
+# Tests/CallLinksTests/Corpus/call-links.tsv, whose expected column CallLinkCorpusTests holds CallLinkParser to:
+#   1. a config saying what the corpus's parser says (checked: print swift-parser gives the corpus's line);
+#   2. the real binary serving it: every https row the parser reaches its templates for gets the call page
+#      of the table's call, or none;
+#   3. the call pages of the table's calls: every link they offer (canonical, open-in-app scheme, intent,
+#      the Play referrer) is claimed by the printed manifest, and becomes a corpus row of its own;
+#   4. linkhost print kotlin-parser, compiled once with Debian's kotlinc, run over the corpus and the page's
+#      links: every answer equals the table's.
+# Usage: scripts/check-kotlin-parser.sh [LINKHOST_BINARY]   (default .build/debug/linkhost, built if missing)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+corpus=$root/Tests/CallLinksTests/Corpus/call-links.tsv
+helper=$root/scripts/kotlin/corpus_server.py
+binary=${1:-$root/.build/debug/linkhost}
+[ -x "$binary" ] || swift build --product linkhost
+command -v kotlinc >/dev/null || { echo "kotlinc is missing: apt-get install kotlin" >&2; exit 2; }
+
+work=$(mktemp -d)
+server=""
+cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+mkdir -p "$work/public"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 "$helper" config "$corpus" "$work" "$port"
+
+echo "== the config says what the corpus's parser says"
+expected=$(python3 "$helper" swift-line "$corpus")
+printed=$("$binary" print swift-parser --config "$work/linkhost.json")
+if [ "$printed" != "$expected" ]; then
+    echo "print swift-parser: $printed"; echo "the corpus's parser: $expected"; exit 1
+fi
+echo "$printed"
+
+echo "== the server over the corpus"
+"$binary" serve --config "$work/linkhost.json" >"$work/server.log" 2>&1 &
+server=$!
+for _ in $(seq 100); do
+    python3 -c "import socket, sys; socket.create_connection(('127.0.0.1', $port), timeout=1)" 2>/dev/null && break
+    kill -0 "$server" 2>/dev/null || { cat "$work/server.log"; exit 1; }
+    sleep 0.1
+done
+status=0
+python3 "$helper" answers "$corpus" "$port" || status=1
+"$binary" print android-manifest --config "$work/linkhost.json" >"$work/AndroidManifest.xml"
+python3 "$helper" page-links "$corpus" "$port" "$work/AndroidManifest.xml" "$work/page-links.tsv" || status=1
+
+echo "== the printed Kotlin parser, compiled once, over the corpus and the page's links"
+"$binary" print kotlin-parser --config "$work/linkhost.json" --package linkhost.corpus >"$work/CallLinks.kt"
+started=$(date +%s)
+# -Werror: the printed file must compile without a warning in an app that treats warnings as errors.
+compiled=0
+kotlinc -Werror "$work/CallLinks.kt" "$root/scripts/kotlin/CorpusRunner.kt" -include-runtime -d "$work/corpus.jar" >"$work/kotlinc.log" 2>&1 || compiled=$?
+grep -v -e '^OpenJDK 64-Bit Server VM warning' "$work/kotlinc.log" || true
+[ "$compiled" = 0 ] || { echo "kotlinc failed ($compiled)"; exit 1; }
+echo "kotlinc: $(( $(date +%s) - started )) s"
+java -jar "$work/corpus.jar" "$corpus" "$work/page-links.tsv" || status=1
+exit $status
