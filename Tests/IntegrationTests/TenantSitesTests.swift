@@ -103,4 +103,29 @@ struct TenantSitesTests {
         let json = try await LinkHostCLI.run(["validate", "--format", "json", "--config", site.configPath], directory: site.directory)
         #expect(json.stdout.contains("\"path\": \"sites[0].apps[0].teamID\""), "--format json keeps the plain path: \(json.stdout)")
     }
+
+    @Test("the multi-tenant example (deploy/multi-tenant) validates clean, and serves strict hosts and a one-file brand")
+    func multiTenantExample() async throws {
+        let root = SiteFixture.repositoryRoot
+        let checked = try await LinkHostCLI.run(["validate", "--config", "deploy/multi-tenant/linkhost.json"], directory: root)
+        #expect(checked.exitCode == 0 && checked.stdout.contains("valid (3 sites") && !checked.stdout.contains("warning"), "\(checked)")
+        // The same file served from a test folder: its folders made absolute, metrics on the main port.
+        var text = try String(contentsOfFile: root + "/deploy/multi-tenant/linkhost.json", encoding: .utf8)
+        text = text.replacing("\"root\": \"public\"", with: "\"root\": \"\(root)/public\"")
+            .replacing("\"root\": \"deploy/", with: "\"root\": \"\(root)/deploy/")
+            .replacing("\"observability\": {\n    \"metrics\": {\n      \"port\": 9090,\n      \"host\": \"::\"\n    }\n  }", with: "\"observability\": {}")
+        #expect(!text.contains("9090") && text.contains(root + "/deploy/multi-tenant/brands/acme"))
+        let site = try SiteFixture()
+        try site.writeConfigText(text)
+        let server = try await LinkHostProcess.start(site)
+        let stranger = try server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "meet.customer26.example")])
+        #expect(stranger.status == 404 && stranger.header("Cache-Control") == "no-store", "\(stranger)")
+        let acme = [("Host", "meet.acme-video.example")]
+        let favicon = try server.request("GET", "/favicon.svg", headers: acme)
+        #expect(favicon.status == 200 && favicon.text.contains("#c2410c"), "the brand's own favicon: \(favicon)")
+        #expect(try server.request("GET", "/call.js", headers: acme).status == 200, "the rest comes from the top level's folder")
+        #expect(try server.request("GET", "/call/abc?type=video", headers: acme).text.contains("Acme Meet"))
+        let globex = try server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "call-staging.globex.example")])
+        #expect(aasaAppIDs(parseJSON(globex.body)) == ["GLOBEX7890.com.globex.call"], "\(globex)")
+    }
 }
