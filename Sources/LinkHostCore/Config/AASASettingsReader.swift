@@ -24,9 +24,18 @@ struct AASADraft: Sendable {
             resolved.ruleSources = settings.rules.indices.map { "\(path).rules[\($0)]" }
         } else {
             let derived = DerivedAASARules.rules(for: callLinks)
-            resolved.rules = derived.map(\.rule)
+            // Derived rules mean what they say only as written: bytes compared, case kept, whatever the defaults.
+            resolved.rules = derived.map { entry in
+                var rule = entry.rule
+                if settings.defaultCaseSensitive == false { rule.caseSensitive = true }
+                if settings.defaultPercentEncoded == false { rule.percentEncoded = true }
+                return rule
+            }
             resolved.ruleSources = derived.map { ConfigReader.join(callLinksPath, callLinks.linkSources[$0.template]) }
             resolved.rulesDerived = true
+            resolved.derivedAndroidRules = DerivedAASARules.androidRules(for: callLinks).map { entry in
+                (entry.rule, derived.firstIndex { $0.template == entry.template } ?? 0)
+            }
         }
         return resolved
     }

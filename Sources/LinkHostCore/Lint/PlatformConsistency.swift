@@ -24,7 +24,10 @@ enum PlatformConsistency {
         let android = AndroidLinkMatcher(document: AssetLinksGenerator.document(for: config))
         let origin = ServedConsistency.origin(of: config)
         var groups: [(path: String, iOSOpens: Bool, urls: [String])] = []
-        for path in samplePaths(site) {
+        let bound = config.callLinks.links.queryItemNames
+        // Rules derived from the templates differ between the platforms only where a platform reads the URL
+        // otherwise (docs/derived-rules.md); those URLs are no finding.
+        for path in samplePaths(site) where !config.aasa.rulesDerived || DerivedAASARules.platformsReadAlike(path, boundNames: bound) {
             let url = origin + path
             let apple = iOS.match(url: url, appID: appID, domain: "")
             let google = android.match(url: url, packageName: package, domain: "")
