@@ -127,7 +127,7 @@ enum MatchCommand: Command {
             site = site ?? loaded
         }
         if platform == "both" { text += "  platforms: \(MatchAndroid.agreement(iOS: opens[0], android: opens[1]))\n" }
-        if let site { text += "  linkhost: \(servedAs(split, on: site))\n" }
+        if let site { text += "  linkhost: \(MatchHost.servedLine(servedAs(split, on: site), unserved: unserved != nil, site: site))\n" }
         StandardStreams.output(text)
         if unserved != nil { return MatchHost.unservedExitCode }
         return opens.allSatisfy { $0 } ? 0 : 1

@@ -19,4 +19,11 @@ enum MatchHost {
         return "  host \(lowered): not served: no site of \(path) lists it (the sites list \(listed)); the server answers it with the default site\n"
             + "  what the default site would serve:\n"
     }
+
+    /// What linkhost answers, on a host no site lists: a call page names its host, so the server builds none
+    /// for a host the config does not vouch for (`PageHost`) unless the site has a `callLinks.baseURL`.
+    static func servedLine(_ answer: String, unserved: Bool, site: SiteConfig) -> String {
+        guard unserved, site.callLinks.baseURL == nil, answer.hasPrefix("the call page") else { return answer }
+        return "404 on this host, which the config does not name (on a host it names: \(answer))"
+    }
 }

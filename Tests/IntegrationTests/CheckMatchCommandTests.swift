@@ -85,6 +85,7 @@ struct CheckMatchCommandTests {
         #expect(unserved.exitCode == 3, "\(unserved)")
         #expect(unserved.stdout.contains("host web.acmemeet.com: not served: no site of \(site.configPath) lists it (the sites list meet.acmemeet.com, staging-meet.acmemeet.com)"), "\(unserved)")
         #expect(unserved.stdout.contains("what the default site would serve:"), "\(unserved)")
+        #expect(unserved.stdout.contains("linkhost: 404 on this host, which the config does not name (on a host it names: the call page of call \"abc123\""), "\(unserved)")
         let android = try await CheckBinary.run(["match", "https://WEB.acmemeet.com:8443/join/abc123", "--platform", "android", "--config", site.configPath])
         #expect(android.exitCode == 3 && android.stdout.contains("host web.acmemeet.com: not served"), "\(android)")
 

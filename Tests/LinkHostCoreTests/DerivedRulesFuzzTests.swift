@@ -71,14 +71,20 @@ struct DerivedRulesFuzzTests {
         print("derived-rules fuzz: seed \(seed), \(total) URLs, \(Self.shapes.count) template sets, no disagreement")
     }
 
-    @Test("the server answers the three non-call URLs with 404 and real links with the call page")
+    @Test("the server answers two of the non-call URLs with 404 and the third with the link's QR image, never a call page")
     func served() throws {
-        let config = try Self.config(["/join/{callId}?type={callType}", "/call/{callType}:{callId}"])
+        let config = try Fixtures.config("""
+        {"apps": [{"name": "V", "teamID": "ABCDE12345", "bundleID": "com.example.video"}],
+         "callLinks": {"links": ["/join/{callId}?type={callType}", "/call/{callType}:{callId}"]},
+         "sites": [{"hosts": ["meet.acmemeet.com"]}, {"hosts": ["staging-meet.acmemeet.com"]}]}
+        """)
         let router = Router(snapshot: try Snapshot(config: config))
-        for path in ["/call/abc123", "/join/abc/def", "/join/abc123/qr.svg"] {
-            #expect(router.respond(to: Request(path: path, host: "meet.acmemeet.com")).status == 404, "\(path)")
-        }
-        #expect(router.respond(to: Request(path: "/call/video:abc123", host: "localhost")).status == 200)
+        func answer(_ path: String) -> Response { router.respond(to: Request(path: path, host: "meet.acmemeet.com")) }
+        #expect(answer("/call/abc123").status == 404)
+        #expect(answer("/join/abc/def").status == 404)
+        // `{link}/qr.svg` is the link's QR code, an image the browser must load: the rules keep it out of the app.
+        #expect(answer("/join/abc123/qr.svg").status == 200 && answer("/join/abc123/qr.svg").header("Content-Type")?.hasPrefix("image/svg+xml") == true)
+        #expect(answer("/call/video:abc123").status == 200 && answer("/call/video:abc123").header("Content-Type")?.hasPrefix("text/html") == true)
     }
 
     static func site(_ templates: [String]) throws -> SiteConfig {

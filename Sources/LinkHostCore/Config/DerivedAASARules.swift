@@ -119,6 +119,9 @@ struct TemplateRules {
         // a trailing `?*`; the rest of the path otherwise.
         func around(_ middle: String) -> String { prefix + middle + (last ? "" : "*" + suffix) }
         var patterns = [last ? prefix + "*/?*" : prefix + "*/*" + suffix]
+        // Android's inclusion may take a `/` as the placeholder's first character (`/call//`), where its lazy
+        // `*` of the exclusion above finds no second `/`; iOS drops that trailing `/` and never matches.
+        if android { patterns.append(prefix + "/*") }
         let characters = Self.pathCharacters.filter { !(typed && $0 == ":") }
         patterns += characters.map { around("*" + String($0)) + (last ? "*" : "") }
         // A token over 64: iOS counts the trailing `/` of the matched path in a last placeholder.

@@ -217,21 +217,24 @@ struct PatternAutomaton: Sendable {
         var parents: [(state: Int, symbol: Unicode.Scalar)] = [(-1, other)]
         var seen: Set<Pair> = [states[0]]
         var found: [String] = []
+        func isWitness(_ pair: Pair) -> Bool {
+            pair.inner.contains(inner.accept) && !zip(outers, pair.outer).contains { $1.contains($0.accept) }
+        }
+        func text(_ index: Int) -> String {
+            var scalars: [Unicode.Scalar] = []
+            var at = index
+            while at > 0 {
+                scalars.append(parents[at].symbol == other ? shown : parents[at].symbol)
+                at = parents[at].state
+            }
+            return String(String.UnicodeScalarView(scalars.reversed()))
+        }
+        if isWitness(states[0]) { found.append("") }
         var next = 0
-        while next < states.count {
+        while next < states.count, found.count < limit {
             let pair = states[next]
             let index = next
             next += 1
-            if pair.inner.contains(inner.accept), !zip(outers, pair.outer).contains(where: { $1.contains($0.accept) }) {
-                var scalars = String.UnicodeScalarView()
-                var at = index
-                while at > 0 {
-                    scalars.append(parents[at].symbol == other ? shown : parents[at].symbol)
-                    at = parents[at].state
-                }
-                found.append(String(String.UnicodeScalarView(scalars.reversed())))
-                if found.count >= limit { return found }
-            }
             // A symbol the inner automaton cannot consume ends every inner text, so it proves nothing.
             let candidates = inner.consumable(pair.inner).map { $0.sorted { rank($0) < rank($1) } } ?? symbols
             allowance -= candidates.count * (pair.inner.count + pair.outer.reduce(0) { $0 + $1.count } + 1)
@@ -243,6 +246,12 @@ struct PatternAutomaton: Sendable {
                 let nextInner = inner.step(pair.inner, symbol)
                 if nextInner.isEmpty { continue }
                 let following = Pair(inner: nextInner, outer: zip(outers, pair.outer).map { $0.step($1, symbol) })
+                // Every edge into a proving state gives a text, seen state or not, so texts of several
+                // lengths come out (`/a/b`, `/a/bb`), not one per state.
+                if isWitness(following) {
+                    found.append(text(index) + String(Character(symbol == other ? shown : symbol)))
+                    if found.count >= limit { break }
+                }
                 if seen.insert(following).inserted {
                     states.append(following)
                     parents.append((index, symbol))

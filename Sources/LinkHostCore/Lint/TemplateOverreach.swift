@@ -34,7 +34,7 @@ enum TemplateOverreach {
         for rule in rules {
             let automaton = PatternAutomaton(pattern: PathNormalization.pattern(rule.path?.source ?? "*"), fold: !rule.flags.caseSensitive, variables: variables)
             if !rule.exclude, rule.problems.isEmpty, let automaton, budget > 0 {
-                let paths = PatternAutomaton.texts(in: automaton, outside: deciding + templates, limit: 4 * examplesPerRule, budget: &budget) ?? []
+                let paths = PatternAutomaton.texts(in: automaton, outside: deciding + templates, limit: 12 * examplesPerRule, budget: &budget) ?? []
                 candidates += paths.map { origin + readable($0) + sample(of: rule) }
             }
             // A rule that looks at the path alone decides every URL its path pattern matches.
