@@ -29,7 +29,8 @@ enum MatchCommand: Command {
     file (e.g. one saved from a live server). With a config, the last line says what
     linkhost itself answers for the URL: which call page, by which link template, or
     none. When the config has sites and none of them lists the URL's host (nor is it
-    a name of server.acme.hosts or a loopback name), the answer says so first ("not
+    the default site's callLinks.baseURL host, a name of server.acme.hosts or a
+    loopback name), the answer says so first ("not
     served") and what follows is marked as what the default site would serve; the
     exit code is then 3 whatever the decision.
 

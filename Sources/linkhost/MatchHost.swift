@@ -9,12 +9,14 @@ enum MatchHost {
     /// The lines that say `host` is served by no site of `config`, or nil when a site lists it.
     ///
     /// A config without `sites` has one site for every host, so every host is served. The default site
-    /// also lists the names it gets certificates for (`server.acme.hosts`) and loopback names (`make run`).
+    /// also names the host of its `callLinks.baseURL`, the names it gets certificates for (`server.acme.hosts`)
+    /// and loopback names (`make run`).
     static func unservedNote(_ host: String, in config: Config, path: String) -> String? {
         guard config.sites.count > 1, config.site(forHost: host).hosts.isEmpty else { return nil }
         let name = HostName.host(ofAuthority: Array(host.utf8))
         let lowered = String(decoding: name, as: UTF8.self).lowercased()
-        if PageHost.isLoopback(name) || (config.server.acme?.hosts ?? []).contains(lowered) { return nil }
+        let baseHost = config.defaultSite.callLinks.baseURL.flatMap { try? SplitURL($0) }?.host.lowercased()
+        if PageHost.isLoopback(name) || (config.server.acme?.hosts ?? []).contains(lowered) || baseHost == lowered { return nil }
         let listed = config.sites.dropFirst().flatMap(\.hosts).joined(separator: ", ")
         return "  host \(lowered): not served: no site of \(path) lists it (the sites list \(listed)); the server answers it with the default site\n"
             + "  what the default site would serve:\n"

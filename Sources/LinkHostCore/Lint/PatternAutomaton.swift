@@ -179,17 +179,18 @@ struct PatternAutomaton: Sendable {
     /// Whether every text `inner` matches, `self` matches too; nil when `budget` (work shared across calls,
     /// counted in symbol steps of state sets) runs out first.
     func contains(_ inner: PatternAutomaton, budget: inout Int) -> Bool? {
-        Self.texts(in: inner, outside: [self], limit: 1, budget: &budget).map(\.isEmpty)
+        Self.texts(in: inner, outside: [self], limit: 1, shortest: false, budget: &budget).map(\.isEmpty)
     }
 
-    /// Up to `limit` texts that `inner` matches and none of `outers` does, shortest first; nil when `budget`
-    /// runs out before the search ends (or finds `limit`).
+    /// Up to `limit` texts that `inner` matches and none of `outers` does, shortest first (or, when not
+    /// `shortest`, depth first, which reaches some text sooner); nil when `budget` runs out before the search
+    /// ends (or finds `limit`).
     ///
     /// All automata are determinized on the fly and walked in step; a state where `inner` accepts and no
     /// outer one does ends a text that proves it. A scalar no automaton names is written as the first of
     /// `placeholders` that none names (the search treats all such scalars alike).
     static func texts(
-        in inner: PatternAutomaton, outside outers: [PatternAutomaton], limit: Int, budget: inout Int,
+        in inner: PatternAutomaton, outside outers: [PatternAutomaton], limit: Int, shortest: Bool = true, budget: inout Int,
         placeholders: [Unicode.Scalar] = ["x", "q", "z", ".", "~", "!"]
     ) -> [String]? {
         var alphabet = outers.reduce(inner.alphabet) { $0.union($1.alphabet) }
@@ -212,7 +213,7 @@ struct PatternAutomaton: Sendable {
             let inner: [Int]
             let outer: [[Int]]
         }
-        // Breadth first, each state with the one it was reached from, so a text is read back shortest.
+        // Each state with the one it was reached from, so a text can be read back.
         var states = [Pair(inner: inner.closure([inner.start]), outer: outers.map { $0.closure([$0.start]) })]
         var parents: [(state: Int, symbol: Unicode.Scalar)] = [(-1, other)]
         var seen: Set<Pair> = [states[0]]
@@ -230,11 +231,12 @@ struct PatternAutomaton: Sendable {
             return String(String.UnicodeScalarView(scalars.reversed()))
         }
         if isWitness(states[0]) { found.append("") }
+        var pending = [0]
         var next = 0
-        while next < states.count, found.count < limit {
-            let pair = states[next]
-            let index = next
-            next += 1
+        while next < pending.count, found.count < limit {
+            let index = shortest ? pending[next] : pending.removeLast()
+            if shortest { next += 1 }
+            let pair = states[index]
             // A symbol the inner automaton cannot consume ends every inner text, so it proves nothing.
             let candidates = inner.consumable(pair.inner).map { $0.sorted { rank($0) < rank($1) } } ?? symbols
             allowance -= candidates.count * (pair.inner.count + pair.outer.reduce(0) { $0 + $1.count } + 1)
@@ -253,6 +255,7 @@ struct PatternAutomaton: Sendable {
                     if found.count >= limit { break }
                 }
                 if seen.insert(following).inserted {
+                    pending.append(states.count)
                     states.append(following)
                     parents.append((index, symbol))
                 }

@@ -81,7 +81,9 @@ enum PlatformConsistency {
         }
         for path in ["/"] + Site.aasaPaths + [Site.assetLinksPath] + site.staticPaths { add(path) }
         let variables = SubstitutionVariables(custom: Dictionary(config.aasa.substitutionVariables.map { ($0.name, $0.values) }) { first, _ in first })
-        for rule in config.aasa.rules {
+        // Derived rules' own URLs are where the platforms read URLs otherwise by design; DerivedRulesFuzzTests
+        // compares both platforms with the templates instead.
+        for rule in config.aasa.rulesDerived ? [] : config.aasa.rules {
             for fill in ["", "x/x"] {
                 guard let path = instance(of: rule, starsAs: fill, variables: variables) else { continue }
                 add(path)
