@@ -33,8 +33,10 @@ struct AASADraft: Sendable {
             }
             resolved.ruleSources = derived.map { ConfigReader.join(callLinksPath, callLinks.linkSources[$0.template]) }
             resolved.rulesDerived = true
+            var firstOfTemplate: [Int: Int] = [:]
+            for (index, entry) in derived.enumerated() where firstOfTemplate[entry.template] == nil { firstOfTemplate[entry.template] = index }
             resolved.derivedAndroidRules = DerivedAASARules.androidRules(for: callLinks).map { entry in
-                (entry.rule, derived.firstIndex { $0.template == entry.template } ?? 0)
+                (entry.rule, firstOfTemplate[entry.template] ?? 0)
             }
         }
         return resolved

@@ -1,4 +1,5 @@
 import CallLinks
+import LinkHostJSON
 
 /// The rules that let exactly a site's call links open the app, derived from its link templates, for iOS
 /// (AASA components) and Android (dynamic rules).
@@ -19,9 +20,14 @@ enum DerivedAASARules {
     /// from an earlier one is kept once, where it first decides.
     static func rules(for links: CallLinkSettings) -> [(rule: AASARule, template: Int)] {
         var result: [(rule: AASARule, template: Int)] = []
+        // The same rule from two blocks differs in its comment only; the first decides, the second never would.
+        // Kept by key, so a site of many templates is not compared rule by rule.
+        var seen = Set<String>()
         for index in order(links.links.templates) {
-            // The same rule from two blocks differs in its comment only; the first decides, the second never would.
-            for rule in TemplateRules(links.links.templates[index]).aasaRules where !result.contains(where: { sameRule($0.rule, rule) }) {
+            for rule in TemplateRules(links.links.templates[index]).aasaRules {
+                var bare = rule
+                bare.comment = nil
+                guard seen.insert(JSONWriter.string(AASAGenerator.component(bare), style: .compact)).inserted else { continue }
                 result.append((rule, index))
             }
         }
@@ -39,19 +45,12 @@ enum DerivedAASARules {
         return !boundNames.contains { name in names.filter { $0 == name }.count > 1 }
     }
 
-    /// Whether two rules match the same URLs the same way, whatever their comments.
-    static func sameRule(_ a: AASARule, _ b: AASARule) -> Bool {
-        var (left, right) = (a, b)
-        left.comment = nil
-        right.comment = nil
-        return left == right
-    }
-
     /// The Android dynamic rules of the same templates and, for each, the index of its template.
     static func androidRules(for links: CallLinkSettings) -> [(rule: DynamicAppLinkRule, template: Int)] {
         var result: [(rule: DynamicAppLinkRule, template: Int)] = []
+        var seen = Set<String>()
         for index in order(links.links.templates) {
-            for rule in TemplateRules(links.links.templates[index]).androidRules where !result.contains(where: { $0.rule == rule }) {
+            for rule in TemplateRules(links.links.templates[index]).androidRules where seen.insert(JSONWriter.string(rule.json, style: .compact)).inserted {
                 result.append((rule, index))
             }
         }
