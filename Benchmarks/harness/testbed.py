@@ -62,9 +62,15 @@ class Testbed:
         linkhost.start()
         wait_for_line(linkhost, "listening on", 30)
         status, _, page = fetch(linkhost.port, ROUTE["call"].path)
+        # public/404.html is a template linkhost bakes per language: nginx serves linkhost's English bytes.
+        not_found_status, _, not_found = fetch(linkhost.port, "/no-such-page")
         linkhost.stop()
         if status != 200:
             raise BenchError(f"linkhost answered {status} for the call page")
+        if not_found_status != 404:
+            raise BenchError(f"linkhost answered {not_found_status} for an unknown path")
+        with open(os.path.join(self.www, "404.html"), "wb") as handle:
+            handle.write(not_found)
         self.call_page = page
         # One ECDSA P-256 certificate for both servers' HTTPS.
         self.certificate, self.private_key = make_certificate(self.workdir)
@@ -86,6 +92,17 @@ class Testbed:
         escaped = escaped.replace(CALL_ID, "${callid}").replace(CALL_TYPE, "${arg_type}")
         with open(os.path.join(BENCHMARKS_DIR, "nginx.conf.template")) as handle:
             template = handle.read()
+        # nginx reads no configuration token longer than 4,096 bytes, and the page is longer: it is set in
+        # pieces cut where no escape or variable is split, then returned whole.
+        pieces, rest = [], escaped
+        while rest:
+            cut = min(len(rest), 3000)
+            while cut < len(rest) and (rest[cut - 1] == "\\" or rest.rfind("${", 0, cut) > rest.rfind("}", 0, cut)):
+                cut -= 1
+            pieces.append(rest[:cut])
+            rest = rest[cut:]
+        sets = "".join(f'set $page{index} "{piece}";\n            ' for index, piece in enumerate(pieces))
+        template = template.replace('return 200 "@CALL_BODY@";', sets + 'return 200 "' + "".join(f"${{page{index}}}" for index in range(len(pieces))) + '";')
         conf = (template.replace("@PREFIX@", prefix).replace("@PORT@", str(port)).replace("@ROOT@", self.www)
                 .replace("@WORKER_PROCESSES@", str(workers)).replace("@MASTER_PROCESS@", "on" if master else "off")
                 .replace("@CALL_BODY@", escaped).replace("@CERTIFICATE@", self.certificate).replace("@PRIVATE_KEY@", self.private_key)

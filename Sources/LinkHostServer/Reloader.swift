@@ -98,9 +98,9 @@ final class Reloader: Sendable {
         } catch let error as ConfigError {
             let lines = ConfigStatusBoard.lines(error)
             let count = error.errors.count
-            Lifecycle.error("reload failed, \(still): \(error.source)\(fileSHA256.map { " (sha256:\($0))" } ?? ""): \(count) error\(count == 1 ? "" : "s")")
             // One line per diagnostic, each with its code: a log search for `LH1` or the path finds it.
-            for line in lines { Lifecycle.error("reload failed: \(line)") }
+            Lifecycle.errors(["reload failed, \(still): \(error.source)\(fileSHA256.map { " (sha256:\($0))" } ?? ""): \(count) error\(count == 1 ? "" : "s")"]
+                + lines.map { "reload failed: \($0)" })
             failed(.failed, lines: lines, fileSHA256: fileSHA256, generation: old.generation)
         } catch {
             Lifecycle.error("reload failed, \(still): \(error)")

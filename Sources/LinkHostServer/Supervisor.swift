@@ -222,6 +222,8 @@ enum Lifecycle {
     static func info(_ message: String) { write("linkhost: \(message)") }
     static func warning(_ message: String) { write("linkhost: warning: \(message)") }
     static func error(_ message: String) { write("linkhost: error: \(message)") }
+    /// Several error lines in one write, so a reader waiting for the first never sees it without the rest.
+    static func errors(_ messages: [String]) { write(messages.map { "linkhost: error: \($0)" }.joined(separator: "\n")) }
 
     private static func write(_ line: String) {
         StandardStreams.error(line + "\n")

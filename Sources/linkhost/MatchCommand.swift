@@ -28,7 +28,11 @@ enum MatchCommand: Command {
     the URL's host (as the server chooses it), unless --aasa or --assetlinks names a
     file (e.g. one saved from a live server). With a config, the last line says what
     linkhost itself answers for the URL: which call page, by which link template, or
-    none.
+    none. When the config has sites and none of them lists the URL's host (nor is it
+    the default site's callLinks.baseURL host, a name of server.acme.hosts or a
+    loopback name), the answer says so first ("not
+    served") and what follows is marked as what the default site would serve; the
+    exit code is then 3 whatever the decision.
 
     OPTIONS:
       --platform P      ios (default), android, or both.
@@ -56,7 +60,8 @@ enum MatchCommand: Command {
       in a case adds an "explanation".
 
     EXIT CODES: 0 the URL opens the app (with several apps: at least one of them; with
-    both: on both platforms), 1 it does not, 2 usage, config or file error.
+    both: on both platforms), 1 it does not, 2 usage, config or file error, 3 no site
+    of the config lists the URL's host.
     """
 
     static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {
@@ -88,6 +93,10 @@ enum MatchCommand: Command {
         let authority = split.host + (split.port.map { ":\($0)" } ?? "")
         let domain = arguments["--domain"] ?? authority
         var text = "\(url)\n"
+        let usesConfig = (platform != "android" && arguments["--aasa"] == nil) || (platform != "ios" && arguments["--assetlinks"] == nil)
+        let path = configPath(arguments, environment: environment)
+        let unserved = usesConfig ? (try? ConfigLoader.load(path: path, environment: environment)).flatMap { MatchHost.unservedNote(authority, in: $0, path: path) } : nil
+        text += unserved ?? ""
         var opens: [Bool] = []
         var site: SiteConfig?
         if platform != "android" {
@@ -119,8 +128,9 @@ enum MatchCommand: Command {
             site = site ?? loaded
         }
         if platform == "both" { text += "  platforms: \(MatchAndroid.agreement(iOS: opens[0], android: opens[1]))\n" }
-        if let site { text += "  linkhost: \(servedAs(split, on: site))\n" }
+        if let site { text += "  linkhost: \(MatchHost.servedLine(servedAs(split, on: site), unserved: unserved != nil, site: site))\n" }
         StandardStreams.output(text)
+        if unserved != nil { return MatchHost.unservedExitCode }
         return opens.allSatisfy { $0 } ? 0 : 1
     }
 

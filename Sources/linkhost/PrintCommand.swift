@@ -15,8 +15,8 @@ enum PrintCommand: Command {
 
     aasa, assetlinks
         The generated file, byte for byte as the server sends it on HOST. assetlinks.json
-        carries each Android app's dynamic rules (Android 15+), translated from the AASA
-        rules, unless the app sets "dynamicRules": false.
+        carries each Android app's dynamic rules (Android 15+), translated from aasa.rules
+        or derived from the link templates, unless the app sets "dynamicRules": false.
     entitlements
         The com.apple.developer.associated-domains entitlement for the iOS app's
         .entitlements file: applinks: for every host of every site with iOS apps, plus

@@ -100,7 +100,7 @@ struct AppSideCommandTests {
         let android = try await LinkHostCLI.run(["match", "https://links.example.com/video/demos/join/abc", "--platform", "android", "--config", site.configPath])
         #expect(android.exitCode == 0, "\(android)")
         #expect(android.stdout.contains("com.example.video (Android): match"), "\(android)")
-        #expect(android.stdout.contains(#"rule: dynamic_app_link_components[2] (rule 3) {"/":"/video/demos/join/?*"}"#), "\(android)")
+        #expect(android.stdout.contains(#"rule: dynamic_app_link_components[18] (rule 19) {"/":"/video/demos/join/?*"}"#), "\(android)")
         #expect(!android.stdout.contains("ABCDE12345.com.example.video:"), "android only: \(android)")
 
         let both = try await LinkHostCLI.run(["match", "https://meet.example.org/m/x/y/admin", "--platform", "both", "--config", site.configPath])

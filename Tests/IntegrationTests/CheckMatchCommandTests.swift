@@ -63,6 +63,57 @@ struct CheckMatchCommandTests {
         #expect(otherApp.stdout.contains("no applinks detail lists the app ID"), "\(otherApp)")
     }
 
+    /// The issue's two-app config: production and staging sites, two link shapes, no hand-written rules.
+    static let meetConfig = """
+    {
+      "server": { "host": "127.0.0.1", "port": 0 },
+      "apps": [ { "name": "Meet", "teamID": "ABCDE12345", "bundleID": "com.acmemeet.app" } ],
+      "android": [ { "packageName": "com.acmemeet.app", "sha256CertFingerprints": ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"] } ],
+      "callLinks": { "template": "FOLDER/call.html", "links": ["/join/{callId}?type={callType}", "/call/{callType}:{callId}"] },
+      "static": { "root": "FOLDER/public" },
+      "sites": [
+        { "hosts": ["meet.acmemeet.com"] },
+        { "hosts": ["staging-meet.acmemeet.com"], "apps": [ { "name": "Meet β", "teamID": "ABCDE12345", "bundleID": "com.acmemeet.app.staging" } ] }
+      ]
+    }
+    """
+
+    @Test("a host no site lists is reported as not served, with its own exit code, before what the default site would serve")
+    func unservedHost() async throws {
+        let site = try CheckSite(config: Self.meetConfig)
+        let unserved = try await LinkHostCLI.run(["match", "https://web.acmemeet.com/join/abc123?type=video", "--config", site.configPath])
+        #expect(unserved.exitCode == 3, "\(unserved)")
+        #expect(unserved.stdout.contains("host web.acmemeet.com: not served: no site of \(site.configPath) lists it (the sites list meet.acmemeet.com, staging-meet.acmemeet.com)"), "\(unserved)")
+        #expect(unserved.stdout.contains("what the default site would serve:"), "\(unserved)")
+        #expect(unserved.stdout.contains("linkhost: 404 on this host, which the config does not name (on a host it names: the call page of call \"abc123\""), "\(unserved)")
+        let android = try await LinkHostCLI.run(["match", "https://WEB.acmemeet.com:8443/join/abc123", "--platform", "android", "--config", site.configPath])
+        #expect(android.exitCode == 3 && android.stdout.contains("host web.acmemeet.com: not served"), "\(android)")
+
+        let served = try await LinkHostCLI.run(["match", "https://meet.acmemeet.com/join/abc123?type=video", "--config", site.configPath])
+        #expect(served.exitCode == 0 && !served.stdout.contains("not served"), "\(served)")
+        let loopback = try await LinkHostCLI.run(["match", "http://localhost:8080/join/abc123", "--config", site.configPath])
+        #expect(loopback.exitCode == 0 && !loopback.stdout.contains("not served"), "\(loopback)")
+        try site.write(Self.aasa, to: "site.aasa")
+        let file = try await LinkHostCLI.run(["match", "https://web.acmemeet.com/call/abc", "--aasa", site.directory + "/site.aasa"])
+        #expect(file.exitCode == 0 && !file.stdout.contains("not served"), "a file names no sites: \(file)")
+    }
+
+    @Test("the issue's non-call URLs stay in the browser on both platforms, and real call links open", arguments: [
+        ("/call/abc123", 1), ("/join/abc/def", 1), ("/join/abc123/qr.svg", 1), ("/call/video:abc123", 0), ("/join/abc123?type=video", 0), ("/join/abc123", 0),
+    ])
+    func exactRules(path: String, exit: Int32) async throws {
+        let site = try CheckSite(config: Self.meetConfig)
+        let run = try await LinkHostCLI.run(["match", "https://meet.acmemeet.com" + path, "--platform", "both", "--config", site.configPath])
+        #expect(run.exitCode == exit, "\(run)")
+        if exit == 1 {
+            #expect(run.stdout.contains("ABCDE12345.com.acmemeet.app: exclude") || run.stdout.contains("ABCDE12345.com.acmemeet.app: no_match"), "\(run)")
+            #expect(run.stdout.contains("not a call link of this site"), "\(run)")
+        } else {
+            #expect(run.stdout.contains("ABCDE12345.com.acmemeet.app: match") && run.stdout.contains("the call page of call"), "\(run)")
+        }
+        #expect(run.stdout.contains("agree"), "\(run)")
+    }
+
     @Test("usage errors exit 2", arguments: [
         ["match"],
         ["match", "https://a.example/x", "https://b.example/y"],

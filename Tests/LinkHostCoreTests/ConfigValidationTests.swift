@@ -140,13 +140,18 @@ struct ConfigValidationTests {
         #expect(try Fixtures.diagnostics("{}").contains { $0.path == "apps" && $0.message.contains("at least one app") })
     }
 
-    @Test("without rules, one rule per call-link path is generated")
+    @Test("without rules, each call-link template gets its exclusions and one rule that opens the app")
     func defaultRules() throws {
         let text = try Fixtures.validConfig(setting: "aasa", to: nil)
             .replacingOccurrences(of: #""paths":["call"]"#, with: #""paths":["call","meet"]"#)
         let config = try Fixtures.config(text)
-        #expect(config.defaultSite.aasa.rules.map(\.path) == ["/call/?*", "/meet/?*"])
-        #expect(config.defaultSite.aasa.ruleSources == ["callLinks.paths[0]", "callLinks.paths[1]"])
+        let rules = config.defaultSite.aasa.rules
+        let opening = rules.indices.filter { !rules[$0].exclude }
+        // `type:id` blocks first, since a plain ID's block excludes the `:` they need.
+        #expect(opening.map { rules[$0].path } == ["/call/?*:?*", "/meet/?*:?*", "/call/?*", "/meet/?*"])
+        #expect(opening.map { config.defaultSite.aasa.ruleSources[$0] } == ["callLinks.paths[0]", "callLinks.paths[1]", "callLinks.paths[0]", "callLinks.paths[1]"])
+        #expect(rules.contains { $0.path == "/call/*/?*" && $0.exclude } && rules.contains { $0.path == "/meet/*:*:*" && $0.exclude })
+        #expect(opening.last == rules.count - 1)
     }
 
     @Test("environment overrides win over the file and are validated")

@@ -72,7 +72,7 @@ struct SiteInheritanceTests {
         #expect(site.linkSource(0) == "sites[0].callLinks.paths[0]")
         let inherited = try Self.site("callLinks", top: #""links": ["/join/{callId}"]"#, site: #""template": "brand/call.html""#)
         #expect(inherited.linkSource(0) == "callLinks.links[0]")
-        #expect(inherited.aasa.ruleSources == ["callLinks.links[0]"], "derived rules name the template they come from")
+        #expect(!inherited.aasa.ruleSources.isEmpty && Set(inherited.aasa.ruleSources) == ["callLinks.links[0]"], "derived rules name the template they come from")
     }
 
     @Test("keys that come with their section are not inherited by a site that writes the section")

@@ -55,6 +55,9 @@ public struct AASASettings: Sendable, Equatable {
     public var ruleSources: [String] = []
     /// True when `rules` were derived from the link templates rather than configured.
     public var rulesDerived: Bool = true
+    /// When `rules` are derived: the same templates' Android dynamic rules, derived for Android's matcher
+    /// rather than translated from the AASA rules, each with the index of an AASA rule of its template.
+    public var derivedAndroidRules: [(rule: DynamicAppLinkRule, source: Int)] = []
     /// `applinks.defaults`: caseSensitive and percentEncoded for every rule.
     public var defaultCaseSensitive: Bool?
     /// `applinks.defaults.percentEncoded`.
@@ -79,37 +82,13 @@ public struct AASASettings: Sendable, Equatable {
     /// Compares settings, spelling out the tuple list.
     public static func == (lhs: AASASettings, rhs: AASASettings) -> Bool {
         lhs.format == rhs.format && lhs.rules == rhs.rules && lhs.ruleSources == rhs.ruleSources && lhs.rulesDerived == rhs.rulesDerived
+            && lhs.derivedAndroidRules.map { $0.rule } == rhs.derivedAndroidRules.map { $0.rule }
+            && lhs.derivedAndroidRules.map { $0.source } == rhs.derivedAndroidRules.map { $0.source }
             && lhs.defaultCaseSensitive == rhs.defaultCaseSensitive
             && lhs.defaultPercentEncoded == rhs.defaultPercentEncoded
             && lhs.substitutionVariables.count == rhs.substitutionVariables.count
             && zip(lhs.substitutionVariables, rhs.substitutionVariables).allSatisfy { $0.name == $1.name && $0.values == $1.values }
             && lhs.webcredentials == rhs.webcredentials && lhs.appclips == rhs.appclips
             && lhs.activitycontinuation == rhs.activitycontinuation && lhs.cacheMaxAge == rhs.cacheMaxAge
-    }
-}
-
-/// The AASA rules that let exactly a site's call links open the app: one per link template, the same
-/// rule once however many templates give it.
-enum DerivedAASARules {
-    /// The rules and, for each, the index of the first template that gave it.
-    ///
-    /// The placeholder segment becomes `?*` (one or more characters), a query-bound `{callId}` becomes
-    /// `"name": "?*"` so the app opens only links that carry one; `{callType}` is optional and left out.
-    /// For `paths: ["call"]` this is the one rule `/call/?*` linkhost has always generated.
-    static func rules(for links: CallLinkSettings) -> [(rule: AASARule, template: Int)] {
-        var result: [(rule: AASARule, template: Int)] = []
-        for (index, template) in links.links.templates.enumerated() {
-            var path = ""
-            for segment in template.segments {
-                switch segment {
-                case .literal(let text): path += "/" + text
-                case .callID, .typedCallID: path += "/?*"
-                }
-            }
-            let required = template.queryItems.filter { $0.binding == .callID }.map { (name: $0.name, pattern: "?*") }
-            let rule = AASARule(path: path, query: required.isEmpty ? nil : .items(required), comment: "call links")
-            if !result.contains(where: { $0.rule == rule }) { result.append((rule, index)) }
-        }
-        return result
     }
 }

@@ -24,9 +24,20 @@ struct AASADraft: Sendable {
             resolved.ruleSources = settings.rules.indices.map { "\(path).rules[\($0)]" }
         } else {
             let derived = DerivedAASARules.rules(for: callLinks)
-            resolved.rules = derived.map(\.rule)
+            // Derived rules mean what they say only as written: bytes compared, case kept, whatever the defaults.
+            resolved.rules = derived.map { entry in
+                var rule = entry.rule
+                if settings.defaultCaseSensitive == false { rule.caseSensitive = true }
+                if settings.defaultPercentEncoded == false { rule.percentEncoded = true }
+                return rule
+            }
             resolved.ruleSources = derived.map { ConfigReader.join(callLinksPath, callLinks.linkSources[$0.template]) }
             resolved.rulesDerived = true
+            var firstOfTemplate: [Int: Int] = [:]
+            for (index, entry) in derived.enumerated() where firstOfTemplate[entry.template] == nil { firstOfTemplate[entry.template] = index }
+            resolved.derivedAndroidRules = DerivedAASARules.androidRules(for: callLinks).map { entry in
+                (entry.rule, firstOfTemplate[entry.template] ?? 0)
+            }
         }
         return resolved
     }

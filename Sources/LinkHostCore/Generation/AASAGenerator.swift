@@ -80,7 +80,9 @@ public enum AASAGenerator {
     }
 
     /// Rules as iOS 9–12 path strings, exclusions written with the `NOT ` prefix.
+    /// An exclusion with a query or fragment condition is left out: as a bare path it would exclude every
+    /// URL of that path.
     static func legacyPaths(_ rules: [AASARule]) -> [JSONValue] {
-        rules.map { rule in .string((rule.exclude ? "NOT " : "") + (rule.path ?? "*")) }
+        rules.filter { !$0.exclude || ($0.query == nil && $0.fragment == nil) }.map { rule in .string((rule.exclude ? "NOT " : "") + (rule.path ?? "*")) }
     }
 }

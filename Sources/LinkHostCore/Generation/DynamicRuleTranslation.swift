@@ -12,6 +12,10 @@
 enum DynamicRuleTranslation {
     /// The dynamic rules for `settings`' rules.
     static func translate(_ settings: AASASettings) -> DynamicRuleSet {
+        if settings.rulesDerived, !settings.derivedAndroidRules.isEmpty {
+            // Rules derived from the templates are derived for Android too, exactly, with nothing to note.
+            return DynamicRuleSet(rules: settings.derivedAndroidRules.map { $0.rule }, sources: settings.derivedAndroidRules.map { $0.source }, notes: [])
+        }
         let variables = SubstitutionVariables(custom: Dictionary(settings.substitutionVariables.map { ($0.name, $0.values) }) { first, _ in first })
         var rules: [DynamicAppLinkRule] = []
         var sources: [Int?] = []

@@ -55,8 +55,9 @@ public enum ConfigLinter {
             let render: (DocumentPath) -> String = { configPath(for: $0, site: site.config) }
             let generated = AASAGenerator.document(for: site.config)
             // The loader already warns about a config without rules (LH208); its generated detail would repeat it.
-            found += AASALinter.diagnostics(document: generated, render: render).filter { $0.code != .lh208 }
+            found += AASALinter.diagnostics(document: generated, render: render, shadowing: !site.config.aasa.rulesDerived).filter { $0.code != .lh208 }
             found += ServedConsistency.diagnostics(site: site, in: snapshot, document: generated) { render($0.documentPath) }
+            found += TemplateOverreach.diagnostics(site: site.config, document: generated) { render($0.documentPath) }
         }
         for site in snapshot.sites {
             let render: (DocumentPath) -> String = { configPath(for: $0, site: site.config) }

@@ -93,7 +93,6 @@ enum LintFixtures {
       "apps": [ { "name": "Example Video", "teamID": "QRSTU67890", "bundleID": "com.acme.video", "urlScheme": "examplevideo" } ],
       "android": [ { "packageName": "com.acme.video", "sha256CertFingerprints": ["\(fingerprints[0])", "\(fingerprints[1])"] } ],
       "callLinks": { "paths": ["call"], "template": "FOLDER/call.html", "locales": "FOLDER/locales" },
-      "aasa": { "rules": [ { "path": "/call/?*" } ] },
       "static": { "root": "FOLDER/public" }
     }
     """

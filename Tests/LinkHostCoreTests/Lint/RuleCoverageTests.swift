@@ -40,18 +40,6 @@ struct RuleCoverageTests {
         #expect(coverage.covers(rules[0], rules[1]) == expected)
     }
 
-    /// A small deterministic generator, so a failure names a reproducible case.
-    private struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     @Test("whenever coverage is certain, no URL matches the inner rule but not the outer one")
     func soundAgainstTheMatcher() throws {
         var random = SplitMix(state: 42)
