@@ -22,7 +22,7 @@ struct ReloadMemoryTests {
     /// Reloads and waits for the `reloaded` line of generation `generation`.
     private func reload(_ server: LinkHostProcess, to generation: Int) async throws {
         server.signal(SIGHUP)
-        try await server.waitForStderr(containing: "(generation \(generation))", timeout: .seconds(30))
+        try await server.waitForStderr(containing: "(generation \(generation))", timeout: .seconds(90))
     }
 
     @Test("a replaced snapshot leaves memory: reloading a large config to a small one shrinks RSS, and reloads of the large one do not add up")
@@ -31,7 +31,7 @@ struct ReloadMemoryTests {
         var config = TestConfig()
         config.extra["sites"] = sites(400)
         try site.writeConfig(config)
-        let server = try await LinkHostProcess.start(site, timeout: .seconds(30))
+        let server = try await LinkHostProcess.start(site, timeout: .seconds(90))
         let large = try residentKB(server)
 
         config.extra["sites"] = sites(1)
