@@ -54,7 +54,7 @@ struct SignalStateTests {
             try? site.writeConfigText(changedText)
             child.send(signal)
         }
-        try await child.waitForStderr(containing: "reloaded", timeout: .seconds(30))
+        try await child.waitForStderr(containing: "reloaded", timeout: .seconds(60))
         #expect(child.stderr.text.contains("(generation 2)"), "\(child.stderr.text)")
         #expect(child.isRunning)
         child.send(SIGTERM)
