@@ -18,10 +18,20 @@ struct TLSRenegotiationTests {
         // s_client reads its commands from standard input, which must stay open while it renegotiates
         // (with -ign_eof it would send "R" as data instead): one request, R, then a second request. One stream,
         // so that RENEGOTIATING (stderr) stands where it happened among the -msg lines (stdout).
-        let request = #"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"#
-        let script = "(printf '\(request)'; sleep 1; printf 'R\\n'; sleep 2; printf '\(request)'; sleep 1) | "
-            + "openssl s_client -connect 127.0.0.1:\(server.port) -tls1_2 -servername localhost -msg 2>&1"
-        let run = try await runTool("sh", ["-c", script], timeout: .seconds(20))
+        // Each step waits for the one before it: with fixed sleeps a slow handshake let "R" reach s_client in the
+        // same read as the request, and it went out as data instead of a renegotiation.
+        let request = "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"
+        let client = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "exec openssl s_client -connect 127.0.0.1:\(server.port) -tls1_2 -servername localhost -msg 2>&1"],
+                                      input: .open, environment: ["PATH": "/usr/bin:/bin"], directory: site.directory)
+        _ = client.writeInput(request)
+        try await client.waitForOutput(containing: "HTTP/1.1 200", timeout: .seconds(20))
+        _ = client.writeInput("R\n")
+        try await client.waitForOutput(containing: "RENEGOTIATING", timeout: .seconds(20))
+        try await Task.sleep(for: .seconds(1))
+        _ = client.writeInput(request)
+        try await Task.sleep(for: .seconds(1))
+        client.closeInput()
+        let run = try await client.waitForExit(timeout: .seconds(20))
         let text = run.stdout + run.stderr
         let lines = text.split(separator: "\n").map(String.init)
         let answers = lines.filter { $0.hasPrefix("HTTP/1.1 200") }
