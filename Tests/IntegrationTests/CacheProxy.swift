@@ -115,7 +115,7 @@ final class CacheProxy {
             if (try? connect()) != nil { return }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw HarnessError("\(name) did not listen on 127.0.0.1:\(port) within 15 s:\n\(child.stderr.text)")
+        throw HarnessError("\(name) did not listen on 127.0.0.1:\(port) within 15 s:\n\(child.stderr.text)\((try? String(contentsOfFile: folder + "/error.log", encoding: .utf8)) ?? "")")
     }
 
     private static func makeFolder(_ name: String) throws -> String {

@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// Hardening, round three (docs/hardening.md, R1–R9): each finding against the real binary over real sockets.
-@Suite("Hardening, round three")
+@Suite("Hardening, round three", .serialized)
 struct HardeningRoundThreeTests {
     static let victim = "/call/victim42?type=video"
     static let victimQR = "/call/victim42/qr.svg?type=video"
