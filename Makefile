@@ -56,8 +56,9 @@ run: release
 
 # The suites that keep both cores busy for a minute or more (hundreds of sites loaded again and again, a fuzz
 # run, 40 MB snapshots, 25 tenants checked, an overload) run after the rest, so the socket tests' time limits
-# measure linkhost, not a neighbour's load on a 2-core machine. Every test still runs, in one of the two.
-HEAVY_TESTS = ReloadMemoryTests|DerivedRulesFuzzTests|SignalStateTests|CheckFleetTests|HostileLoadTests
+# measure linkhost, not a neighbour's load on a 2-core machine (with them, the renegotiation test: an openssl
+# session whose steps each wait for the last). Every test still runs, in one of the two.
+HEAVY_TESTS = ReloadMemoryTests|DerivedRulesFuzzTests|SignalStateTests|CheckFleetTests|HostileLoadTests|TLSRenegotiationTests
 
 test: test-deps
 	$(SWIFT) build
