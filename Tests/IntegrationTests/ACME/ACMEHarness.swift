@@ -81,6 +81,17 @@ final class PebbleCA: Sendable {
                                   environment: ChildProcess.inheritedEnvironment.merging(
                                       ["PEBBLE_VA_NOSLEEP": "1", "PEBBLE_WFE_NONCEREJECT": "\(nonceReject)", "PEBBLE_AUTHZREUSE": "0"]) { $1 })
         try await pebble.waitForOutput(containing: "Listening on: 127.0.0.1:\(acmePort)", timeout: .seconds(10))
+        // Pebble prints that line before it binds: a client started at once found the port refused and
+        // waited out its 60 s retry. Ready means a connection is accepted (or Pebble's exit is reported).
+        let deadline = ContinuousClock.now + .seconds(10)
+        while true {
+            let fd = lhtest_connect("127.0.0.1", Int32(acmePort), 1_000)
+            if fd >= 0 { close(fd); break }
+            guard pebble.isRunning, ContinuousClock.now < deadline else {
+                throw HarnessError("Pebble does not accept connections on 127.0.0.1:\(acmePort):\n\(pebble.stdout.text)\(pebble.stderr.text)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
 
     /// Pebble's root certificate (made anew at each start), from its management port.
