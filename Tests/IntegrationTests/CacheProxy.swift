@@ -31,15 +31,22 @@ final class CacheProxy {
     /// nginx with `proxy_cache` and `proxy_cache_revalidate`; `ignoringVary` adds `proxy_ignore_headers Vary`,
     /// which is what CloudFront's and Cloudflare's defaults amount to: one copy per URL for everyone.
     static func nginx(backend: Int, ignoringVary: Bool) async throws -> CacheProxy {
-        // A free port can be taken by another test between the pick and nginx's bind: try a second one.
-        do {
-            return try await startNginx(backend: backend, ignoringVary: ignoringVary)
-        } catch {
-            return try await startNginx(backend: backend, ignoringVary: ignoringVary)
+        // A free port can be taken by another test between the pick and nginx's bind, and in full runs an nginx
+        // has been seen running its event loop while its port refused every connection for 30 s (what it then
+        // held is printed below): start another, on another port, and say why in the test's output.
+        var failures: [String] = []
+        for wait in [8, 8, 15] {
+            do {
+                return try await startNginx(backend: backend, ignoringVary: ignoringVary, wait: wait)
+            } catch {
+                failures.append("\(error)")
+                print("CacheProxy: nginx start \(failures.count) failed, trying another port: \(error)")
+            }
         }
+        throw HarnessError("nginx did not start in three tries:\n" + failures.joined(separator: "\n"))
     }
 
-    private static func startNginx(backend: Int, ignoringVary: Bool) async throws -> CacheProxy {
+    private static func startNginx(backend: Int, ignoringVary: Bool, wait: Int) async throws -> CacheProxy {
         let binary = try requireTool("nginx")
         let folder = try makeFolder("nginx")
         let port = try RawHTTPClientPortPicker.freePort()
@@ -75,7 +82,7 @@ final class CacheProxy {
         let child = try ChildProcess(executable: binary, arguments: ["-p", folder, "-e", folder + "/error.log", "-c", folder + "/nginx.conf"],
                                      environment: LinkHostCLI.baseEnvironment, directory: folder)
         let proxy = CacheProxy(name: ignoringVary ? "nginx (ignoring Vary)" : "nginx", port: port, folder: folder, child: child)
-        try await proxy.waitUntilListening()
+        try await proxy.waitUntilListening(seconds: wait)
         return proxy
     }
 
@@ -106,16 +113,37 @@ final class CacheProxy {
     /// The cache's URL for a path.
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
-    private func waitUntilListening() async throws {
-        let deadline = ContinuousClock.now + .seconds(15)
+    private func waitUntilListening(seconds: Int = 15) async throws {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        var lastError = "no attempt"
         while ContinuousClock.now < deadline {
             if !child.isRunning {
                 throw HarnessError("\(name) exited at start:\n\(child.stderr.text)\(child.stdout.text)\((try? String(contentsOfFile: folder + "/error.log", encoding: .utf8)) ?? "")")
             }
-            if (try? connect()) != nil { return }
+            do {
+                _ = try connect()
+                return
+            } catch {
+                lastError = "\(error)"
+            }
             try await Task.sleep(for: .milliseconds(50))
         }
-        throw HarnessError("\(name) did not listen on 127.0.0.1:\(port) within 15 s:\n\(child.stderr.text)\((try? String(contentsOfFile: folder + "/error.log", encoding: .utf8)) ?? "")")
+        throw HarnessError("\(name) did not listen on 127.0.0.1:\(port) within \(seconds) s (last connect: \(lastError)):\n\(child.stderr.text)\((try? String(contentsOfFile: folder + "/error.log", encoding: .utf8)) ?? "(no error.log)")\n\(Self.processState(child.pid))")
+    }
+
+    /// What a child that does not answer is doing, from /proc: its state, the kernel function it waits in, its open descriptors.
+    private static func processState(_ pid: pid_t) -> String {
+        func read(_ name: String) -> String {
+            ((try? String(contentsOfFile: "/proc/\(pid)/\(name)", encoding: .utf8)) ?? "?").trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        let state = read("status").split(separator: "\n").filter { $0.hasPrefix("State:") || $0.hasPrefix("Threads:") }.joined(separator: ", ")
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count).map(String.init) ?? "?"
+        let ours = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count).map(String.init) ?? "?"
+        let fm = FileManager.default
+        let fds = ((try? fm.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).sorted().map { "\($0)→\((try? fm.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) ?? "?")" }.joined(separator: " ")
+        let namespaces = "net \((try? fm.destinationOfSymbolicLink(atPath: "/proc/\(pid)/ns/net")) ?? "?") (ours \((try? fm.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")) ?? "?"))"
+        let listening = read("net/tcp").split(separator: "\n").filter { $0.split(separator: " ").count > 3 && $0.split(separator: " ")[3] == "0A" }.map { String($0.split(separator: " ")[1]) }.joined(separator: " ")
+        return "fds: \(fds); \(namespaces); listening in its namespace: \(listening)\n" + "pid \(pid): \(state), wchan \(read("wchan")), syscall \(read("syscall")), cmdline \(read("cmdline").replacingOccurrences(of: "\0", with: " ")), \(descriptors) descriptors open (the test process: \(ours)); stack:\n\(read("stack"))"
     }
 
     private static func makeFolder(_ name: String) throws -> String {
