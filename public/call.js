@@ -24,6 +24,19 @@
     ['google', /\bGSA\/\d/]
   ];
 
+  // Crawlers and link-preview fetchers that may run the page's script, by the token each one's owner documents
+  // for its User-Agent: Googlebot (developers.google.com/search/docs/crawling-indexing/overview-google-crawlers),
+  // bingbot (bing.com/webmasters/help/which-crawlers-does-bing-use), Applebot (support.apple.com/119829),
+  // facebookexternalhit (developers.facebook.com/docs/sharing/webmasters/web-crawlers), Slackbot-LinkExpanding
+  // (api.slack.com/robots), Twitterbot (developer.x.com, cards troubleshooting), LinkedInBot, Discordbot,
+  // TelegramBot and WhatsApp's preview fetcher; and Chrome without a window (HeadlessChrome), which preview
+  // services drive. Whole tokens only: "bot" alone would take CUBOT phones for crawlers.
+  var BOTS = /Googlebot|bingbot|Applebot|facebookexternalhit|Slackbot|Twitterbot|LinkedInBot|Discordbot|TelegramBot|WhatsApp\/|HeadlessChrome/;
+
+  // What a beacon may report (the server accepts these words only; Beacon.swift).
+  var BEACON_EVENTS = ['view', 'open', 'store', 'web', 'copy', 'leave'];
+  var BEACON_PLATFORMS = ['ios', 'android', 'desktop', 'in_app', 'bot', 'other'];
+
   /** 'android', 'ios', 'mobile' or 'desktop' from the User-Agent and the number of touch points. */
   function platformOf(agent, touchPoints) {
     // iPadOS Safari sends a Mac's User-Agent by default; only a touch screen tells the two apart.
@@ -37,6 +50,26 @@
   function webviewOf(agent) {
     for (var i = 0; i < WEBVIEWS.length; i++) if (WEBVIEWS[i][1].test(agent)) return WEBVIEWS[i][0];
     return '';
+  }
+
+  /** The coarse platform a beacon reports: a bot, else an in-app browser, else the device ('other' for other phones). */
+  function beaconPlatform(platform, webview, agent) {
+    if (BOTS.test(agent || '')) return 'bot';
+    if (webview) return 'in_app';
+    return platform === 'mobile' ? 'other' : platform;
+  }
+
+  /** The same-origin URL a beacon goes to, or '' for words the server would refuse. No call ID, nothing else. */
+  function beaconURL(event, platform) {
+    if (BEACON_EVENTS.indexOf(event) < 0 || BEACON_PLATFORMS.indexOf(platform) < 0) return '';
+    return '/.linkhost/beacon?e=' + event + '&p=' + platform;
+  }
+
+  /** Reports one event with navigator.sendBeacon: no cookie, never waits, never retries, never throws. */
+  function report(navigator, event, platform) {
+    var url = beaconURL(event, platform);
+    if (!url || !navigator || typeof navigator.sendBeacon !== 'function') return false;
+    try { return navigator.sendBeacon(url) === true; } catch (error) { return false; }
   }
 
   /** The iOS major version in the User-Agent ("OS 17_4 like Mac OS X"), or 0. */
@@ -180,7 +213,19 @@
       host: window.location.hostname.toLowerCase(), hasWeb: !!byId('web-join')
     });
     apply(document, decision, platform);
-    wireStores(window, canonical, platform);
+    var coarse = beaconPlatform(platform, webview, agent);
+    report(navigator, 'view', coarse);
+    wireReports(window, coarse);
+    wireStores(window, canonical, platform, coarse);
+  }
+
+  /** Reports each tap on the page's actions; the listener only reports, the tap does what it always did. */
+  function wireReports(window, coarse) {
+    var events = { 'open-app': 'open', 'web-join': 'web', 'leave-webview': 'leave', 'app-store': 'store', 'play-store': 'store' };
+    Object.keys(events).forEach(function (id) {
+      var element = window.document.getElementById(id);
+      if (element) element.addEventListener('click', function () { report(window.navigator, events[id], coarse); });
+    });
   }
 
   /** Shows, hides and orders the page's actions as `decision` says. */
@@ -217,7 +262,7 @@
   }
 
   /** On a phone a store tap copies the canonical link first, says so, then goes to the store. */
-  function wireStores(window, canonical, platform) {
+  function wireStores(window, canonical, platform, coarse) {
     if (!copiesBeforeStore(platform) || !canonical) return;
     var document = window.document;
     var note = document.getElementById('link-copied');
@@ -229,6 +274,7 @@
         var target = store.href;
         copy(document, window.navigator, canonical).then(function (copied) {
           if (copied && note) note.hidden = false;
+          if (copied) report(window.navigator, 'copy', coarse);
           // Long enough to read the line; the store opens either way.
           window.setTimeout(function () { window.location.assign(target); }, copied ? 1200 : 0);
         });
@@ -239,7 +285,7 @@
   var exported = {
     WEBVIEWS: WEBVIEWS, platformOf: platformOf, webviewOf: webviewOf, iOSVersionOf: iOSVersionOf,
     chooseLanguage: chooseLanguage, hostOf: hostOf, leaveWebviewIntent: leaveWebviewIntent, decide: decide,
-    copiesBeforeStore: copiesBeforeStore, main: main
+    copiesBeforeStore: copiesBeforeStore, BOTS: BOTS, beaconPlatform: beaconPlatform, beaconURL: beaconURL, report: report, main: main
   };
   if (typeof module === 'object' && module.exports) module.exports = exported;
   else if (global && global.document) main(global);

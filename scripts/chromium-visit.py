@@ -160,7 +160,9 @@ def main():
             if options.clipboard:
                 text = browser.send("Runtime.evaluate", {"expression": "navigator.clipboard.readText()", "awaitPromise": True, "returnByValue": True}, session)
                 with open(options.clipboard, "w", encoding="utf-8") as out:
-                    out.write(text["result"]["result"].get("value", ""))
+                    # A tap that left the page (an intent, another site) leaves no document to read the clipboard from.
+                    value = text.get("result", {}).get("result", {}).get("value", "")
+                    out.write(value if isinstance(value, str) else "")
         # The page as the guest sees it now (after a click: before the store replaces it).
         if options.dom:
             html = browser.send("Runtime.evaluate", {"expression": "document.documentElement.outerHTML", "returnByValue": True}, session)

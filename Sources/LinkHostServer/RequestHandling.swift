@@ -84,7 +84,19 @@ extension Server {
         let decision = native.router.decide(request)
         switch decision.answer {
         case .prepared(let response):
+            if response.route == .beacon, response.status == 400 {
+                native.counters[decision.site.index].beacons.recordDrop(.malformed)
+            }
             return respond(isLive(response.route) ? filled(response) : response, to: bytes, site: decision.site, native: native)
+        case .beacon(let beacon):
+            // Counted only within the site's allowance: a flood moves the numbers by at most that much.
+            let counters = native.counters[decision.site.index].beacons
+            guard counters.admit(now: LogTime.monotonicNanoseconds()) else {
+                counters.recordDrop(.rate)
+                return respond(native.snapshot.beaconAnswers.limited, to: bytes, site: decision.site, native: native)
+            }
+            counters.record(beacon)
+            return respond(native.snapshot.beaconAnswers.accepted, to: bytes, site: decision.site, native: native)
         case .callPage(let page):
             let host = Array((page.host ?? "").utf8)
             return host.withUnsafeBufferPointer { host in

@@ -32,18 +32,8 @@ enum HealthcheckCommand: Command {
         if let extra = arguments.positional.first { throw UsageError(message: "unexpected argument '\(extra)'", command: name) }
         // The probe follows the same settings serve does, so a moved port or health path still checks out.
         let config = try? ConfigLoader.load(path: configPath(arguments, environment: environment), environment: environment)
-        var port = config?.server.port ?? environment["LINKHOST_PORT"].flatMap { Int($0) } ?? 8080
-        var scheme = config?.server.tls == nil ? "http" : "https"
-        // Beside HTTPS (ACME's certificates name the public hosts, not 127.0.0.1) the HTTP listener answers health too.
-        if let httpPort = config?.server.httpPort, config?.server.servesHTTPS == true {
-            (scheme, port) = ("http", httpPort)
-        }
-        let url = arguments["--url"] ?? "\(scheme)://127.0.0.1:\(port)\(config?.observability.healthPath ?? "/healthz")"
-        guard let origin = FetchOrigin(url: url), ["http", "https"].contains(origin.scheme) else {
-            throw UsageError(message: "--url takes an http(s) URL, not '\(url)'", command: name)
-        }
-        let pathStart = url.firstRange(of: "://").map { url[$0.upperBound...] }.flatMap { $0.firstIndex(of: "/") }
-        let path = pathStart.map { String(url[$0...]) } ?? "/healthz"
+        let url = arguments["--url"] ?? localServerURL(config, environment: environment, path: config?.observability.healthPath ?? "/healthz")
+        let (origin, path) = try fetchTarget(url, defaultPath: "/healthz", command: name)
         let timeout = try arguments.integer("--timeout", in: 1...60, command: name) ?? 3
         let client = HTTPClient(timeoutSeconds: timeout, maximumResponseSize: 64 * 1024)
         switch client.fetch(FetchRequest(method: "GET", origin: origin, path: path, userAgent: "linkhost-healthcheck")) {

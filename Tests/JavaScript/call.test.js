@@ -151,3 +151,34 @@ test('language choice agrees with the server on the shared case table (Tests/Sha
     assert.equal(page.chooseLanguage(entry.ranges, entry.tags), entry.expected, JSON.stringify(entry));
   }
 });
+
+test('beacons: the coarse platform puts bots, then in-app browsers, before the device', () => {
+  assert.equal(page.beaconPlatform('ios', '', agents.iPhoneSafari), 'ios');
+  assert.equal(page.beaconPlatform('android', '', agents.androidChrome), 'android');
+  assert.equal(page.beaconPlatform('desktop', '', agents.desktopChrome), 'desktop');
+  assert.equal(page.beaconPlatform('mobile', '', 'Mozilla/5.0 (Mobile; KaiOS 3.0)'), 'other');
+  for (const [name, agent] of webviews) assert.equal(page.beaconPlatform(page.platformOf(agent, 0), page.webviewOf(agent), agent), 'in_app', name);
+  for (const bot of ['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)', 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+    'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)', 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36',
+    'WhatsApp/2.23.20.0 A', 'TelegramBot (like TwitterBot)']) {
+    assert.equal(page.beaconPlatform(page.platformOf(bot, 0), page.webviewOf(bot), bot), 'bot', bot);
+  }
+  // A phone brand that ends in "bot" is a phone.
+  const cubot = 'Mozilla/5.0 (Linux; Android 9; CUBOT X19) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36';
+  assert.equal(page.beaconPlatform(page.platformOf(cubot, 0), page.webviewOf(cubot), cubot), 'android');
+});
+
+test('beacons: only the words the server accepts, same origin, nothing of the call', () => {
+  assert.equal(page.beaconURL('store', 'ios'), '/.linkhost/beacon?e=store&p=ios');
+  assert.equal(page.beaconURL('view', 'in_app'), '/.linkhost/beacon?e=view&p=in_app');
+  assert.equal(page.beaconURL('purchase', 'ios'), '');
+  assert.equal(page.beaconURL('view', 'abc123'), '');
+  const sent = [];
+  assert.equal(page.report({ sendBeacon: (url) => { sent.push(url); return true; } }, 'open', 'android'), true);
+  assert.deepEqual(sent, ['/.linkhost/beacon?e=open&p=android']);
+  // No sendBeacon, one that throws, or an unknown word: nothing sent, nothing thrown.
+  assert.equal(page.report({}, 'open', 'android'), false);
+  assert.equal(page.report({ sendBeacon: () => { throw new Error('blocked'); } }, 'open', 'android'), false);
+  assert.equal(page.report({ sendBeacon: () => { sent.push('x'); return true; } }, 'nope', 'android'), false);
+  assert.equal(sent.length, 1);
+});

@@ -140,6 +140,29 @@ struct RouterTests {
             #expect(error.diagnostics.first?.path == "static.root")
         }
     }
+    @Test("the beacon path: POST with known words is a beacon to count; unknown words 400; other methods 405 with Allow: POST; nothing cacheable")
+    func beacons() throws {
+        let router = try Self.makeRouter()
+        let decision = router.decide(Request(method: "POST", path: Beacon.path, query: ["e": "store", "p": "in_app"]))
+        guard case .beacon(let beacon) = decision.answer else { Issue.record("not a beacon: \(decision.answer)"); return }
+        #expect(beacon == Beacon(event: .store, platform: .inApp))
+        #expect(router.respond(to: Request(method: "POST", path: Beacon.path, query: ["e": "view", "p": "ios"])).status == 204)
+        for query in [["e": "view"], ["e": "buy", "p": "ios"], ["e": "view", "p": "IOS"], ["e": "view", "p": "call/abc123"], [:]] {
+            let refused = router.respond(to: Request(method: "POST", path: Beacon.path, query: query))
+            #expect(refused.status == 400 && refused.route == .beacon, "\(query)")
+        }
+        for method in ["GET", "HEAD", "PUT", "DELETE"] {
+            let response = router.respond(to: Request(method: method, path: Beacon.path))
+            #expect(response.status == 405 && response.header("Allow") == "POST", "\(method)")
+        }
+        for response in [router.respond(to: Request(method: "POST", path: Beacon.path, query: ["e": "view", "p": "ios"])), router.snapshot.beaconAnswers.limited] {
+            #expect(response.header("Cache-Control") == "no-store")
+        }
+        // Only that exact path: a file of the same name with another case, or below it, is just not found.
+        #expect(router.respond(to: Request(method: "POST", path: "/.linkhost/Beacon")).status == 404)
+        #expect(router.respond(to: Request(path: "/.linkhost/beacon/x")).status == 404)
+        #expect(router.snapshot.queryItemNames.contains("e") && router.snapshot.queryItemNames.contains("p"))
+    }
 }
 
 @Suite("HTTP helpers")

@@ -24,6 +24,8 @@ public enum Route: Int, Sendable, CaseIterable {
     case acmeChallenge
     /// The plain-HTTP listener's 308 to HTTPS.
     case httpsRedirect
+    /// A report from the call page's script (`Beacon`), and any other request for its path.
+    case beacon
 
     /// The label used in metrics.
     public var label: String {
@@ -40,6 +42,7 @@ public enum Route: Int, Sendable, CaseIterable {
         case .badRequest: return "bad_request"
         case .acmeChallenge: return "acme_challenge"
         case .httpsRedirect: return "https_redirect"
+        case .beacon: return "beacon"
         }
     }
 }

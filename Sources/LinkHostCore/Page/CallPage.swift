@@ -56,9 +56,10 @@ package struct CallPage: Sendable {
         HTTPHeader("X-Frame-Options", "DENY"),
     ]
 
-    /// The call page's policy: the 404's, plus the same-origin script that adapts the page to the device.
+    /// The call page's policy: the 404's, plus the same-origin script that adapts the page to the device and
+    /// its beacons (`connect-src 'self'` governs `navigator.sendBeacon`), to this origin only.
     static let pageSecurityHeaders = [
-        HTTPHeader("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
+        HTTPHeader("Content-Security-Policy", "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
     ] + securityHeaders.dropFirst()
 
     /// A site's page from its bake (shared by sites that show the same app the same way) and its own links.

@@ -25,6 +25,9 @@ public struct Router: Sendable {
         case prepared(Response)
         /// A call page: the page to render, and the key its rendering is cached under.
         case callPage(PageRequest)
+        /// A report from the page's script to count (`Beacon`); the server answers `beaconAnswers.accepted`,
+        /// or `limited` when the site is over its rate.
+        case beacon(Beacon)
     }
 
     /// The response for a request.
@@ -32,6 +35,7 @@ public struct Router: Sendable {
         switch decide(request).answer {
         case .prepared(let response): return response
         case .callPage(let page): return page.render()?.response(for: request.inOriginForm) ?? page.site.notFound
+        case .beacon: return snapshot.beaconAnswers.accepted
         }
     }
 
@@ -46,6 +50,11 @@ public struct Router: Sendable {
     }
 
     private func answer(_ request: Request, on site: Site) -> Answer {
+        if request.path == Beacon.path {
+            guard request.method == "POST" else { return .prepared(snapshot.beaconAnswers.methodNotAllowed) }
+            guard let beacon = Beacon(event: request.query["e"], platform: request.query["p"]) else { return .prepared(snapshot.beaconAnswers.malformed) }
+            return .beacon(beacon)
+        }
         if let resource = snapshot.exactResource(request.path.utf8, on: site) ?? decodedResource(request.path, on: site) {
             return .prepared(request.isRead ? resource.response(for: request) : snapshot.methodNotAllowed)
         }

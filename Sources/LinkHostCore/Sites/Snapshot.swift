@@ -30,13 +30,16 @@ public final class Snapshot: Sendable {
     public let contentTooLarge: Response
     /// The answer for methods other than GET and HEAD on served paths, on every site.
     package let methodNotAllowed: Response
-    /// The paths answered the same on every host: health and metrics.
+    /// The answers on `Beacon.path`.
+    package let beaconAnswers: BeaconAnswers
+    /// The paths answered the same on every host: health, metrics and the beacon path (whose table entry
+    /// answers GET and HEAD with its 405, on the fast path and the router's alike).
     @usableFromInline package let shared: ByteKeyedTable<Resource>
     /// Which site answers which host.
     @usableFromInline package let directory: SiteDirectory
     /// The names the default site vouches for without a base URL: the hosts it gets certificates for.
     @usableFromInline let defaultSiteNames: ByteKeyedTable<Bool>
-    /// The query item names any site's link templates read: all the server ever extracts from a query.
+    /// The query item names any site's link templates read, and a beacon's: all the server ever extracts from a query.
     public let queryItemNames: [String]
 
     /// Builds a snapshot, loading the files the config names; throws with every problem found.
@@ -66,6 +69,9 @@ public final class Snapshot: Sendable {
             // Not prepared: its body is new on every request.
             shared.insert(Array(observability.metricsPath.utf8), Resource(ok: Self.metricsResponse, notModified: Self.metricsResponse, etag: ""))
         }
+        let beaconAnswers = BeaconAnswers(&build.prepared)
+        shared.insert(Array(Beacon.path.utf8), Resource(ok: beaconAnswers.methodNotAllowed, notModified: beaconAnswers.methodNotAllowed, etag: ""))
+        self.beaconAnswers = beaconAnswers
         self.shared = shared
         methodNotAllowed = build.methodNotAllowed
         badRequest = build.prepared.add(Response(
@@ -94,7 +100,7 @@ public final class Snapshot: Sendable {
         for host in config.server.acme?.hosts ?? [] { _ = defaultNames.insert(Array(host.utf8), true) }
         defaultSiteNames = defaultNames
         var names: [String] = []
-        for name in config.sites.flatMap(\.callLinks.links.queryItemNames) where !names.contains(name) { names.append(name) }
+        for name in config.sites.flatMap(\.callLinks.links.queryItemNames) + Beacon.queryItemNames where !names.contains(name) { names.append(name) }
         queryItemNames = names
         preparedResponses = build.prepared.all
         warnings = build.warnings + Self.hiddenPageSources(config, sources: sources)
@@ -174,10 +180,10 @@ public final class Snapshot: Sendable {
 
     /// `unknownHost` when `server.strictHosts` is on, `site` is the default one (no site lists the host),
     /// the host is not one of the top level's names (`server.tls.acme.hosts`) and `path` is not one every
-    /// host answers (health, metrics: probes use the pod's address); nil when the site answers.
+    /// host answers (health, metrics: probes use the pod's address; beacons do come from pages); nil when the site answers.
     @inlinable
     package func strictHostRefusal<Authority: BidirectionalCollection<UInt8>, Path: Collection<UInt8>>(authority: Authority?, site: Site, path: Path) -> Response? {
-        guard strictHosts, site.index == 0, shared.value(for: path) == nil else { return nil }
+        guard strictHosts, site.index == 0, shared.value(for: path) == nil || path.elementsEqual(Beacon.path.utf8) else { return nil }
         if let authority, defaultSiteNames.value(for: HostName.host(ofAuthority: authority)) != nil { return nil }
         return unknownHost
     }

@@ -60,6 +60,8 @@ package final class Metrics: Sendable {
         fileprivate let fetches: [Counter]
         /// Request durations per route.
         package let durations = DurationHistograms()
+        /// What the site's call pages report (views, taps), and their allowance.
+        package let beacons = BeaconCounters()
 
         fileprivate init(label: String) {
             self.label = label
@@ -175,6 +177,7 @@ package final class Metrics: Sendable {
                 }
             }
         }
+        BeaconCounters.render(all.map { (Self.escapeLabel($0.label), $0.beacons, $0.label == "default") }, into: &text)
         text += "# HELP linkhost_request_duration_seconds Time from a request's whole head to its answer queued, by site and route.\n"
         text += "# TYPE linkhost_request_duration_seconds histogram\n"
         for site in all { site.durations.render(site: Self.escapeLabel(site.label), into: &text) }

@@ -1,0 +1,173 @@
+import LinkHostCore
+import LinkHostJSON
+
+/// What `linkhost stats` shows of one site, read from a running server's metrics: the views its call pages
+/// reported by platform, the taps on their actions, and the pages it served itself.
+package struct SiteStats: Sendable, Equatable {
+    /// The site's label (`sites[].id`, else its first host; `default` for the top level).
+    package let site: String
+    /// Page views by platform, as the page's script reported them.
+    package var views: [Beacon.Platform: Int] = [:]
+    /// Taps by action, then platform.
+    package var actions: [Beacon.Event: [Beacon.Platform: Int]] = [:]
+    /// Beacons not counted, by reason (`rate`, `malformed`).
+    package var dropped: [String: Int] = [:]
+    /// Call pages the server answered with 200 itself (a cache in front answers the rest).
+    package var pagesServed = 0
+
+    /// Makes empty stats for a site.
+    package init(site: String) { self.site = site }
+
+    /// All views.
+    package var totalViews: Int { views.values.reduce(0, +) }
+    /// All taps of one action.
+    package func taps(_ event: Beacon.Event) -> Int { actions[event]?.values.reduce(0, +) ?? 0 }
+    /// All taps.
+    package var totalTaps: Int { Beacon.Event.allCases.reduce(0) { $0 + taps($1) } }
+}
+
+/// Reads the metrics exposition into per-site stats and writes them as tables or JSON.
+package enum PageStats {
+    /// The sites of a Prometheus text exposition (linkhost's `/metrics`), sorted with `default` first;
+    /// lines of other metrics, and labels with words this version does not know, are skipped.
+    package static func read(_ text: String) -> [SiteStats] {
+        var sites: [String: SiteStats] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let sample = Sample(line), let site = sample.labels["site"] else { continue }
+            var stats = sites[site] ?? SiteStats(site: site)
+            switch sample.name {
+            case "linkhost_page_views_total":
+                if let platform = platform(sample.labels["platform"]) { stats.views[platform, default: 0] += sample.value }
+            case "linkhost_page_actions_total":
+                if let event = Beacon.Event.allCases.first(where: { $0.label == sample.labels["action"] }), let platform = platform(sample.labels["platform"]) {
+                    stats.actions[event, default: [:]][platform, default: 0] += sample.value
+                }
+            case "linkhost_beacons_dropped_total":
+                if let reason = sample.labels["reason"] { stats.dropped[reason, default: 0] += sample.value }
+            case "linkhost_requests_total" where sample.labels["route"] == "call_page" && sample.labels["status"] == "2xx":
+                stats.pagesServed += sample.value
+            default:
+                continue
+            }
+            sites[site] = stats
+        }
+        return sites.values.sorted { ($0.site == "default" ? "" : $0.site) < ($1.site == "default" ? "" : $1.site) }
+    }
+
+    private static func platform(_ label: String?) -> Beacon.Platform? {
+        Beacon.Platform.allCases.first { $0.label == label }
+    }
+
+    /// How a platform reads in the table.
+    static func name(_ platform: Beacon.Platform) -> String {
+        ["iOS", "Android", "desktop", "in-app browser", "bot", "other"][platform.rawValue]
+    }
+
+    /// One table per site: a row per platform that reported anything, a column per action, and a bar of the
+    /// platform's share of the views (`barWidth` characters at 100 %).
+    package static func table(_ sites: [SiteStats], barWidth: Int = 20) -> String {
+        let events = Beacon.Event.allCases
+        var text = ""
+        for stats in sites {
+            if !text.isEmpty { text += "\n" }
+            text += "site \(stats.site): \(stats.totalViews) page views, \(stats.totalTaps) taps; \(stats.pagesServed) pages served by this server\n"
+            let dropped = stats.dropped.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+            if !dropped.isEmpty { text += "  not counted: " + dropped.map { "\($0.value) \($0.key == "rate" ? "over the rate" : $0.key)" }.joined(separator: ", ") + "\n" }
+            let rows = Beacon.Platform.allCases.filter { platform in
+                (stats.views[platform] ?? 0) > 0 || events.contains { (stats.actions[$0]?[platform] ?? 0) > 0 }
+            }
+            guard !rows.isEmpty else {
+                text += "  no page has reported a view yet\n"
+                continue
+            }
+            text += "  " + pad("", 16) + events.map { pad($0.label, 7, right: true) }.joined() + "\n"
+            for platform in rows {
+                let cells = events.map { event in event == .view ? stats.views[platform] ?? 0 : stats.actions[event]?[platform] ?? 0 }
+                let share = stats.totalViews == 0 ? 0 : (stats.views[platform] ?? 0) * barWidth / stats.totalViews
+                text += "  " + pad(name(platform), 16) + cells.map { pad(String($0), 7, right: true) }.joined()
+                    + "  " + String(repeating: "█", count: share) + "\n"
+            }
+            text += "  " + pad("all", 16) + events.map { pad(String($0 == .view ? stats.totalViews : stats.taps($0)), 7, right: true) }.joined() + "\n"
+        }
+        return text
+    }
+
+    /// The stats as JSON: an array of sites with `views` and `actions` by platform label, `dropped` and `pagesServed`.
+    package static func json(_ sites: [SiteStats]) -> String {
+        let array = sites.map { stats -> JSONValue in
+            var object = JSONObject()
+            object.append("site", .string(stats.site))
+            object.append("views", counts(stats.views))
+            var actions = JSONObject()
+            for event in Beacon.Event.allCases where event != .view { actions.append(event.label, counts(stats.actions[event] ?? [:])) }
+            object.append("actions", .object(actions))
+            var dropped = JSONObject()
+            for (reason, value) in stats.dropped.sorted(by: { $0.key < $1.key }) { dropped.append(reason, .number(JSONNumber(value))) }
+            object.append("dropped", .object(dropped))
+            object.append("pagesServed", .number(JSONNumber(stats.pagesServed)))
+            return .object(object)
+        }
+        return JSONWriter.string(.array(array))
+    }
+
+    private static func counts(_ values: [Beacon.Platform: Int]) -> JSONValue {
+        var object = JSONObject()
+        for platform in Beacon.Platform.allCases { object.append(platform.label, .number(JSONNumber(values[platform] ?? 0))) }
+        return .object(object)
+    }
+
+    private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+        let space = String(repeating: " ", count: max(0, width - text.count))
+        return right ? space + text : text + space
+    }
+}
+
+/// One sample line of the exposition: `name{label="value",…} number`.
+struct Sample {
+    let name: String
+    let labels: [String: String]
+    let value: Int
+
+    init?(_ line: Substring) {
+        let characters = Array(line)
+        var index = 0
+        while index < characters.count, characters[index] != "{", characters[index] != " " { index += 1 }
+        name = String(characters[0..<index])
+        var labels: [String: String] = [:]
+        if index < characters.count, characters[index] == "{" {
+            index += 1
+            while index < characters.count, characters[index] != "}" {
+                var key = ""
+                while index < characters.count, characters[index] != "=" { key.append(characters[index]); index += 1 }
+                index += 2  // `="`
+                var value = ""
+                while index < characters.count, characters[index] != "\"" {
+                    if characters[index] == "\\", index + 1 < characters.count {
+                        index += 1
+                        value.append(characters[index] == "n" ? "\n" : characters[index])
+                    } else {
+                        value.append(characters[index])
+                    }
+                    index += 1
+                }
+                index += 1  // closing quote
+                if index < characters.count, characters[index] == "," { index += 1 }
+                labels[key.trimmingSpaces] = value
+            }
+            index += 1
+        }
+        guard index <= characters.count, let number = Double(String(characters[min(index, characters.count)...]).trimmingSpaces),
+              number.isFinite, abs(number) < 9e18 else { return nil }
+        self.labels = labels
+        value = Int(number)
+    }
+}
+
+extension String {
+    fileprivate var trimmingSpaces: String {
+        var text = Substring(self)
+        while text.first == " " { text = text.dropFirst() }
+        while text.last == " " { text = text.dropLast() }
+        return String(text)
+    }
+}

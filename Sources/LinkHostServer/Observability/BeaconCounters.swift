@@ -1,0 +1,124 @@
+import LinkHostCore
+import Synchronization
+
+/// One site's counts of what its call pages report (`Beacon`: views by platform, taps by action and platform),
+/// and the allowance that bounds how fast they may grow.
+///
+/// The label set is fixed (events × platforms, two drop reasons) whatever arrives: a flood of fake beacons
+/// moves numbers, never the number of series or the memory. All counts live in one block of atomics, as the
+/// duration histograms do: a thousand sites with a class object per number would hold 38,000 objects.
+package final class BeaconCounters: @unchecked Sendable {
+    /// Beacons one site counts per second on average, and at most at once: about 50 page views a second per
+    /// replica with a tap each, far above a call-link domain's traffic; more are answered 429 and not counted,
+    /// so a flood skews no more than this many per second.
+    package static let perSecond = 100
+    /// The burst a site may send at once (a mailing's first minute).
+    package static let burst = 500
+
+    /// Why a beacon was not counted.
+    package enum Drop: Int, CaseIterable {
+        /// Over the site's allowance.
+        case rate
+        /// Not a beacon the page sends (another method, unknown words).
+        case malformed
+
+        var label: String { ["rate", "malformed"][rawValue] }
+    }
+
+    private static let eventCount = Beacon.Event.allCases.count
+    private static let platformCount = Beacon.Platform.allCases.count
+    private static let size = eventCount * platformCount + Drop.allCases.count
+
+    // Unchecked Sendable: the block is written only through atomics, allocated once in init and freed in deinit.
+    private let values: UnsafeMutablePointer<Atomic<Int>>
+    /// Tokens left (in thousandths of a beacon, so refills need no floating point) and when they were last topped up.
+    private let allowance = Mutex<(milliTokens: Int, refilledNanoseconds: UInt64)>((burst * 1000, 0))
+
+    /// Makes zeroed counts with a full allowance.
+    package init() {
+        values = .allocate(capacity: Self.size)
+        for index in 0..<Self.size { (values + index).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        values.deinitialize(count: Self.size)
+        values.deallocate()
+    }
+
+    /// Takes one beacon from the allowance at monotonic time `now`; false when the site is over its rate.
+    package func admit(now: UInt64) -> Bool {
+        allowance.withLock { state in
+            if state.refilledNanoseconds == 0 || now < state.refilledNanoseconds {
+                state.refilledNanoseconds = now
+            } else {
+                // perSecond tokens a second = perSecond thousandths a millisecond; only whole milliseconds are
+                // taken off the clock, so beacons closer together than that still earn their share.
+                let milliseconds = (now - state.refilledNanoseconds) / 1_000_000
+                if milliseconds > 0 {
+                    state.milliTokens = min(Self.burst * 1000, state.milliTokens + Int(min(milliseconds, 3_600_000)) * Self.perSecond)
+                    state.refilledNanoseconds += milliseconds * 1_000_000
+                }
+            }
+            guard state.milliTokens >= 1000 else { return false }
+            state.milliTokens -= 1000
+            return true
+        }
+    }
+
+    /// Counts one beacon.
+    package func record(_ beacon: Beacon) {
+        values[beacon.event.rawValue * Self.platformCount + beacon.platform.rawValue].add(1, ordering: .relaxed)
+    }
+
+    /// Counts one beacon that was not counted, and why.
+    package func recordDrop(_ drop: Drop) {
+        values[Self.eventCount * Self.platformCount + drop.rawValue].add(1, ordering: .relaxed)
+    }
+
+    /// The count of one event on one platform.
+    package func count(_ event: Beacon.Event, _ platform: Beacon.Platform) -> Int {
+        values[event.rawValue * Self.platformCount + platform.rawValue].load(ordering: .relaxed)
+    }
+
+    /// The beacons dropped for one reason.
+    package func dropped(_ drop: Drop) -> Int {
+        values[Self.eventCount * Self.platformCount + drop.rawValue].load(ordering: .relaxed)
+    }
+
+    /// The three families' exposition headers and lines for `sites` (labels already escaped), each family
+    /// whole in one place as the format asks. Zeros are left out but for the default site's.
+    static func render(_ sites: [(label: String, counters: BeaconCounters, isDefault: Bool)], into text: inout String) {
+        text += "# HELP linkhost_page_views_total Call pages shown, by site and the visitor's coarse platform, as the page's script reports them (POST \(Beacon.path)).\n"
+        text += "# TYPE linkhost_page_views_total counter\n"
+        for site in sites {
+            for platform in Beacon.Platform.allCases {
+                let value = site.counters.count(.view, platform)
+                if value > 0 || site.isDefault {
+                    text += "linkhost_page_views_total{site=\"\(site.label)\",platform=\"\(platform.label)\"} \(value)\n"
+                }
+            }
+        }
+        text += "# HELP linkhost_page_actions_total Taps on the call page's actions (open, store, web, copy, leave), by site, action and platform.\n"
+        text += "# TYPE linkhost_page_actions_total counter\n"
+        for site in sites {
+            for event in Beacon.Event.allCases where event != .view {
+                for platform in Beacon.Platform.allCases {
+                    let value = site.counters.count(event, platform)
+                    if value > 0 || site.isDefault {
+                        text += "linkhost_page_actions_total{site=\"\(site.label)\",action=\"\(event.label)\",platform=\"\(platform.label)\"} \(value)\n"
+                    }
+                }
+            }
+        }
+        text += "# HELP linkhost_beacons_dropped_total Beacons not counted, by site and reason: over the site's rate (\(perSecond)/s, bursts of \(burst)) or malformed.\n"
+        text += "# TYPE linkhost_beacons_dropped_total counter\n"
+        for site in sites {
+            for drop in Drop.allCases {
+                let value = site.counters.dropped(drop)
+                if value > 0 || site.isDefault {
+                    text += "linkhost_beacons_dropped_total{site=\"\(site.label)\",reason=\"\(drop.label)\"} \(value)\n"
+                }
+            }
+        }
+    }
+}
