@@ -143,7 +143,12 @@ final class CacheProxy {
         let fds = ((try? fm.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).sorted().map { "\($0)→\((try? fm.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) ?? "?")" }.joined(separator: " ")
         let namespaces = "net \((try? fm.destinationOfSymbolicLink(atPath: "/proc/\(pid)/ns/net")) ?? "?") (ours \((try? fm.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")) ?? "?"))"
         let listening = read("net/tcp").split(separator: "\n").filter { $0.split(separator: " ").count > 3 && $0.split(separator: " ")[3] == "0A" }.map { String($0.split(separator: " ")[1]) }.joined(separator: " ")
-        return "fds: \(fds); \(namespaces); listening in its namespace: \(listening)\n" + "pid \(pid): \(state), wchan \(read("wchan")), syscall \(read("syscall")), cmdline \(read("cmdline").replacingOccurrences(of: "\0", with: " ")), \(descriptors) descriptors open (the test process: \(ours)); stack:\n\(read("stack"))"
+        // Each of its sockets as the kernel lists it (local address, remote, state), found by inode.
+        let inodes = ((try? fm.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []).compactMap { (try? fm.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) }
+            .filter { $0.hasPrefix("socket:[") }.map { String($0.dropFirst(8).dropLast()) }
+        let sockets = (read("net/tcp") + "\n" + read("net/tcp6") + "\n" + read("net/unix")).split(separator: "\n")
+            .filter { line in inodes.contains { inode in line.split(separator: " ").contains { $0 == inode } } }.joined(separator: " | ")
+        return "fds: \(fds); its sockets: \(sockets); \(namespaces); listening in its namespace: \(listening)\n" + "pid \(pid): \(state), wchan \(read("wchan")), syscall \(read("syscall")), cmdline \(read("cmdline").replacingOccurrences(of: "\0", with: " ")), \(descriptors) descriptors open (the test process: \(ours)); stack:\n\(read("stack"))"
     }
 
     private static func makeFolder(_ name: String) throws -> String {

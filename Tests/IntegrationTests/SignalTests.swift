@@ -101,7 +101,9 @@ struct SignalTests {
         let ended = try await server.waitForExit(timeout: .seconds(10))
         // 128 + signal is only the forced stop's code (the drain's end is 0).
         #expect(ended.exitCode == 128 + signal, "\(ended)")
-        #expect(took < .seconds(2), "the second signal must not wait for the 30 s drain; it took \(took)")
+        // Well under the 30 s drain; not tighter, since on a loaded 2-core machine the exit has been reaped 2.8 s
+        // after the signal while every other suite ran beside it.
+        #expect(took < .seconds(6), "the second signal must not wait for the 30 s drain; it took \(took)")
         #expect(ended.stderr.contains("second SIG"), "\(ended)")
         #expect(!ended.stderr.contains("linkhost: stopped"), "a forced stop is not a clean one: \(ended)")
         _ = held
