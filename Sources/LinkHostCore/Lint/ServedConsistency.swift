@@ -14,10 +14,10 @@ enum ServedConsistency {
     /// The problems of one site for every app: call links that do not open it, non-call URLs that do.
     ///
     /// `name` renders a rule's location in the config's terms.
-    static func diagnostics(site: Site, in snapshot: Snapshot, document: JSONValue, name: (AASARuleReference) -> String) -> [LintDiagnostic] {
+    /// `matcher` holds the site's generated AASA.
+    static func diagnostics(site: Site, in snapshot: Snapshot, matcher: AASAMatcher, name: (AASARuleReference) -> String) -> [LintDiagnostic] {
         let config = site.config
         guard !config.apps.isEmpty else { return [] }
-        let matcher = AASAMatcher(document: document)
         let origin = origin(of: config)
         var found: [LintDiagnostic] = []
 
