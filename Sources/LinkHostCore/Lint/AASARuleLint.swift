@@ -104,7 +104,7 @@ extension AASALintRun {
         case .path:
             if text.utf8.contains(UInt8(ascii: ":")), text.contains("://") {
                 add(.lh209, .warning, path, "\(Self.quoted(text)) includes a scheme and host, but the pattern is matched against the path only, so it never matches")
-            } else if let question = text.firstIndex(of: "?"), text[question...].contains("=") {
+            } else if text.utf8.contains(UInt8(ascii: "=")), let question = text.firstIndex(of: "?"), text[question...].contains("=") {
                 add(.lh209, .warning, path, "\(Self.quoted(text)): \"?\" in a path pattern matches any one character, not a query; put query conditions in the \"?\" component")
             }
         case .query:

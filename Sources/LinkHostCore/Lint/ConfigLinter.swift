@@ -51,13 +51,14 @@ public enum ConfigLinter {
             return Outcome(report: LintReport(source: source, diagnostics: found, siteNames: config.siteNames), snapshot: nil)
         }
         found += snapshot.warnings.map(LintDiagnostic.init)
-        // Each site's AASA is generated and compiled for matching once, for all the passes; the platform
-        // findings come after every site's others, as they always have.
+        // Each site's AASA is generated and compiled for matching once for all the passes, and once for sites
+        // that serve the same one (`SharedAASAMatchers`); the platform findings come after every site's others.
         var platform: [LintDiagnostic] = []
+        let shared = SharedAASAMatchers()
         for site in snapshot.sites {
             let render: (DocumentPath) -> String = { configPath(for: $0, site: site.config) }
-            let generated = AASAGenerator.document(for: site.config)
-            let matcher = AASAMatcher(document: generated)
+            let matcher = shared.entry(for: site)
+            let generated = matcher.document
             if !site.config.apps.isEmpty {
                 // The loader already warns about a config without rules (LH208); its generated detail would repeat it.
                 found += AASALinter.diagnostics(document: generated, render: render, shadowing: !site.config.aasa.rulesDerived).filter { $0.code != .lh208 }

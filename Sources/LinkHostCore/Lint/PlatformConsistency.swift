@@ -12,7 +12,7 @@ enum PlatformConsistency {
     static let namedURLs = 4
 
     /// The findings of one site, whose generated AASA `iOS` holds; `name` renders a rule of it in the config's terms.
-    static func diagnostics(site: Site, matcher iOS: AASAMatcher, name: (AASARuleReference) -> String) -> [LintDiagnostic] {
+    static func diagnostics(site: Site, matcher iOS: SharedAASAMatchers.Entry, name: (AASARuleReference) -> String) -> [LintDiagnostic] {
         let config = site.config
         guard let package = config.android.first(where: \.dynamicRules)?.packageName else { return [] }
         let rules = AssetLinksGenerator.dynamicRules(for: config)
@@ -28,7 +28,7 @@ enum PlatformConsistency {
         // otherwise (docs/derived-rules.md); those URLs are no finding.
         for path in samplePaths(site) where !config.aasa.rulesDerived || DerivedAASARules.platformsReadAlike(path, boundNames: bound) {
             let url = origin + path
-            let apple = iOS.match(url: url, appID: appID, domain: "")
+            let apple = iOS.match(url: url, appID: appID)
             let google = android.match(url: url, packageName: package, domain: "")
             let iOSOpens = apple.decision == .match
             guard iOSOpens != google.opensApp else { continue }

@@ -12,10 +12,12 @@ struct RuleIndex: Sendable {
         let percentEncoded: Bool
     }
 
-    /// The rules with a literal start, per reading: by that start, and the starts' lengths.
+    /// The rules with a literal start, per reading: by that start, and the starts' lengths; the rules whose
+    /// path pattern is all literal, by that text, since they match it alone.
     private struct Table: Sendable {
         var rules: [[Unicode.Scalar]: [Int]] = [:]
         var lengths: [Int] = []
+        var exact: [[Unicode.Scalar]: [Int]] = [:]
     }
 
     /// Below this many rules every rule is tried: the lookups would cost more than they save.
@@ -40,7 +42,11 @@ struct RuleIndex: Sendable {
                     continue
                 }
                 let reading = Reading(caseSensitive: pattern.caseSensitive, percentEncoded: rule.flags.percentEncoded)
-                tables[reading, default: Table()].rules[pattern.prefix, default: []].append(index)
+                if pattern.isLiteral {
+                    tables[reading, default: Table()].exact[pattern.prefix, default: []].append(index)
+                } else {
+                    tables[reading, default: Table()].rules[pattern.prefix, default: []].append(index)
+                }
             }
             for reading in tables.keys { tables[reading]!.lengths = Set(tables[reading]!.rules.keys.map(\.count)).sorted() }
         }
@@ -60,6 +66,7 @@ struct RuleIndex: Sendable {
                 guard length <= scalars.count else { break }
                 if let rules = table.rules[Array(scalars[..<length])] { found += rules }
             }
+            if let rules = table.exact[scalars] { found += rules }
         }
         return found.sorted()
     }

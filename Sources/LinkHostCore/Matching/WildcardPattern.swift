@@ -26,6 +26,8 @@ public struct WildcardPattern: Sendable {
     /// does not count): a text that does not begin so is refused before the automaton runs, which is most
     /// texts when a site has hundreds of rules with their own literal paths (`RuleIndex` looks rules up by it).
     let prefix: [Unicode.Scalar]
+    /// Whether `prefix` is the whole pattern: it matches exactly that text and nothing longer.
+    let isLiteral: Bool
     /// For an automaton of at most 64 states, per state the states it enters without consuming (itself when
     /// it consumes) as bits, so `matches` keeps its live set in one word and allocates nothing; empty otherwise.
     private let closures: [UInt64]
@@ -83,6 +85,7 @@ public struct WildcardPattern: Sendable {
             state = states[state].next
         }
         self.prefix = prefix
+        isLiteral = problem == nil && states[state].kind == .accept
         (closures, acceptBits) = Self.closures(of: states, splits: splits)
     }
 

@@ -26,6 +26,8 @@ struct RuleIndexTests {
             #"{"/":"*/tail"}"#,
             ##"{"/":"/s1/join/x","#":"$(alsoNothing)"}"##,
             #"{"/":"/s2"}"#,
+            #"{"/":"/S0/JOIN","caseSensitive":false,"exclude":true,"?":"x=1"}"#,
+            #"{"/":"/s0/join"}"#,
             #"{"/":"/s3/*/deep/*"}"#,
             #"{"/":"/S3/ROOM/*","caseSensitive":false,"percentEncoded":false}"#,
         ]
@@ -35,7 +37,7 @@ struct RuleIndexTests {
     static let urls = [
         "/", "/s0/join/abc", "/s0/join/abc?type=video", "/s1/join/a/b", "/s1/room/r1", "/s1/room/r1#nope", "/s2/meet/x",
         "/S2/MEET/x", "/s2", "/s2/", "/s2//", "//s2", "/abc/1", "/%61bc/1", "/%61BC/1", "/%FF/1", "/x?only=query", "/a/b/tail",
-        "/s3/a/deep/b", "/s3/room/1", "/S3/r%4FOM/1", "/s3/join/x", "/s1/join/x#f", "/s9/join/abc", "/s0/joi", "/s", "/s0/join",
+        "/s3/a/deep/b", "/s3/room/1", "/S3/r%4FOM/1", "/s3/join/x", "/s1/join/x#f", "/s9/join/abc", "/s0/joi", "/s", "/s0/join", "/S0/join/?x=1", "/s0/JOIN", "/s0/join//x",
     ]
 
     @Test("every URL is decided as by trying each rule in order")
