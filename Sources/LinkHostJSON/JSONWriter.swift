@@ -60,6 +60,12 @@ public enum JSONWriter {
     /// Escapes only what JSON requires; "/" stays as is because AASA paths are full of it.
     private static func writeString(_ string: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copied whole, not byte by byte.
+        guard string.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 || $0 == 0x7F }) else {
+            output.append(contentsOf: string.utf8)
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])

@@ -119,10 +119,7 @@ enum ValidateCommand: Command {
         }
         let hasErrors = reports.contains(where: \.hasErrors)
         if format == "json" {
-            let all = LintReport(source: "", diagnostics: reports.flatMap { report in
-                reports.count == 1 ? report.diagnostics : report.diagnostics.map { $0.relocated(to: report.source + ($0.path.isEmpty ? "" : ": " + $0.path)) }
-            })
-            StandardStreams.output(all.jsonText)
+            StandardStreams.output(LintReport.jsonText(of: reports))
         } else {
             let text = reports.map { $0.humanText(validSummary: summary) }.joined()
             if hasErrors { StandardStreams.error(text) } else { StandardStreams.output(text) }

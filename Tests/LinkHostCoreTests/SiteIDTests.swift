@@ -1,5 +1,6 @@
 import Testing
 @testable import LinkHostCore
+import LinkHostJSON
 import LinkHostTestSupport
 
 /// A site's `id`: its name in diagnostics, metrics and logs.
@@ -47,5 +48,19 @@ struct SiteIDTests {
         #expect(report.humanText(validSummary: "").contains("  error LH101 site \"customer6\" (sites[0]) apps[0].teamID: "))
         #expect(ConfigDiagnostic.location("sites[3]", siteNames: ["sites[3]": "x"]) == "site \"x\" (sites[3])")
         #expect(ConfigDiagnostic.location("apps[0]", siteNames: ["sites[3]": "x"]) == "apps[0]")
+    }
+
+    @Test("validate's JSON names the site of a problem inside sites[N] and leaves it out for the top level")
+    func jsonNamesTheSite() throws {
+        let text = #"{"apps": [{"name": "A", "teamID": "xyz", "bundleID": "com.a"}], "sites": [{"id": "customer6", "hosts": ["c.example.com"], "apps": [{"name": "C", "teamID": "abc", "bundleID": "com.c"}]}, {"hosts": ["d.example.com"], "apps": [{"name": "D", "teamID": "abd", "bundleID": "com.d"}]}]}"#
+        let report = ConfigLinter.lint(bytes: Array(text.utf8), source: "c.json").report
+        let objects = try #require(JSONParser.parse(report.jsonText).arrayValue).compactMap(\.objectValue)
+        func entry(_ path: String) throws -> JSONObject { try #require(objects.first { $0["path"]?.stringValue == path }, "\(report.jsonText)") }
+        #expect(try entry("sites[0].apps[0].teamID")["site"]?.stringValue == "customer6")
+        #expect(try entry("sites[1].apps[0].teamID")["site"]?.stringValue == "d.example.com", "without an id, the first host names it")
+        #expect(try entry("apps[0].teamID")["site"] == nil)
+        #expect(try entry("sites[0].apps[0].teamID").keys == ["code", "severity", "path", "site", "message"])
+        let two = LintReport.jsonText(of: [report, LintReport(source: "other.json", diagnostics: [])])
+        #expect(two.contains("\"path\": \"c.json: sites[0].apps[0].teamID\",\n    \"site\": \"customer6\""), "\(two)")
     }
 }

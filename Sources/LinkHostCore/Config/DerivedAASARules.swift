@@ -22,16 +22,45 @@ enum DerivedAASARules {
         var result: [(rule: AASARule, template: Int)] = []
         // The same rule from two blocks differs in its comment only; the first decides, the second never would.
         // Kept by key, so a site of many templates is not compared rule by rule.
-        var seen = Set<String>()
+        var seen = Set<RuleKey>(minimumCapacity: 64 * links.links.templates.count)
         for index in order(links.links.templates) {
-            for rule in TemplateRules(links.links.templates[index]).aasaRules {
-                var bare = rule
-                bare.comment = nil
-                guard seen.insert(JSONWriter.string(AASAGenerator.component(bare), style: .compact)).inserted else { continue }
+            for rule in TemplateRules(links.links.templates[index]).aasaRules where seen.insert(RuleKey(rule)).inserted {
                 result.append((rule, index))
             }
         }
         return result
+    }
+
+    /// What the written rule says but its comment: two rules with one key are written alike
+    /// (`AASAGenerator.component`, `DynamicAppLinkRule.json`), and comparing keys costs no writing.
+    struct RuleKey: Hashable {
+        let path: String?
+        /// `[pattern]` for a whole-query pattern; names and patterns in turn for items; nil for no query.
+        let query: [String]?
+        let queryIsWhole: Bool
+        let fragment: String?
+        let exclude: Bool
+        let caseSensitive: Bool?
+        let percentEncoded: Bool?
+
+        /// The key of an AASA rule.
+        init(_ rule: AASARule) {
+            path = rule.path
+            switch rule.query {
+            case .whole(let pattern)?: (query, queryIsWhole) = ([pattern], true)
+            case .items(let items)?: (query, queryIsWhole) = (items.flatMap { [$0.name, $0.pattern] }, false)
+            case nil: (query, queryIsWhole) = (nil, false)
+            }
+            (fragment, exclude, caseSensitive, percentEncoded) = (rule.fragment, rule.exclude, rule.caseSensitive, rule.percentEncoded)
+        }
+
+        /// The key of an Android rule; a rule that constrains nothing is written with the path `*`.
+        init(_ rule: DynamicAppLinkRule) {
+            let unconstrained = rule.path == nil && rule.query.isEmpty && rule.fragment == nil
+            path = unconstrained ? "*" : rule.path
+            (query, queryIsWhole) = (rule.query.isEmpty ? nil : rule.query.flatMap { [$0.name, $0.pattern] }, false)
+            (fragment, exclude, caseSensitive, percentEncoded) = (rule.fragment, rule.exclude, nil, nil)
+        }
     }
 
     /// Whether iOS and Android read a URL's path and query (raw) alike under derived rules: not when it has
@@ -48,9 +77,9 @@ enum DerivedAASARules {
     /// The Android dynamic rules of the same templates and, for each, the index of its template.
     static func androidRules(for links: CallLinkSettings) -> [(rule: DynamicAppLinkRule, template: Int)] {
         var result: [(rule: DynamicAppLinkRule, template: Int)] = []
-        var seen = Set<String>()
+        var seen = Set<RuleKey>(minimumCapacity: 64 * links.links.templates.count)
         for index in order(links.links.templates) {
-            for rule in TemplateRules(links.links.templates[index]).androidRules where seen.insert(JSONWriter.string(rule.json, style: .compact)).inserted {
+            for rule in TemplateRules(links.links.templates[index]).androidRules where seen.insert(RuleKey(rule)).inserted {
                 result.append((rule, index))
             }
         }

@@ -51,18 +51,23 @@ public enum ConfigLinter {
             return Outcome(report: LintReport(source: source, diagnostics: found, siteNames: config.siteNames), snapshot: nil)
         }
         found += snapshot.warnings.map(LintDiagnostic.init)
-        for site in snapshot.sites where !site.config.apps.isEmpty {
-            let render: (DocumentPath) -> String = { configPath(for: $0, site: site.config) }
-            let generated = AASAGenerator.document(for: site.config)
-            // The loader already warns about a config without rules (LH208); its generated detail would repeat it.
-            found += AASALinter.diagnostics(document: generated, render: render, shadowing: !site.config.aasa.rulesDerived).filter { $0.code != .lh208 }
-            found += ServedConsistency.diagnostics(site: site, in: snapshot, document: generated) { render($0.documentPath) }
-            found += TemplateOverreach.diagnostics(site: site.config, document: generated) { render($0.documentPath) }
-        }
+        // Each site's AASA is generated and compiled for matching once for all the passes, and once for sites
+        // that serve the same one (`SharedAASAMatchers`); the platform findings come after every site's others.
+        var platform: [LintDiagnostic] = []
+        let shared = SharedAASAMatchers()
         for site in snapshot.sites {
             let render: (DocumentPath) -> String = { configPath(for: $0, site: site.config) }
-            found += PlatformConsistency.diagnostics(site: site, document: AASAGenerator.document(for: site.config)) { render($0.documentPath) }
+            let matcher = shared.entry(for: site)
+            let generated = matcher.document
+            if !site.config.apps.isEmpty {
+                // The loader already warns about a config without rules (LH208); its generated detail would repeat it.
+                found += AASALinter.diagnostics(document: generated, render: render, shadowing: !site.config.aasa.rulesDerived).filter { $0.code != .lh208 }
+                found += ServedConsistency.diagnostics(site: site, in: snapshot, matcher: matcher) { render($0.documentPath) }
+                found += TemplateOverreach.diagnostics(site: site.config, document: generated) { render($0.documentPath) }
+            }
+            platform += PlatformConsistency.diagnostics(site: site, matcher: matcher) { render($0.documentPath) }
         }
+        found += platform
         // Sites that inherit a setting share its findings; the report keeps each once.
         return Outcome(report: LintReport(source: source, diagnostics: found, siteNames: config.siteNames), snapshot: snapshot)
     }

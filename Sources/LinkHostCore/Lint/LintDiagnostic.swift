@@ -37,13 +37,18 @@ public struct LintDiagnostic: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `{"code", "severity", "path", "message"}` in that order, the machine-readable form.
-    public var json: JSONValue {
-        .object(JSONObject([
+    public var json: JSONValue { json(site: nil) }
+
+    /// The machine-readable form with `"site"` (the tenant's name) after `path` when the problem is in one.
+    public func json(site: String?) -> JSONValue {
+        var members = [
             JSONMember("code", .string(code.rawValue)),
             JSONMember("severity", .string(severity.rawValue)),
             JSONMember("path", .string(path)),
-            JSONMember("message", .string(message)),
-        ]))
+        ]
+        if let site { members.append(JSONMember("site", .string(site))) }
+        members.append(JSONMember("message", .string(message)))
+        return .object(JSONObject(members))
     }
 
     /// The same problem with its path replaced, e.g. to prefix the URL a checked document came from.
@@ -133,9 +138,20 @@ public struct LintReport: Sendable, Equatable {
         return (String(path[...close]), String(path[path.index(after: close)...]))
     }
 
-    /// The problems as a JSON array of `{"code", "severity", "path", "message"}`, errors and warnings in order found.
-    public var jsonText: String {
-        JSONWriter.string(.array(diagnostics.map(\.json)), style: .pretty)
+    /// The problems as a JSON array of `{"code", "severity", "path", "site", "message"}`, errors and warnings
+    /// in order found; `site` (the tenant's name, `Config.siteNames`) only for a problem inside `sites[N]`.
+    public var jsonText: String { Self.jsonText(of: [self]) }
+
+    /// Several reports as one JSON array; with more than one, each path is prefixed by its report's source.
+    public static func jsonText(of reports: [LintReport]) -> String {
+        let values = reports.flatMap { report in
+            report.diagnostics.map { diagnostic in
+                let site = siteAndRest(diagnostic.path).flatMap { report.siteNames[$0.site] }
+                let shown = reports.count == 1 ? diagnostic : diagnostic.relocated(to: report.source + (diagnostic.path.isEmpty ? "" : ": " + diagnostic.path))
+                return shown.json(site: site)
+            }
+        }
+        return JSONWriter.string(.array(values), style: .pretty)
     }
 
     static func plural(_ count: Int, _ noun: String) -> String {

@@ -11,8 +11,8 @@ enum PlatformConsistency {
     /// How many URLs one finding names before "and N more".
     static let namedURLs = 4
 
-    /// The findings of one site; `name` renders a rule of the generated AASA in the config's terms.
-    static func diagnostics(site: Site, document aasa: JSONValue, name: (AASARuleReference) -> String) -> [LintDiagnostic] {
+    /// The findings of one site, whose generated AASA `iOS` holds; `name` renders a rule of it in the config's terms.
+    static func diagnostics(site: Site, matcher iOS: SharedAASAMatchers.Entry, name: (AASARuleReference) -> String) -> [LintDiagnostic] {
         let config = site.config
         guard let package = config.android.first(where: \.dynamicRules)?.packageName else { return [] }
         let rules = AssetLinksGenerator.dynamicRules(for: config)
@@ -20,7 +20,6 @@ enum PlatformConsistency {
             LintDiagnostic(.lh407, .warning, path: source(note.rule, in: config), note.message)
         }
         guard let appID = config.appIDs.first else { return found }
-        let iOS = AASAMatcher(document: aasa)
         let android = AndroidLinkMatcher(document: AssetLinksGenerator.document(for: config))
         let origin = ServedConsistency.origin(of: config)
         var groups: [(path: String, iOSOpens: Bool, urls: [String])] = []
@@ -29,7 +28,7 @@ enum PlatformConsistency {
         // otherwise (docs/derived-rules.md); those URLs are no finding.
         for path in samplePaths(site) where !config.aasa.rulesDerived || DerivedAASARules.platformsReadAlike(path, boundNames: bound) {
             let url = origin + path
-            let apple = iOS.match(url: url, appID: appID, domain: "")
+            let apple = iOS.match(url: url, appID: appID)
             let google = android.match(url: url, packageName: package, domain: "")
             let iOSOpens = apple.decision == .match
             guard iOSOpens != google.opensApp else { continue }

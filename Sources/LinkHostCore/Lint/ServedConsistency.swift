@@ -14,10 +14,10 @@ enum ServedConsistency {
     /// The problems of one site for every app: call links that do not open it, non-call URLs that do.
     ///
     /// `name` renders a rule's location in the config's terms.
-    static func diagnostics(site: Site, in snapshot: Snapshot, document: JSONValue, name: (AASARuleReference) -> String) -> [LintDiagnostic] {
+    /// `matcher` holds the site's generated AASA.
+    static func diagnostics(site: Site, in snapshot: Snapshot, matcher: SharedAASAMatchers.Entry, name: (AASARuleReference) -> String) -> [LintDiagnostic] {
         let config = site.config
         guard !config.apps.isEmpty else { return [] }
-        let matcher = AASAMatcher(document: document)
         let origin = origin(of: config)
         var found: [LintDiagnostic] = []
 
@@ -29,7 +29,7 @@ enum ServedConsistency {
             for app in config.appIDs {
                 var byRule: [(rule: AASARuleReference?, urls: [String])] = []
                 for sample in samples {
-                    let result = matcher.match(url: origin + sample, appID: app, domain: "")
+                    let result = matcher.match(url: origin + sample, appID: app)
                     guard result.decision != .match else { continue }
                     if let existing = byRule.firstIndex(where: { $0.rule == result.rule }) {
                         byRule[existing].urls.append(origin + sample)
@@ -86,7 +86,7 @@ enum ServedConsistency {
     }
 
     /// The rules that open `url`, each with the apps it opens it in.
-    private static func opening(_ matcher: AASAMatcher, _ url: String, _ apps: [String]) -> [(rule: AASARuleReference, apps: [String])] {
+    private static func opening(_ matcher: SharedAASAMatchers.Entry, _ url: String, _ apps: [String]) -> [(rule: AASARuleReference, apps: [String])] {
         var result: [(rule: AASARuleReference, apps: [String])] = []
         for app in apps {
             guard let rule = opens(matcher, url, app) else { continue }
@@ -100,8 +100,8 @@ enum ServedConsistency {
     }
 
     /// The rule that opens `url` in `app`, or nil when the URL stays in the browser.
-    private static func opens(_ matcher: AASAMatcher, _ url: String, _ app: String) -> AASARuleReference? {
-        let result = matcher.match(url: url, appID: app, domain: "")
+    private static func opens(_ matcher: SharedAASAMatchers.Entry, _ url: String, _ app: String) -> AASARuleReference? {
+        let result = matcher.match(url: url, appID: app)
         return result.decision == .match ? result.rule : nil
     }
 

@@ -46,20 +46,23 @@ public struct AASAMatcher: Sendable {
         }
         guard let details else { return .noMatch(.noAppLinks, appID: appID, url: url) }
 
+        let reading = URLReading(split)
         var considered: [String] = []
         var tried = 0
         var problems: [String] = []
         for detail in details where detail.appIDs.contains(appID) {
             considered.append(detail.label)
-            for rule in detail.rules {
-                tried += 1
+            // The rules left out could not match this path; they have no problems to report.
+            for index in detail.index.candidates(reading) {
+                let rule = detail.rules[index]
                 problems.append(contentsOf: rule.problems.map { "\(rule.reference.label): \($0)" })
-                guard let checks = Self.evaluate(rule, on: split) else { continue }
+                guard let checks = Self.evaluate(rule, on: reading) else { continue }
                 return MatchResult(
                     decision: rule.exclude ? .exclude : .match, rule: rule.reference, checks: checks, reason: nil,
                     appID: appID, url: url
                 )
             }
+            tried += detail.rules.count
         }
         guard !considered.isEmpty else { return .noMatch(.appNotListed(appID: appID), appID: appID, url: url) }
         let reason = NoMatchReason.noRuleMatched(
@@ -71,7 +74,13 @@ public struct AASAMatcher: Sendable {
 
     /// The checks a rule made when all its specified components match the URL, or nil when one does not.
     static func evaluate(_ rule: CompiledRule, on url: SplitURL) -> [ComponentCheck]? {
+        evaluate(rule, on: URLReading(url))
+    }
+
+    /// The same, on a URL already read both ways, as `match` does once for all the rules it tries.
+    static func evaluate(_ rule: CompiledRule, on url: URLReading) -> [ComponentCheck]? {
         let flags = rule.flags
+        let form = url.form(flags)
         var checks: [ComponentCheck] = []
         func record(_ component: URLComponentKind, _ item: String?, _ pattern: String?, _ values: [String]) {
             checks.append(ComponentCheck(
@@ -81,7 +90,7 @@ public struct AASAMatcher: Sendable {
         }
 
         if let path = rule.path {
-            guard let text = read(url.path, flags), path.pattern.matches(PathNormalization.path(text)) else { return nil }
+            guard let text = form.path, let normalized = form.normalizedPath, path.pattern.matches(normalized) else { return nil }
             record(.path, nil, path.source, [text])
         }
 
@@ -89,19 +98,15 @@ public struct AASAMatcher: Sendable {
         case nil:
             break
         case .ignoredDictionary:
-            record(.query, nil, nil, [url.query ?? ""])
+            record(.query, nil, nil, [url.split.query ?? ""])
         case .whole(let source, let pattern):
             // An absent query reads as the empty string.
-            guard let text = read(url.query ?? "", flags), pattern.matches(text) else { return nil }
+            guard let text = form.query, pattern.matches(text) else { return nil }
             record(.query, nil, source, [text])
         case .items(let items):
-            let urlItems = url.queryItems.map { item in
-                flags.percentEncoded ? (name: Optional(item.name), value: Optional(item.value))
-                    : (name: SplitURL.percentDecoded(item.name), value: SplitURL.percentDecoded(item.value))
-            }
             for item in items {
                 // Every occurrence of the name must match; a missing item counts as one empty value.
-                var values = urlItems.filter { $0.name == item.name }.map(\.value)
+                var values = form.items.filter { $0.name == item.name }.map(\.value)
                 if values.isEmpty { values = [""] }
                 var texts: [String] = []
                 for value in values {
@@ -113,14 +118,44 @@ public struct AASAMatcher: Sendable {
         }
 
         if let fragment = rule.fragment {
-            guard let text = read(url.fragment ?? "", flags), fragment.pattern.matches(text) else { return nil }
+            guard let text = form.fragment, fragment.pattern.matches(text) else { return nil }
             record(.fragment, nil, fragment.source, [text])
         }
         return checks
     }
+}
 
-    /// A component as the rule compares it: as written, or decoded when `percentEncoded` is false.
-    private static func read(_ text: String, _ flags: MatchFlags) -> String? {
-        flags.percentEncoded ? text : SplitURL.percentDecoded(text)
+/// A URL's components as rules compare them, read once per URL for each `percentEncoded` setting instead
+/// of once per rule tried: as written, and decoded (nil where the escapes are not UTF-8).
+struct URLReading {
+    /// The components under one setting; the path also as matching normalizes it.
+    struct Form {
+        let path: String?
+        let normalizedPath: String?
+        let query: String?
+        let fragment: String?
+        let items: [(name: String?, value: String?)]
     }
+
+    /// The URL as split.
+    let split: SplitURL
+    private let encoded: Form
+    private let decoded: Form
+
+    init(_ split: SplitURL) {
+        self.split = split
+        let items = split.queryItems
+        func form(_ read: (String) -> String?) -> Form {
+            let path = read(split.path)
+            return Form(
+                path: path, normalizedPath: path.map(PathNormalization.path), query: read(split.query ?? ""),
+                fragment: read(split.fragment ?? ""), items: items.map { (name: read($0.name), value: read($0.value)) }
+            )
+        }
+        encoded = form { $0 }
+        decoded = form(SplitURL.percentDecoded)
+    }
+
+    /// The components as a rule with `flags` reads them.
+    func form(_ flags: MatchFlags) -> Form { flags.percentEncoded ? encoded : decoded }
 }

@@ -18,16 +18,22 @@ struct CompiledRule: Sendable {
     let path: (source: String, pattern: WildcardPattern)?
     let query: QueryRule?
     let fragment: (source: String, pattern: WildcardPattern)?
+    /// Why parts of this rule can never match (undefined variables, oversized expansions), for explanations:
+    /// kept from compiling, since every match that tries the rule reports them.
+    let problems: [String]
 
-    /// Why parts of this rule can never match (undefined variables, oversized expansions), for explanations.
-    var problems: [String] {
+    init(
+        reference: AASARuleReference, exclude: Bool, flags: MatchFlags, path: (source: String, pattern: WildcardPattern)?,
+        query: QueryRule?, fragment: (source: String, pattern: WildcardPattern)?
+    ) {
+        (self.reference, self.exclude, self.flags, self.path, self.query, self.fragment) = (reference, exclude, flags, path, query, fragment)
         var patterns = [path?.pattern, fragment?.pattern].compactMap { $0 }
         switch query {
         case .whole(_, let pattern): patterns.append(pattern)
         case .items(let items): patterns.append(contentsOf: items.map(\.pattern))
         case .ignoredDictionary, nil: break
         }
-        return patterns.compactMap(\.problem)
+        problems = patterns.compactMap(\.problem)
     }
 }
 
@@ -36,6 +42,13 @@ struct CompiledDetail: Sendable {
     let label: String
     let appIDs: [String]
     let rules: [CompiledRule]
+    /// The rules that may match a given path, so a URL is not tried against every rule.
+    let index: RuleIndex
+
+    init(label: String, appIDs: [String], rules: [CompiledRule]) {
+        (self.label, self.appIDs, self.rules) = (label, appIDs, rules)
+        index = RuleIndex(rules)
+    }
 }
 
 /// Turns an AASA document into compiled details.

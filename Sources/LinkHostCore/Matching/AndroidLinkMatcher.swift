@@ -75,14 +75,16 @@ public struct AndroidLinkMatcher: Sendable {
         guard let app = apps.first(where: { $0.packageName == packageName }) else {
             return result(.notListed, "no statement grants \(AssetLinksGenerator.relation) to \(packageName)")
         }
-        let rules: [CompiledDynamicRule]
+        let rules: [CompiledDynamicRule], ruleIndex: AndroidRuleIndex
         switch app.dynamic {
         case .none: return result(.manifestOnly, "the first statement for \(packageName) has no dynamic rules Android reads, so the app's manifest alone decides")
         case .unusable(let why): return result(.manifestOnly, "\(why); Android stores no dynamic rule for the host, so the app's manifest alone decides")
-        case .rules(let compiled): rules = compiled
+        case .rules(let compiled, let built): (rules, ruleIndex) = (compiled, built)
         }
         let uri = AndroidURI(url)
-        for (index, rule) in rules.enumerated() {
+        // The rules left out cannot match this path.
+        for index in ruleIndex.candidates(uri.units.path) {
+            let rule = rules[index]
             guard let checks = rule.checks(uri) else { continue }
             return result(rule.exclude ? .exclude : .match, "dynamic_app_link_components[\(index)] matches: " + checks.joined(separator: "; "), rule: index, json: rule.json)
         }

@@ -59,6 +59,19 @@ struct AndroidPatternMatcher: Sendable, Equatable {
         }
     }
 
+    /// The units every matching text begins with: the whole pattern of a literal or prefix matcher; for a
+    /// glob, its units up to the first `.`, `\` or unit that a `*` repeats, which `matchGlobPattern`
+    /// compares one for one. `AndroidRuleIndex` looks rules up by it.
+    var literalPrefix: [UInt16] {
+        guard kind == .glob else { return pattern }
+        var prefix: [UInt16] = []
+        for (index, unit) in pattern.enumerated() {
+            guard unit != Self.dot, unit != Self.backslash, index + 1 == pattern.count || pattern[index + 1] != Self.star else { break }
+            prefix.append(unit)
+        }
+        return prefix
+    }
+
     /// The `PatternMatcher` Android builds, for explanations: `GLOB "/a/.*"`.
     var description: String {
         "\(kind.rawValue) \"\(String(decoding: pattern, as: UTF16.self))\""
@@ -66,11 +79,15 @@ struct AndroidPatternMatcher: Sendable, Equatable {
 
     /// Whether `PatternMatcher.match` accepts `text`; a missing URL part (nil) never matches.
     func matches(_ text: String?) -> Bool {
-        guard let text else { return false }
-        let units = Array(text.utf16)
+        matches(units: text.map { Array($0.utf16) })
+    }
+
+    /// The same on text already in UTF-16 code units.
+    func matches(units: [UInt16]?) -> Bool {
+        guard let units else { return false }
         switch kind {
         case .literal: return units == pattern
-        case .prefix: return units.count >= pattern.count && Array(units[..<pattern.count]) == pattern
+        case .prefix: return units.count >= pattern.count && units[..<pattern.count].elementsEqual(pattern)
         case .glob: return Self.globMatches(pattern, units)
         }
     }

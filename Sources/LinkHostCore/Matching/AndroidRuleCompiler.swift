@@ -8,8 +8,8 @@ struct CompiledAndroidApp: Sendable {
         case none
         /// Building the rules threw, so none is stored for the host and the manifest alone decides.
         case unusable(String)
-        /// The rules, in order (`UriRelativeFilterGroup`s).
-        case rules([CompiledDynamicRule])
+        /// The rules, in order (`UriRelativeFilterGroup`s), and which of them a path may match.
+        case rules([CompiledDynamicRule], AndroidRuleIndex)
     }
 
     let packageName: String
@@ -65,15 +65,15 @@ struct CompiledDynamicRule: Sendable {
         guard !isEmpty else { return nil }
         var made: [String] = []
         if let path {
-            guard path.matches(uri.path) else { return nil }
+            guard path.matches(units: uri.units.path) else { return nil }
             made.append("path \(show(uri.path)) against \(path.description)")
         }
         for item in query {
-            guard let parameter = uri.queryParameters?.first(where: { item.matcher.matches($0) }) else { return nil }
+            guard let found = uri.units.parameters?.firstIndex(where: { item.matcher.matches(units: $0) }), let parameter = uri.queryParameters?[found] else { return nil }
             made.append("query parameter \(show(parameter)) against \(item.matcher.description)")
         }
         if let fragment {
-            guard fragment.matches(uri.fragment) else { return nil }
+            guard fragment.matches(units: uri.units.fragment) else { return nil }
             made.append("fragment \(show(uri.fragment)) against \(fragment.description)")
         }
         return made
@@ -132,7 +132,7 @@ enum AndroidRuleCompiler {
             case .success(let rule): rules.append(rule)
             }
         }
-        return .rules(rules)
+        return .rules(rules, AndroidRuleIndex(rules))
     }
 
     /// The statements of a document that grant App Links to an Android app, with their index.

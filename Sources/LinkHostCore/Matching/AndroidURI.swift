@@ -12,6 +12,13 @@ struct AndroidURI: Sendable, Equatable {
     let query: String?
     /// `Uri.getFragment()`; nil without a `#`, `""` for a bare `#`.
     let fragment: String?
+    /// The path, the query's parameters and the fragment in UTF-16 code units, as `PatternMatcher` compares
+    /// them: made once per URL, not once per rule a URL is tried against.
+    let units: (path: [UInt16]?, parameters: [[UInt16]]?, fragment: [UInt16]?)
+
+    static func == (lhs: AndroidURI, rhs: AndroidURI) -> Bool {
+        lhs.path == rhs.path && lhs.query == rhs.query && lhs.fragment == rhs.fragment
+    }
 
     private static let colon = UInt16(UInt8(ascii: ":"))
     private static let slash = UInt16(UInt8(ascii: "/"))
@@ -33,6 +40,7 @@ struct AndroidURI: Sendable, Equatable {
             query = nil
         }
         fragment = fragmentStart.map { text($0 + 1 ..< units.count) }
+        self.units = (path.map { Array($0.utf16) }, query.map { Self.parameters(of: $0).map { Array($0.utf16) } }, fragment.map { Array($0.utf16) })
     }
 
     /// `StringUri.parsePath`: after `//` the authority runs to `/` or `\` (a path) or `?`/`#` (an empty
@@ -58,8 +66,10 @@ struct AndroidURI: Sendable, Equatable {
 
     /// The query's parameters as `UriRelativeFilter.matchQuery` splits them: on `&`, or on `;` when that
     /// gives a single piece, with Java's `String.split`, which drops trailing empty pieces.
-    var queryParameters: [String]? {
-        guard let query else { return nil }
+    var queryParameters: [String]? { query.map(Self.parameters(of:)) }
+
+    /// A query's parameters, as `queryParameters` gives them.
+    private static func parameters(of query: String) -> [String] {
         var pieces = Self.javaSplit(query, on: UInt16(UInt8(ascii: "&")))
         if pieces.count == 1 { pieces = Self.javaSplit(query, on: UInt16(UInt8(ascii: ";"))) }
         return pieces

@@ -76,6 +76,8 @@ enum PatternPiece: Equatable {
     /// Names may hold any character but `$`, `(` and `)`; a `$` that does not open a well-formed reference is
     /// plain text, so a URL that really contains `$(` can still be written.
     static func split(_ pattern: String) -> [PatternPiece] {
+        // Most patterns use no variable: they are one piece of text as they are.
+        guard pattern.utf8.contains(UInt8(ascii: "$")) else { return pattern.isEmpty ? [] : [.text(pattern)] }
         let scalars = Array(pattern.unicodeScalars)
         var pieces: [PatternPiece] = []
         var text = String.UnicodeScalarView()

@@ -22,6 +22,17 @@ public struct WildcardPattern: Sendable {
     private let sets: [Set<Unicode.Scalar>]
     private let splits: [[Int]]
     private let start: Int
+    /// The scalars every match begins with (the chain of plain scalars from the start, folded when case
+    /// does not count): a text that does not begin so is refused before the automaton runs, which is most
+    /// texts when a site has hundreds of rules with their own literal paths (`RuleIndex` looks rules up by it).
+    let prefix: [Unicode.Scalar]
+    /// Whether `prefix` is the whole pattern: it matches exactly that text and nothing longer.
+    let isLiteral: Bool
+    /// For an automaton of at most 64 states, per state the states it enters without consuming (itself when
+    /// it consumes) as bits, so `matches` keeps its live set in one word and allocates nothing; empty otherwise.
+    private let closures: [UInt64]
+    /// The accepting state's bit in `closures`.
+    private let acceptBits: UInt64
 
     private struct State: Sendable {
         enum Kind: UInt8, Sendable {
@@ -67,11 +78,53 @@ public struct WildcardPattern: Sendable {
         } else {
             (states, sets, splits, start) = (builder.states, builder.sets, builder.splits, next)
         }
+        var prefix: [Unicode.Scalar] = []
+        var state = start
+        while states[state].kind == .scalar {
+            prefix.append(states[state].scalar)
+            state = states[state].next
+        }
+        self.prefix = prefix
+        isLiteral = problem == nil && states[state].kind == .accept
+        (closures, acceptBits) = Self.closures(of: states, splits: splits)
+    }
+
+    /// `closures` and `acceptBits` for `states`: every state's targets have lower indices (the automaton is
+    /// built back to front), so one pass upward finds each closure from those already found.
+    private static func closures(of states: [State], splits: [[Int]]) -> ([UInt64], UInt64) {
+        guard states.count <= 64 else { return ([], 0) }
+        var closures = [UInt64](repeating: 0, count: states.count)
+        var accept: UInt64 = 0
+        for (index, state) in states.enumerated() {
+            let bit = UInt64(1) << UInt64(index)
+            var targets: [Int] = []
+            switch state.kind {
+            case .scalar, .anyScalar, .oneOf: closures[index] = bit
+            case .star:
+                closures[index] = bit
+                targets = [state.next]
+            case .split: targets = splits[state.side]
+            case .fail: break
+            case .accept:
+                closures[index] = bit
+                accept |= bit
+            }
+            for target in targets {
+                guard target < index else { return ([], 0) }
+                closures[index] |= closures[target]
+            }
+        }
+        return (closures, accept)
     }
 
     /// Whether the whole of `text` matches the pattern.
     public func matches(_ text: String) -> Bool {
         guard problem == nil else { return false }
+        var scalars = text.unicodeScalars.makeIterator()
+        for expected in prefix {
+            guard let raw = scalars.next(), (caseSensitive ? raw : Self.fold(raw)) == expected else { return false }
+        }
+        if !closures.isEmpty { return matchesInWord(scalars) }
         var run = Run(stateCount: states.count)
         var live: [Int] = []
         var next: [Int] = []
@@ -98,6 +151,36 @@ public struct WildcardPattern: Sendable {
             swap(&live, &next)
         }
         return accepting
+    }
+
+    /// `matches` for an automaton of at most 64 states, the rest of the text after the literal prefix
+    /// (which enters the state after it).
+    private func matchesInWord(_ rest: String.UnicodeScalarView.Iterator) -> Bool {
+        var rest = rest
+        var state = start
+        for _ in prefix { state = states[state].next }
+        var live = closures[state]
+        let consuming = ~acceptBits
+        while let raw = rest.next() {
+            var bits = live & consuming
+            if bits == 0 { return false }
+            let scalar = caseSensitive ? raw : Self.fold(raw)
+            live = 0
+            while bits != 0 {
+                let index = bits.trailingZeroBitCount
+                bits &= bits - 1
+                let state = states[index]
+                let passes: Bool
+                switch state.kind {
+                case .scalar: passes = state.scalar == scalar
+                case .anyScalar, .star: passes = true
+                case .oneOf: passes = sets[state.side].contains(scalar)
+                case .split, .fail, .accept: passes = false
+                }
+                if passes { live |= closures[state.kind == .star ? index : state.next] }
+            }
+        }
+        return live & acceptBits != 0
     }
 
     /// Lower-cases one scalar for case-insensitive matching; a scalar whose lower case is several scalars stays.

@@ -28,6 +28,14 @@ struct BakedPages: Sendable {
             let tag: String
             let isRightToLeft: Bool
             let strings: [String: String]
+
+            /// Hashes the tag, direction and number of strings, not every string: a config of a thousand
+            /// sites looks its bakes up a thousand times, and equal keys still compare every string.
+            func hash(into hasher: inout Hasher) {
+                hasher.combine(tag)
+                hasher.combine(isRightToLeft)
+                hasher.combine(strings.count)
+            }
         }
     }
 

@@ -56,8 +56,13 @@ public final class Site: Sendable {
             // One prepared resource per document: both AASA paths, and every site serving the same file,
             // answer with the very same bytes and ETag.
             let key = SnapshotBuild.DocumentKey(bytes: bytes, route: route, maxAge: config.aasa.cacheMaxAge)
-            let resource = build.documents[key] ?? build.prepared.resource(body: bytes, contentType: "application/json", maxAge: config.aasa.cacheMaxAge, route: route)
-            build.documents[key] = resource
+            let resource: Resource
+            if let shared = build.documents[key] {
+                resource = shared
+            } else {
+                resource = build.prepared.resource(body: bytes, contentType: "application/json", maxAge: config.aasa.cacheMaxAge, route: route)
+                build.documents[key] = resource
+            }
             generated.insert(Array(path.utf8), resource)
         }
         if config.callLinks.previewImage == nil {

@@ -120,4 +120,22 @@ struct MatchWildcardTests {
         #expect(pattern.matches("x"))
         #expect(!pattern.matches("7"))
     }
+
+    /// A small automaton (at most 64 states) is run in one machine word, a larger one state by state; both
+    /// must decide alike. The same pattern and text with a long literal tail on both sides cross the limit.
+    @Test("small and large automata decide alike, with literal starts, wildcards, classes, variables and case folding", arguments: [
+        ("a*b", "a/x/b"), ("a*b", "abc"), ("/s1/join/*/*", "/s1/join/a/b/"), ("/s1/join/*/*", "/s1/join/a"), ("/s1/join/?*", "/s1/join/"),
+        ("?*:?*", "t:1"), ("?*:?*", ":1"), ("/$(kind)/x", "/abcz/x"), ("/$(kind)/x", "/bqq/x"), ("$(lang)_$(region)", "EN_us"),
+        ("$(digit)$(digit)*", "42x"), ("/Help/*", "/HELP/1"), ("CAFÉ*", "café!"), ("", ""), ("*", ""), ("/call/", "/call"),
+    ])
+    func wordAndStateByState(pattern: String, text: String) {
+        let variables = SubstitutionVariables(custom: ["kind": ["a*z", "b?"]])
+        let tail = String(repeating: "t", count: 70)
+        for caseSensitive in [true, false] {
+            let small = WildcardPattern(pattern, caseSensitive: caseSensitive, variables: variables)
+            let large = WildcardPattern(pattern + tail, caseSensitive: caseSensitive, variables: variables)
+            #expect(small.matches(text) == large.matches(text + tail), "\(pattern) vs \(text), caseSensitive \(caseSensitive)")
+            #expect(!large.matches(text), "\(pattern)\(tail) vs \(text)")
+        }
+    }
 }
