@@ -157,6 +157,8 @@ def acme_state_config(testbed, port, http_port):
         handle.write(pem)
     os.chmod(path, 0o600)
     config = json.loads(json.dumps(testbed.config))
+    # The bench's own CA and host, on loopback: not the shipped example going live, which serve refuses ACME for.
+    config.pop("example", None)
     config["server"].update({"port": port, "httpPort": http_port, "tls": {"acme": {
         "hosts": [HOST_HEADER], "directory": directory, "stateDirectory": state, "email": "bench@example.com"}}})
     config_path = os.path.join(testbed.workdir, "linkhost-acme.json")
