@@ -68,9 +68,11 @@ struct ReloadFileKindTests {
     @Test("a reload past the watchdog's limit is logged and counted; a SIGHUP meanwhile applies once it ends")
     func watchdog() async throws {
         let site = try SiteFixture()
-        // 24 MB of static files make a reload last well past a 10 ms limit, on any machine.
+        // 4 MB of static files make a reload last well past a 10 ms limit on any machine (about 0.2 s idle
+        // here), yet not so long that two of them outlast the wait below when the machine is loaded: in a full
+        // run with every suite at once, 24 MB took 24 s a reload and the second one missed a 20 s wait.
         for index in 0..<8 {
-            try Data(repeating: UInt8(index), count: 3 << 20).write(to: URL(fileURLWithPath: site.publicPath + "/large-\(index).bin"))
+            try Data(repeating: UInt8(index), count: 512 << 10).write(to: URL(fileURLWithPath: site.publicPath + "/large-\(index).bin"))
         }
         let server = try await LinkHostProcess.start(site, environment: ["LINKHOST_RELOAD_WATCHDOG_SECONDS": "0.01"])
         server.signal(SIGHUP)
@@ -79,7 +81,7 @@ struct ReloadFileKindTests {
         changed.bundleID = "com.example.afterwatchdog"
         try site.writeConfig(changed)
         server.signal(SIGHUP)
-        let applied = try await eventually(timeout: .seconds(20)) {
+        let applied = try await eventually(timeout: .seconds(60)) {
             aasaAppIDs(parseJSON(try server.request("GET", "/.well-known/apple-app-site-association").body)) == [changed.appID]
         }
         #expect(applied, "\(server.stderr)")
