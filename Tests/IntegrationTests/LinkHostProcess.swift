@@ -104,8 +104,9 @@ final class LinkHostProcess: Sendable {
     /// Waits for the server to exit; throws when it is still running after `timeout`.
     func waitForExit(timeout: Duration) async throws -> Termination { try await child.waitForExit(timeout: timeout) }
 
-    /// Waits until stderr contains `text`.
-    func waitForStderr(containing text: String, timeout: Duration = .seconds(5)) async throws {
+    /// Waits until stderr contains `text`; the default is generous because a passing wait returns at once and a
+    /// loaded full run (every suite at once on two cores) has made a small reload take seconds.
+    func waitForStderr(containing text: String, timeout: Duration = .seconds(15)) async throws {
         try await child.waitForStderr(containing: text, timeout: timeout)
     }
 
