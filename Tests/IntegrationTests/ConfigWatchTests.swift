@@ -11,6 +11,11 @@ import Glibc
 struct ConfigWatchTests {
     static let aasaPath = "/.well-known/apple-app-site-association"
 
+    /// How long a change may take to be served. The watcher acts one to two seconds after a change (the
+    /// docs' "about two seconds", printed below as measured); the rest is the reload itself, which in a full
+    /// run of every suite at once on two cores has taken more than 5 s, so the wait bounds "never", not speed.
+    static let reloadWait: Duration = .seconds(20)
+
     /// A config with `server.watchConfig` on and its own bundle ID, as text.
     static func watchedConfig(_ site: SiteFixture, bundleID: String, teamID: String = "ABCDE12345") -> String {
         var config = TestConfig()
@@ -96,14 +101,14 @@ struct ConfigWatchTests {
         #expect(Self.servedAppIDs(server) == ["ABCDE12345.com.example.first"])
         let result = await Self.underLoad(server) { problems in
             try volume.swap(to: Self.watchedConfig(site, bundleID: "com.example.second"), version: "..2026_12_02_00_01_00.2")
-            let took = Self.timeUntil(.seconds(5)) { Self.servedAppIDs(server) == ["ABCDE12345.com.example.second"] }
-            if let took { print("config watch: ConfigMap swap served after \(took)") } else { problems.append("the swapped config was not served within 5 s") }
+            let took = Self.timeUntil(Self.reloadWait) { Self.servedAppIDs(server) == ["ABCDE12345.com.example.second"] }
+            if let took { print("config watch: ConfigMap swap served after \(took)") } else { problems.append("the swapped config was not served within \(Self.reloadWait)") }
 
             try volume.swap(to: Self.watchedConfig(site, bundleID: "com.example.broken", teamID: "broken"), version: "..2026_12_02_00_02_00.3")
-            let noticed = Self.timeUntil(.seconds(5)) {
+            let noticed = Self.timeUntil(Self.reloadWait) {
                 (try? server.request("GET", "/metrics").text.contains("\nlinkhost_config_reload_failed 1\n")) == true
             }
-            if noticed == nil { problems.append("the broken swap did not set linkhost_config_reload_failed within 5 s") }
+            if noticed == nil { problems.append("the broken swap did not set linkhost_config_reload_failed within \(Self.reloadWait)") }
             let health = try server.request("GET", "/healthz")
             if health.status != 200 || !health.text.contains("last reload FAILED") || !health.text.contains("apps[0].teamID") {
                 problems.append("healthz after the broken swap: \(health.status) \(health.text)")
@@ -111,8 +116,8 @@ struct ConfigWatchTests {
             if Self.servedAppIDs(server) != ["ABCDE12345.com.example.second"] { problems.append("the broken swap replaced the served config") }
 
             try volume.swap(to: Self.watchedConfig(site, bundleID: "com.example.third"), version: "..2026_12_02_00_03_00.4")
-            if Self.timeUntil(.seconds(5), { Self.servedAppIDs(server) == ["ABCDE12345.com.example.third"] }) == nil {
-                problems.append("the fixed config was not served within 5 s")
+            if Self.timeUntil(Self.reloadWait, { Self.servedAppIDs(server) == ["ABCDE12345.com.example.third"] }) == nil {
+                problems.append("the fixed config was not served within \(Self.reloadWait)")
             }
             // The gauge is cleared just after the new snapshot is installed: allow it that moment.
             let cleared = Self.timeUntil(.seconds(2)) {
@@ -133,21 +138,21 @@ struct ConfigWatchTests {
         let result = await Self.underLoad(server) { problems in
             // Data.write(options: .atomic): a temporary file renamed over linkhost.json.
             try site.writeConfigText(Self.watchedConfig(site, bundleID: "com.example.renamed"))
-            let took = Self.timeUntil(.seconds(5)) { Self.servedAppIDs(server) == ["ABCDE12345.com.example.renamed"] }
-            if let took { print("config watch: rename over served after \(took)") } else { problems.append("the renamed config was not served within 5 s") }
+            let took = Self.timeUntil(Self.reloadWait) { Self.servedAppIDs(server) == ["ABCDE12345.com.example.renamed"] }
+            if let took { print("config watch: rename over served after \(took)") } else { problems.append("the renamed config was not served within \(Self.reloadWait)") }
 
             // An edit in place (the same inode, new bytes): seen by its modification time and size.
             let handle = try FileHandle(forUpdating: URL(fileURLWithPath: site.configPath))
             try handle.truncate(atOffset: 0)
             try handle.write(contentsOf: Data(Self.watchedConfig(site, bundleID: "com.example.edited").utf8))
             try handle.close()
-            if Self.timeUntil(.seconds(5), { Self.servedAppIDs(server) == ["ABCDE12345.com.example.edited"] }) == nil { problems.append("the config edited in place was not served within 5 s") }
+            if Self.timeUntil(Self.reloadWait, { Self.servedAppIDs(server) == ["ABCDE12345.com.example.edited"] }) == nil { problems.append("the config edited in place was not served within \(Self.reloadWait)") }
 
             // watchConfig turned off by the file itself: the next change waits for a SIGHUP.
             var unwatched = TestConfig()
             unwatched.bundleID = "com.example.unwatched"
             try site.writeConfig(unwatched)
-            if Self.timeUntil(.seconds(5), { Self.servedAppIDs(server) == [unwatched.appID] }) == nil { problems.append("the config turning the watch off was not served") }
+            if Self.timeUntil(Self.reloadWait, { Self.servedAppIDs(server) == [unwatched.appID] }) == nil { problems.append("the config turning the watch off was not served") }
             unwatched.bundleID = "com.example.ignored"
             try site.writeConfig(unwatched)
             usleep(3_500_000)
