@@ -124,7 +124,7 @@ struct CDNCacheTests {
             let again = try cache.request(path, headers: [("Accept-Language", "fr")])
             #expect(again.status == 200 && again.body == first[path]?.body && again.header("ETag") == first[path]?.header("ETag"), "\(path): \(again)")
         }
-        let notModified = try await eventually(timeout: .seconds(30)) {
+        let notModified = try await eventually {
             let lines = server.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             return Self.revalidated.allSatisfy { path in
                 let bare = String(path.prefix { $0 != "?" })

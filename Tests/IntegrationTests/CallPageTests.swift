@@ -191,6 +191,6 @@ struct CallPageTests {
         renamed.name = "Renamed App"
         try site.writeConfig(renamed)
         server.signal(SIGHUP)
-        #expect(try await eventually(timeout: .seconds(30)) { try server.request("GET", "/call/cached1?type=video").text.contains("Renamed App") })
+        #expect(try await eventually { try server.request("GET", "/call/cached1?type=video").text.contains("Renamed App") })
     }
 }

@@ -21,6 +21,13 @@ import Testing
 import Glibc
 #endif
 
+/// How long a test waits for something that should happen (a log line, a reload served, an exit after
+/// SIGTERM) before calling it "never". A passing wait returns as soon as its condition holds, so the bound
+/// costs nothing; it is generous because a full run of every suite at once on two cores has made a watched
+/// config take 5.2 s to be served (2.0 s alone) and a 24 MB reload 24 s. A bound that is itself the behaviour
+/// under test (a drain, a header deadline) is written and asserted where it is measured, not taken from here.
+let happensWithin: Duration = .seconds(30)
+
 /// How a child process ended, and everything it printed.
 struct Termination: Sendable, CustomStringConvertible {
     /// The exit code, or nil when a signal killed it.
@@ -310,12 +317,12 @@ final class ChildProcess: Sendable {
     }
 
     /// Waits until captured stderr contains `text`; throws with the whole stderr when it does not in time or the child ends first.
-    func waitForStderr(containing text: String, timeout: Duration) async throws {
+    func waitForStderr(containing text: String, timeout: Duration = happensWithin) async throws {
         try await waitFor(text, in: "stderr", timeout: timeout) { stderr.text }
     }
 
     /// Waits until stdout or stderr contains `text` (servers that log to either); throws like `waitForStderr`.
-    func waitForOutput(containing text: String, timeout: Duration) async throws {
+    func waitForOutput(containing text: String, timeout: Duration = happensWithin) async throws {
         try await waitFor(text, in: "the output", timeout: timeout) { output }
     }
 

@@ -64,13 +64,13 @@ struct ChildProcessTests {
     @Test("a long-lived child's deadline kills what it started too: nothing holds its output afterwards")
     func deadlineKillsTheGroup() async throws {
         let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "sleep 120 & echo $!; wait"])
-        try await child.waitForOutput(containing: "\n", timeout: .seconds(30))
+        try await child.waitForOutput(containing: "\n")
         let started = ContinuousClock.now
         await #expect(throws: ChildTimeout.self) { try await child.waitForExit(timeout: .milliseconds(300)) }
         #expect(ContinuousClock.now - started < .seconds(60))
         #expect(!child.isRunning)
         // The grandchild held the write end of stdout; once it is dead the reader sees end of file.
-        #expect(try await eventually(timeout: .seconds(30)) { child.stdout.isFinished }, "a grandchild still holds stdout")
+        #expect(try await eventually { child.stdout.isFinished }, "a grandchild still holds stdout")
     }
 
     @Test("given input reaches the child's stdin, then end of file; an open stdin takes writes as they come")
@@ -86,7 +86,7 @@ struct ChildProcessTests {
         let interactive = try ChildProcess(executable: try requireTool("sh"), arguments: ["-c", "read first; echo \"got $first\"; read second; echo \"got $second\""],
                                            input: .open)
         #expect(interactive.writeInput("one\n"))
-        try await interactive.waitForOutput(containing: "got one\n", timeout: .seconds(30))
+        try await interactive.waitForOutput(containing: "got one\n")
         #expect(interactive.writeInput("two\n"))
         interactive.closeInput()
         let ended = try await interactive.waitForExit(timeout: .seconds(10))

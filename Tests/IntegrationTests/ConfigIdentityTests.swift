@@ -69,7 +69,7 @@ struct ConfigIdentityTests {
         let brokenHash = try await Self.sha256(ofFile: site.configPath)
         server.signal(SIGHUP)
         try await server.waitForStderr(containing: "reload failed")
-        #expect(try await eventually(timeout: .seconds(30)) { try Self.reloadFailed(server) == 1 }, "\(server.stderr)")
+        #expect(try await eventually { try Self.reloadFailed(server) == 1 }, "\(server.stderr)")
         let logLines = server.stderr.split(separator: "\n").filter { $0.hasPrefix("linkhost: error: reload failed: error LH") }
         #expect(logLines.contains { $0.contains("apps[0].teamID") }, "\(server.stderr)")
         #expect(logLines.contains { $0.contains("android[0].packageName") }, "\(server.stderr)")
@@ -90,7 +90,7 @@ struct ConfigIdentityTests {
         try site.writeConfig(fixed)
         let fixedHash = try await Self.sha256(ofFile: site.configPath)
         server.signal(SIGHUP)
-        #expect(try await eventually(timeout: .seconds(30)) { try Self.reloadFailed(server) == 0 }, "\(server.stderr)")
+        #expect(try await eventually { try Self.reloadFailed(server) == 0 }, "\(server.stderr)")
         #expect(try Self.infoHash(server) == fixedHash)
         #expect(try server.request("GET", "/healthz").text == "ok\nconfig sha256:\(fixedHash) generation 2\n")
         #expect(Self.logged(server, "reloaded", generation: 2, sha256: fixedHash), "\(server.stderr)")
@@ -108,7 +108,7 @@ struct ConfigIdentityTests {
         try site.writeConfig(moved)
         server.signal(SIGHUP)
         try await server.waitForStderr(containing: "reload refused")
-        #expect(try await eventually(timeout: .seconds(30)) { try Self.reloadFailed(server) == 1 })
+        #expect(try await eventually { try Self.reloadFailed(server) == 1 })
         let health = try server.request("GET", "/healthz")
         #expect(health.status == 200 && health.text.contains("  refused server.port \(config.serverPort) → \(moved.serverPort)"), "\(health.text)")
     }

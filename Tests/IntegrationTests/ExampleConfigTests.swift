@@ -42,7 +42,7 @@ struct ExampleConfigTests {
         let allowed = try await LinkHostProcess.start(site, environment: environment)
         #expect(allowed.stderr.contains("linkhost: listening on https://"), "\(allowed.stderr)")
         allowed.signal(SIGTERM)
-        _ = try await allowed.waitForExit(timeout: .seconds(30))
+        _ = try await allowed.waitForExit(timeout: happensWithin)
 
         let own = try SiteFixture()
         let text = try String(contentsOfFile: SiteFixture.repositoryRoot + "/config/linkhost.json", encoding: .utf8)
@@ -61,9 +61,9 @@ struct ExampleConfigTests {
             let child = try ChildProcess(executable: try requireTool("unshare"),
                                          arguments: ["-rn", try LinkHostCLI.binaryPath(), "serve", "--config", site.configPath, "--host", "::", "--port", "8080"],
                                          environment: LinkHostCLI.baseEnvironment, directory: site.directory)
-            try await child.waitForStderr(containing: "listening on", timeout: .seconds(30))
+            try await child.waitForStderr(containing: "listening on")
             child.send(SIGTERM)
-            return try await child.waitForExit(timeout: .seconds(30)).stderr
+            return try await child.waitForExit(timeout: happensWithin).stderr
         }
         let shipped = try await serveEverywhere(try shippedSite())
         #expect(shipped.contains("linkhost: warning: !!! serving the shipped EXAMPLE config") && shipped.contains("on :: port 8080"), "\(shipped)")

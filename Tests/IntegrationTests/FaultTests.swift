@@ -65,7 +65,7 @@ struct FaultTests {
         let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "exec \"$0\" serve --config \"$1\" --host 127.0.0.1 --port \"$2\" >/dev/full", binary, site.configPath, String(port)],
                                      environment: LinkHostCLI.baseEnvironment, directory: site.directory)
         defer { child.send(SIGKILL) }
-        #expect(try await eventually(timeout: .seconds(30)) { (try? RawHTTPClient(port: port).request("GET", "/healthz").status) == 200 })
+        #expect(try await eventually { (try? RawHTTPClient(port: port).request("GET", "/healthz").status) == 200 })
         let client = try RawHTTPClient(port: port)
         for index in 0..<2_000 {
             let response = try client.request("GET", index % 2 == 0 ? Self.aasaPath : "/call/abc\(index % 50)")
@@ -74,7 +74,7 @@ struct FaultTests {
         }
         #expect(child.isRunning)
         child.send(SIGTERM)
-        let ended = try await child.waitForExit(timeout: .seconds(30))
+        let ended = try await child.waitForExit(timeout: happensWithin)
         #expect(ended.exitCode == 0, "\(ended)")
     }
 

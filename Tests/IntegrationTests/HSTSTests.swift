@@ -70,7 +70,7 @@ struct HSTSTests {
         config.serverExtra["tls"] = tls
         try site.writeConfig(config)
         server.signal(SIGHUP)
-        try await server.waitForStderr(containing: "(generation 2)", timeout: .seconds(30))
+        try await server.waitForStderr(containing: "(generation 2)", timeout: happensWithin)
         let off = try await hsts(url)
         #expect(off.status == 200 && off.values.isEmpty, "\(off.text)")
     }

@@ -53,7 +53,7 @@ final class LinkHostProcess: Sendable {
                 return address
             }
             if !child.isRunning {
-                let ended = try await child.waitForExit(timeout: .seconds(30))
+                let ended = try await child.waitForExit(timeout: happensWithin)
                 throw HarnessError("linkhost exited before listening: \(ended)")
             }
             if ContinuousClock.now >= deadline {

@@ -11,7 +11,7 @@ struct ObservabilityTests {
         _ = try server.request("GET", "/call/abc?type=secret-token-in-query")
         _ = try server.request("GET", "/nope%0d%0a{\"forged\":1}", headers: [("User-Agent", "quote\" back\\slash")])
         let lines = { server.stdout.split(separator: "\n").filter { $0.hasPrefix("{") } }
-        #expect(try await eventually(timeout: .seconds(30)) { lines().count >= 3 }, "stdout: \(server.stdout)")
+        #expect(try await eventually { lines().count >= 3 }, "stdout: \(server.stdout)")
         var paths: [String] = []
         for line in lines() {
             let entry = try #require(parseJSON(Array(line.utf8)) as? [String: Any], "\(line)")
@@ -36,7 +36,7 @@ struct ObservabilityTests {
         _ = try server.request("GET", "/.well-known/apple-app-site-association")
         _ = try server.request("GET", "/missing")
         server.signal(SIGTERM)
-        let ended = try await server.waitForExit(timeout: .seconds(30))
+        let ended = try await server.waitForExit(timeout: happensWithin)
         #expect(ended.exitCode == 0, "\(ended)")
         let lines = ended.stdout.split(separator: "\n")
         #expect(lines.count == 2, "two requests, two lines: \(ended.stdout)")

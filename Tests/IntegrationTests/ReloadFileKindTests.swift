@@ -24,8 +24,8 @@ struct ReloadFileKindTests {
     private func expectFixedReloadApplies(_ server: LinkHostProcess, _ site: SiteFixture) async throws {
         try site.write("added after the fix\n", to: "public/fixed.txt")
         server.signal(SIGHUP)
-        try await server.waitForStderr(containing: "reloaded", timeout: .seconds(30))
-        let served = try await eventually(timeout: .seconds(30)) { try server.request("GET", "/fixed.txt").status == 200 }
+        try await server.waitForStderr(containing: "reloaded", timeout: happensWithin)
+        let served = try await eventually { try server.request("GET", "/fixed.txt").status == 200 }
         #expect(served, "\(server.stderr)")
         let metrics = try server.request("GET", "/metrics").text
         #expect(metrics.contains("linkhost_reloads_total{result=\"failed\"} 1"), "\(metrics)")
@@ -39,7 +39,7 @@ struct ReloadFileKindTests {
         try #require(mkfifo(pipe, 0o644) == 0)
         server.signal(SIGHUP)
         // Before the fix the reload thread blocked in open() for ever and logged nothing.
-        try await server.waitForStderr(containing: "reload failed", timeout: .seconds(30))
+        try await server.waitForStderr(containing: "reload failed", timeout: happensWithin)
         #expect(server.stderr.contains("\(pipe) is a FIFO (named pipe), not a regular file"), "\(server.stderr)")
         #expect(try server.request("GET", "/style.css").status == 200)
         try #require(unlink(pipe) == 0)
@@ -101,6 +101,6 @@ struct ReloadFileKindTests {
         let writer = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "cat aasa.json > aasa.pipe"], environment: [:], directory: site.directory)
         let ended = try await LinkHostCLI.run(["validate", "--aasa", pipe], directory: site.directory)
         #expect(ended.exitCode == 0 && ended.stdout.contains("valid"), "\(ended)")
-        _ = try await writer.waitForExit(timeout: .seconds(30))
+        _ = try await writer.waitForExit(timeout: happensWithin)
     }
 }

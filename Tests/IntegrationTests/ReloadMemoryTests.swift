@@ -39,7 +39,7 @@ struct ReloadMemoryTests {
         try await reload(server, to: 2)
         // The pages go back just after the `reloaded` line, when the reload thread has let go of the old snapshot.
         var small = 0
-        let shrank = try await eventually(timeout: .seconds(30)) {
+        let shrank = try await eventually {
             small = try residentKB(server)
             return small < large / 2
         }
@@ -50,7 +50,7 @@ struct ReloadMemoryTests {
         try site.writeConfig(config)
         for generation in 3...5 { try await reload(server, to: generation) }
         var again = 0
-        let bounded = try await eventually(timeout: .seconds(30)) {
+        let bounded = try await eventually {
             again = try residentKB(server)
             return Double(again) < Double(large) * 1.5
         }

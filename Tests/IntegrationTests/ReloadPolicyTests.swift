@@ -100,7 +100,7 @@ struct ReloadPolicyTests {
         try await server.waitForStderr(containing: "reloaded")
         let held = try SignalTests.holdRequest(on: server)
         let drained = await server.signalAndTimeExit(SIGTERM)
-        let ended = try await server.waitForExit(timeout: .seconds(30))
+        let ended = try await server.waitForExit(timeout: happensWithin)
         #expect(ended.exitCode == 0, "\(ended)")
         #expect(drained < .seconds(4), "the drain took \(drained), longer than the reloaded 1 s allows")
         #expect(ended.stderr.contains("up to 1 s"), "\(ended)")

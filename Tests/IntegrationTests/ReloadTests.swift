@@ -83,7 +83,7 @@ struct ReloadTests {
         #expect(failed.isEmpty, "failures during the storm: \(failed.prefix(5))")
         #expect(ok > 100, "too few requests to prove anything: \(ok)")
         // The last signal's reload may still be building; the newest generation serves the last config.
-        let settled = try await eventually(timeout: .seconds(30)) {
+        let settled = try await eventually {
             let metrics = try server.request("GET", "/metrics").text
             let aasa = try server.request("GET", "/.well-known/apple-app-site-association")
             return metrics.contains("linkhost_reloads_total{result=\"failed\"} 0") && aasaAppIDs(parseJSON(aasa.body)) == [TestConfig().appID]
@@ -126,7 +126,7 @@ struct ReloadTests {
         try site.write(try String(contentsOfFile: site.directory + "/second.pem", encoding: .utf8), to: "cert.pem")
         try site.write(try String(contentsOfFile: site.directory + "/second.key", encoding: .utf8), to: "key.pem")
         server.signal(SIGHUP)
-        #expect(try await eventually(timeout: .seconds(30)) { try fetch(trusting: "second").stdout == "200 application/json" }, "rotated certificate not served: \(server.stderr)")
+        #expect(try await eventually { try fetch(trusting: "second").stdout == "200 application/json" }, "rotated certificate not served: \(server.stderr)")
 
         // A key that does not belong to the certificate: the reload fails and the second pair keeps serving.
         try site.write(try String(contentsOfFile: site.directory + "/first.key", encoding: .utf8), to: "key.pem")

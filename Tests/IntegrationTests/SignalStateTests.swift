@@ -58,7 +58,7 @@ struct SignalStateTests {
         #expect(child.stderr.text.contains("(generation 2)"), "\(child.stderr.text)")
         #expect(child.isRunning)
         child.send(SIGTERM)
-        let ended = try await child.waitForExit(timeout: .seconds(30))
+        let ended = try await child.waitForExit(timeout: happensWithin)
         #expect(ended.exitCode == 0, "\(ended)")
     }
 
@@ -94,6 +94,6 @@ struct SignalStateTests {
         let reloads = server.stderr.components(separatedBy: "reloaded ").count - 1
         #expect(reloads == 2, "six SIGHUPs, the last five during the first reload, should make two reloads: \(server.stderr)")
         server.signal(SIGTERM)
-        #expect(try await server.waitForExit(timeout: .seconds(30)).exitCode == 0)
+        #expect(try await server.waitForExit(timeout: happensWithin).exitCode == 0)
     }
 }

@@ -143,7 +143,7 @@ struct SignalTests {
         server.signal(SIGHUP)
 
         var after = before
-        let reloaded = try await eventually(timeout: .seconds(30)) {
+        let reloaded = try await eventually {
             after = try server.request("GET", Self.aasaPath)
             return after.body != before.body
         }
@@ -181,7 +181,7 @@ struct SignalTests {
         fixed.bundleID = "com.example.fixed"
         try site.writeConfig(fixed)
         server.signal(SIGHUP)
-        let recovered = try await eventually(timeout: .seconds(30)) {
+        let recovered = try await eventually {
             aasaAppIDs(parseJSON(try server.request("GET", Self.aasaPath).body)) == [fixed.appID]
         }
         #expect(recovered, "the next good config was never served; stderr:\n\(server.stderr)")

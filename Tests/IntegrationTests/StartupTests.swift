@@ -9,7 +9,7 @@ struct StartupTests {
         var config = TestConfig()
         config.teamID = "abc123"
         let site = try SiteFixture(config)
-        let ended = try await LinkHostCLI.run(LinkHostProcess.defaultArguments(for: site), directory: site.directory, timeout: .seconds(30))
+        let ended = try await LinkHostCLI.run(LinkHostProcess.defaultArguments(for: site), directory: site.directory, timeout: happensWithin)
         #expect(ended.exitCode == 2, "\(ended)")
         #expect(ended.stderr.contains("apps[0].teamID"), "\(ended)")
         #expect(ended.stderr.contains("\"abc123\""), "\(ended)")
@@ -20,7 +20,7 @@ struct StartupTests {
     func missingConfig() async throws {
         let site = try SiteFixture()
         let missing = site.directory + "/does-not-exist.json"
-        let ended = try await LinkHostCLI.run(["serve", "--config", missing, "--host", "127.0.0.1", "--port", "0"], directory: site.directory, timeout: .seconds(30))
+        let ended = try await LinkHostCLI.run(["serve", "--config", missing, "--host", "127.0.0.1", "--port", "0"], directory: site.directory, timeout: happensWithin)
         #expect(ended.exitCode == 2, "\(ended)")
         #expect(!ended.stderr.contains("listening on"), "\(ended)")
         for trace in ["Fatal error", "Stack dump", "backtrace", "0x0000"] {
@@ -69,7 +69,7 @@ struct StartupTests {
         #expect(validated.stderr.contains("apps[0].bundleId"), "\(validated)")
         #expect(validated.stderr.contains("did you mean \"bundleID\""), "\(validated)")
 
-        let served = try await LinkHostCLI.run(LinkHostProcess.defaultArguments(for: site), directory: site.directory, timeout: .seconds(30))
+        let served = try await LinkHostCLI.run(LinkHostProcess.defaultArguments(for: site), directory: site.directory, timeout: happensWithin)
         #expect(served.exitCode == 2, "\(served)")
         #expect(served.stderr.contains("did you mean \"bundleID\""), "\(served)")
     }
@@ -104,7 +104,7 @@ struct StartupTests {
     @Test("An invalid LINKHOST_PORT is a config error naming the variable (exit 2)")
     func invalidEnvironmentPort() async throws {
         let site = try SiteFixture()
-        let ended = try await LinkHostCLI.run(["serve", "--config", site.configPath], environment: ["LINKHOST_PORT": "eighty", "LINKHOST_HOST": "127.0.0.1"], directory: site.directory, timeout: .seconds(30))
+        let ended = try await LinkHostCLI.run(["serve", "--config", site.configPath], environment: ["LINKHOST_PORT": "eighty", "LINKHOST_HOST": "127.0.0.1"], directory: site.directory, timeout: happensWithin)
         #expect(ended.exitCode == 2, "\(ended)")
         #expect(ended.stderr.contains("LINKHOST_PORT"), "\(ended)")
         #expect(!ended.stderr.contains("listening on"), "\(ended)")

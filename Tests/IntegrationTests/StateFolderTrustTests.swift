@@ -35,7 +35,7 @@ struct StateFolderTrustTests {
     private func expectRefusal(_ site: SiteFixture) async throws -> Termination {
         let child = try ChildProcess(executable: try LinkHostCLI.binaryPath(), arguments: LinkHostProcess.defaultArguments(for: site),
                                      environment: LinkHostCLI.baseEnvironment, directory: site.directory)
-        let ended = try await child.waitForExit(timeout: .seconds(30))
+        let ended = try await child.waitForExit(timeout: happensWithin)
         #expect(ended.exitCode != nil && ended.exitCode != 0, "\(ended)")
         #expect(!(ended.stdout + ended.stderr).contains("listening on"), "\(ended)")
         return ended
@@ -83,7 +83,7 @@ struct StateFolderTrustTests {
         try FileManager.default.createSymbolicLink(atPath: folder + "/account.key.pem.tmp", withDestinationPath: victim)
         let server = try await LinkHostProcess.start(site)
         let key = folder + "/account.key.pem"
-        let written = try await eventually(timeout: .seconds(30)) { FileManager.default.fileExists(atPath: key) }
+        let written = try await eventually { FileManager.default.fileExists(atPath: key) }
         #expect(written, "no account key was stored: \(server.stderr)")
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "VICTIM 5c1e\n", "the planted link was followed")
         let attributes = try FileManager.default.attributesOfItem(atPath: key)

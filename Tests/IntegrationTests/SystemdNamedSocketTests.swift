@@ -45,13 +45,13 @@ struct SystemdNamedSocketTests {
         #expect(plain.status == 200 && !plain.headers.lowercased().contains("strict-transport-security"), "\(plain.headers)")
         let redirected = try await curl("http://127.0.0.1:\(httpPort)/call/abc?type=video")
         #expect(redirected.status == 308, "the plain-HTTP listener redirects the rest: \(redirected.headers)")
-        try await child.waitForStderr(containing: "named http, https", timeout: .seconds(30))
+        try await child.waitForStderr(containing: "named http, https")
         #expect(child.stderr.text.contains("linkhost: listening on https://127.0.0.1:\(httpsPort)"), "\(child.stderr.text)")
         #expect(throws: (any Error).self, "server.httpPort \(configuredHTTP) must not be bound beside the passed socket") {
             try RawHTTPClient(port: configuredHTTP, timeout: .seconds(1))
         }
         child.send(SIGTERM)
-        #expect(try await child.waitForExit(timeout: .seconds(30)).exitCode == 0)
+        #expect(try await child.waitForExit(timeout: happensWithin).exitCode == 0)
     }
 
     /// Starts an activation that does not fit the config and returns how it ended (after the first connection attempt).
@@ -108,8 +108,8 @@ struct SystemdNamedSocketTests {
         let port = try RawHTTPClientPortPicker.freePort()
         let child = try await activate(site, ports: [port], names: ["linkhost.socket"])
         #expect(try await SystemdTests.connect(port).request("GET", "/healthz").status == 200)
-        try await child.waitForStderr(containing: "1 socket passed by systemd (LISTEN_FDS)", timeout: .seconds(30))
+        try await child.waitForStderr(containing: "1 socket passed by systemd (LISTEN_FDS)")
         child.send(SIGTERM)
-        #expect(try await child.waitForExit(timeout: .seconds(30)).exitCode == 0)
+        #expect(try await child.waitForExit(timeout: happensWithin).exitCode == 0)
     }
 }

@@ -90,7 +90,7 @@ struct SystemdTests {
 
         server.signal(SIGTERM)
         _ = try await socket.wait(for: "STOPPING=1")
-        #expect(try await server.waitForExit(timeout: .seconds(30)).exitCode == 0)
+        #expect(try await server.waitForExit(timeout: happensWithin).exitCode == 0)
     }
 
     /// `systemd-socket-activate -l 127.0.0.1:PORT … -- linkhost serve`, started but not yet connected to.
@@ -124,10 +124,10 @@ struct SystemdTests {
         let answer = try first.request("GET", "/.well-known/apple-app-site-association")
         #expect(answer.status == 200, "\(answer)")
         // The output arrives through pipes read by other threads: wait for it rather than race it.
-        try await child.waitForStderr(containing: "1 socket passed by systemd", timeout: .seconds(30))
-        #expect(try await eventually(timeout: .seconds(30)) { child.stderr.text.contains("linkhost: listening on http://127.0.0.1:\(port)") }, "\(child.stderr.text)")
+        try await child.waitForStderr(containing: "1 socket passed by systemd")
+        #expect(try await eventually { child.stderr.text.contains("linkhost: listening on http://127.0.0.1:\(port)") }, "\(child.stderr.text)")
         child.send(SIGTERM)
-        #expect(try await child.waitForExit(timeout: .seconds(30)).exitCode == 0)
+        #expect(try await child.waitForExit(timeout: happensWithin).exitCode == 0)
     }
 
     @Test("Socket activation with two sockets: both are served, and SIGHUP reloads on both")
@@ -138,18 +138,18 @@ struct SystemdTests {
         let child = try Self.activate(site, ports: ports)
         #expect(try await Self.connect(ports[0]).request("GET", "/healthz").status == 200)
         #expect(try await Self.connect(ports[1]).request("GET", "/healthz").status == 200)
-        try await child.waitForStderr(containing: "2 sockets passed by systemd", timeout: .seconds(30))
+        try await child.waitForStderr(containing: "2 sockets passed by systemd")
 
         var changed = TestConfig()
         changed.bundleID = "com.example.activated"
         try site.writeConfig(changed)
         child.send(SIGHUP)
-        try await child.waitForStderr(containing: "reloaded", timeout: .seconds(30))
+        try await child.waitForStderr(containing: "reloaded")
         for port in ports {
             let aasa = try RawHTTPClient(port: port).request("GET", "/.well-known/apple-app-site-association")
             #expect(aasaAppIDs(parseJSON(aasa.body)) == [changed.appID], "port \(port): \(aasa)")
         }
         child.send(SIGTERM)
-        #expect(try await child.waitForExit(timeout: .seconds(30)).exitCode == 0)
+        #expect(try await child.waitForExit(timeout: happensWithin).exitCode == 0)
     }
 }

@@ -82,7 +82,7 @@ struct TenantSitesTests {
         #expect(metrics.contains("linkhost_requests_total{site=\"brand\",route=\"call_page\",status=\"2xx\"} 1"), "\(metrics)")
         #expect(!metrics.contains("site=\"meet.brand.example\""))
         let entries = { server.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } }
-        #expect(try await eventually(timeout: .seconds(30)) { entries().contains { $0["path"] as? String == "/call/abc" } })
+        #expect(try await eventually { entries().contains { $0["path"] as? String == "/call/abc" } })
         let line = entries().first { $0["path"] as? String == "/call/abc" }
         #expect(line?["site"] as? String == "brand" && line?["host"] as? String == "x.brand.example", "\(String(describing: line))")
     }

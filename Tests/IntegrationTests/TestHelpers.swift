@@ -37,7 +37,7 @@ func maxAge(_ cacheControl: String?) -> Int? {
 }
 
 /// Polls `condition` every 20 ms until it holds; false when `timeout` passes first.
-func eventually(timeout: Duration, _ condition: () throws -> Bool) async throws -> Bool {
+func eventually(timeout: Duration = happensWithin, _ condition: () throws -> Bool) async throws -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try condition() { return true }

@@ -8,7 +8,7 @@ struct TrustedProxyTests {
     static func loggedRemotes(_ server: LinkHostProcess, _ requests: [(path: String, headers: [(String, String)])]) async throws -> [String: String] {
         for request in requests { _ = try server.request("GET", request.path, headers: request.headers) }
         var remotes: [String: String] = [:]
-        let complete = try await eventually(timeout: .seconds(30)) {
+        let complete = try await eventually {
             remotes = [:]
             for line in server.stdout.split(separator: "\n") {
                 guard let entry = parseJSON(Array(line.utf8)) as? [String: Any], let path = entry["path"] as? String else { continue }

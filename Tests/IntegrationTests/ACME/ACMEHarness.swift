@@ -76,11 +76,11 @@ final class PebbleCA: Sendable {
         dns = try ChildProcess(executable: challengeServerPath,
                                arguments: ["-dns01", "127.0.0.1:\(dnsPort)", "-http01", "", "-https01", "", "-tlsalpn01", "",
                                            "-management", "127.0.0.1:\(ports[4])", "-defaultIPv4", "127.0.0.1", "-defaultIPv6", ""])
-        try await dns.waitForOutput(containing: "Starting challenge servers", timeout: .seconds(30))
+        try await dns.waitForOutput(containing: "Starting challenge servers")
         pebble = try ChildProcess(executable: pebblePath, arguments: ["-config", folder.path + "/pebble.json", "-dnsserver", "127.0.0.1:\(dnsPort)"],
                                   environment: ChildProcess.inheritedEnvironment.merging(
                                       ["PEBBLE_VA_NOSLEEP": "1", "PEBBLE_WFE_NONCEREJECT": "\(nonceReject)", "PEBBLE_AUTHZREUSE": "0"]) { $1 })
-        try await pebble.waitForOutput(containing: "Listening on: 127.0.0.1:\(acmePort)", timeout: .seconds(30))
+        try await pebble.waitForOutput(containing: "Listening on: 127.0.0.1:\(acmePort)")
         // Pebble prints that line before it binds: a client started at once found the port refused and
         // waited out its 60 s retry. Ready means a connection is accepted (or Pebble's exit is reported).
         let deadline = ContinuousClock.now + .seconds(10)
@@ -130,7 +130,7 @@ final class ACMEServer: Sendable {
     /// Stops with SIGTERM and waits for exit 0.
     func stop() async throws {
         child.send(SIGTERM)
-        let ended = try await child.waitForExit(timeout: .seconds(30))
+        let ended = try await child.waitForExit(timeout: happensWithin)
         #expect(ended.exitCode == 0, "linkhost did not stop cleanly: \(ended)")
     }
 }

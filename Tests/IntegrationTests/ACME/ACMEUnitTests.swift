@@ -102,6 +102,6 @@ struct ACMEUnitTests {
         let stored = PebbleTests.stateFolder(folder.path + "/var-lib-linkhost", directory: pebble.directory) + "/a.test.pem"
         #expect(FileManager.default.fileExists(atPath: stored), "the certificate must be in the unit's state folder: \(stored)")
         child.send(SIGTERM)
-        #expect(try await child.waitForExit(timeout: .seconds(30)).exitCode == 0)
+        #expect(try await child.waitForExit(timeout: happensWithin).exitCode == 0)
     }
 }
