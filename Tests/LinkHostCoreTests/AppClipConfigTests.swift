@@ -51,4 +51,21 @@ struct AppClipConfigTests {
         let plainPage = Router(snapshot: try Snapshot(config: plain)).respond(to: Request(path: "/call/abc", query: ["type": "video"])).bodyText
         #expect(plainPage.contains("<meta name=\"apple-itunes-app\" content=\"app-id=1234567890, app-argument=") && !plainPage.contains("app-clip"))
     }
+
+    @Test("two sites showing the same app, one with its clip and one without, do not share a page bake")
+    func bakesKeepTheClip() throws {
+        let config = try Fixtures.config("""
+        {
+          "apps": [ { "name": "Example Video", "teamID": "ABCDE12345", "bundleID": "com.example.video", "appStoreID": "1234567890", "appClipBundleID": "com.example.video.Clip" } ],
+          "callLinks": { "paths": ["call"] },
+          "sites": [ { "hosts": ["clip.example.com"] },
+                     { "hosts": ["plain.example.com"], "apps": [ { "name": "Example Video", "teamID": "ABCDE12345", "bundleID": "com.example.video", "appStoreID": "1234567890" } ] } ]
+        }
+        """)
+        let router = Router(snapshot: try Snapshot(config: config))
+        let clip = router.respond(to: Request(path: "/call/abc", host: "clip.example.com")).bodyText
+        let plain = router.respond(to: Request(path: "/call/abc", host: "plain.example.com")).bodyText
+        #expect(clip.contains("app-id=1234567890, app-clip-bundle-id=com.example.video.Clip, app-clip-display=card, app-argument=https://clip.example.com/call/abc"), "\(clip)")
+        #expect(plain.contains("app-id=1234567890, app-argument=https://plain.example.com/call/abc") && !plain.contains("app-clip"), "\(plain)")
+    }
 }
