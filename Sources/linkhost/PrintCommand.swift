@@ -111,6 +111,10 @@ enum PrintCommand: Command {
             guard served.entries.contains(where: { !$0.site.android.isEmpty }) else { return nothing("Android app in \"android\" on a named host", site: nil) }
             text = AndroidManifestGenerator.fragment(for: served, source: path)
         case "info-plist":
+            if ServedHosts.iOSKind(naming: arguments.all("--app"), config: config) == .appClip {
+                // Apple, "Choosing the right functionality for your App Clip": custom URL schemes are the full app's.
+                throw UsageError(message: "an App Clip registers no custom URL scheme (Apple reserves them for the full app); give the app's ID with --app", command: name)
+            }
             let served = try hosts(arguments, config: config, kind: .iOS)
             guard !URLTypesGenerator.schemes(for: served).isEmpty else { return nothing("custom URL scheme (an iOS app's \"urlScheme\" or \"callLinks.openInAppURL\") on a named host", site: nil) }
             text = URLTypesGenerator.fragment(for: served, source: path)

@@ -104,13 +104,15 @@ struct AppClipTests {
         #expect(findings.contains { $0["code"] as? String == "LH702" && $0["severity"] as? String == "error" && ($0["message"] as? String ?? "").contains("appclips:join.example.org") }, "\(missing)")
     }
 
-    @Test("print swift-parser --app CLIP builds the clip's CallLinkParser with its sites' templates and hosts")
+    @Test("print swift-parser --app CLIP builds the clip's CallLinkParser with its sites' templates and hosts; info-plist has nothing for a clip")
     func swiftParser() async throws {
         let site = try Self.fixture()
         let parser = try await LinkHostCLI.run(["print", "swift-parser", "--config", site.configPath, "--app", Self.clipID])
         #expect(parser.exitCode == 0, "\(parser)")
         #expect(parser.stdout.hasPrefix("let parser = try CallLinkParser(templates: [\"/call/{callId}?type={callType}\", \"/call/{callType}:{callId}\"]"), "\(parser.stdout)")
         #expect(parser.stdout.hasSuffix(#"hosts: ["links.example.com", "join.example.org"])"# + "\n"), "\(parser.stdout)")
+        let plist = try await LinkHostCLI.run(["print", "info-plist", "--config", site.configPath, "--app", Self.clipBundleID])
+        #expect(plist.exitCode == 2 && plist.stderr.contains("custom URL scheme") && plist.stdout.isEmpty, "an App Clip has no scheme to register: \(plist)")
     }
 
     @Test("match URL --app CLIP: invocation and card on the clip's hosts, the experience prefix that decides, no elsewhere")

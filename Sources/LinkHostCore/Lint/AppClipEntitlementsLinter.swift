@@ -11,6 +11,7 @@ public enum AppClipEntitlementsLinter {
         }
     }
 
+    /// The findings for a read file: missing hosts first, then the entries that lead nowhere.
     static func diagnostics(_ file: EntitlementsFile, served: ServedHosts) -> [LintDiagnostic] {
         let clip = served.app ?? "the App Clip"
         let written = file.domains.filter { $0.service == "appclips" }
