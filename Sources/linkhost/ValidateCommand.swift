@@ -88,6 +88,9 @@ enum ValidateCommand: Command {
                 guard let file = arguments[option] else { continue }
                 let served: ServedHosts
                 let kind = option == "--android-manifest" ? .android : ServedHosts.iOSKind(naming: arguments.all("--app"), config: config)
+                if option == "--info-plist", kind == .appClip {
+                    throw UsageError(message: "--info-plist: an App Clip registers no custom URL scheme (Apple reserves them for the full app); give the app's Info.plist and ID", command: name)
+                }
                 do {
                     served = try ServedHosts(config: config).chosen(arguments.all("--app"), kind: kind, config: config)
                 } catch {

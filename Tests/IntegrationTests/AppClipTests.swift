@@ -113,6 +113,9 @@ struct AppClipTests {
         #expect(parser.stdout.hasSuffix(#"hosts: ["links.example.com", "join.example.org"])"# + "\n"), "\(parser.stdout)")
         let plist = try await LinkHostCLI.run(["print", "info-plist", "--config", site.configPath, "--app", Self.clipBundleID])
         #expect(plist.exitCode == 2 && plist.stderr.contains("custom URL scheme") && plist.stdout.isEmpty, "an App Clip has no scheme to register: \(plist)")
+        try site.write("<plist version=\"1.0\"><dict></dict></plist>", to: "Info.plist")
+        let checked = try await LinkHostCLI.run(["validate", "--config", site.configPath, "--info-plist", site.directory + "/Info.plist", "--app", Self.clipBundleID])
+        #expect(checked.exitCode == 2 && checked.stderr.contains("custom URL scheme"), "\(checked)")
     }
 
     @Test("match URL --app CLIP: invocation and card on the clip's hosts, the experience prefix that decides, no elsewhere")
