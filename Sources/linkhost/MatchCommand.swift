@@ -37,6 +37,9 @@ enum MatchCommand: Command {
     OPTIONS:
       --platform P      ios (default), android, or both.
       --app APPID       Only this iOS app (TEAMID.bundle.id); default: every app the AASA lists.
+                        An App Clip of the config (apps[].appClipBundleID): whether iOS
+                        invokes it for the URL, whether the page shows its card, and which
+                        App Clip experience URL prefix decides (exit 0 when both apply).
       --package NAME    Only this Android app; default: every app the assetlinks.json lists.
       --config PATH     Config to generate the files from (default: $LINKHOST_CONFIG or
                         config/linkhost.json).
@@ -90,6 +93,7 @@ enum MatchCommand: Command {
         } catch {
             throw UsageError(message: error.message, command: name)
         }
+        if let clipAnswer = MatchAppClip.answer(url, split: split, arguments: arguments, environment: environment) { return clipAnswer }
         let authority = split.host + (split.port.map { ":\($0)" } ?? "")
         let domain = arguments["--domain"] ?? authority
         var text = "\(url)\n"

@@ -21,7 +21,9 @@ enum PrintCommand: Command {
         The com.apple.developer.associated-domains entitlement for the iOS app's
         .entitlements file: applinks: for every host of every site with iOS apps, plus
         webcredentials: where aasa.webcredentials is set and appclips: (for the App
-        Clip's own entitlements) where aasa.appclips is.
+        Clip's own entitlements) where aasa.appclips is. With --app naming an App Clip
+        (apps[].appClipBundleID), the clip target's own: appclips: for every exact host
+        whose AASA lists the clip.
     android-manifest
         The <intent-filter android:autoVerify="true"> elements for the Android app's
         <activity>: VIEW, DEFAULT, BROWSABLE, https, every host of a site with Android
@@ -34,7 +36,8 @@ enum PrintCommand: Command {
         custom scheme the page links to.
     swift-parser
         The one line of Swift that builds the app's CallLinkParser (import CallLinks)
-        with the templates, default type and hosts the server uses.
+        with the templates, default type and hosts the server uses; with --app naming
+        an App Clip, the clip's (it reads its invocation URL with the same parser).
     kotlin-parser
         One self-contained Kotlin file (nothing beyond the JDK) for the Android app:
         CallLinks.parse(url) and CallLinks.takeDeferred(installReferrer, ...) with the
@@ -47,8 +50,9 @@ enum PrintCommand: Command {
 
     OPTIONS:
       --app APPID     The app the files are for: an iOS app's TEAMID.bundle.id (or its
-                      bundle ID) for entitlements, info-plist and swift-parser; an Android
-                      package for android-manifest.
+                      bundle ID) for entitlements, info-plist and swift-parser, or an App
+                      Clip's for entitlements and swift-parser; an Android package for
+                      android-manifest.
       --package NAME  The Kotlin file's package (default: the Android app's package and
                       .calllinks).
       --host HOST     The site that serves HOST, chosen as the server chooses it (default:
@@ -93,7 +97,13 @@ enum PrintCommand: Command {
             guard !bytes.isEmpty else { return nothing(what == "aasa" ? "iOS app in \"apps\"" : "Android app in \"android\"", site: site) }
             text = String(decoding: bytes, as: UTF8.self)
         case "entitlements":
-            let served = try hosts(arguments, config: config, kind: .iOS)
+            let kind = ServedHosts.iOSKind(naming: arguments.all("--app"), config: config)
+            let served = try hosts(arguments, config: config, kind: kind)
+            if kind == .appClip {
+                guard !AppClipEntitlements.entries(for: served).isEmpty else { return nothing("exact host (appclips: takes no wildcard) for the App Clip", site: nil) }
+                text = AppClipEntitlements.fragment(for: served, developer: arguments["--mode"] == "developer", source: path)
+                break
+            }
             guard !EntitlementsGenerator.entries(for: served).app.isEmpty else { return nothing("iOS app in \"apps\" on a named host", site: nil) }
             text = EntitlementsGenerator.fragment(for: served, developer: arguments["--mode"] == "developer", source: path)
         case "android-manifest":
@@ -101,6 +111,10 @@ enum PrintCommand: Command {
             guard served.entries.contains(where: { !$0.site.android.isEmpty }) else { return nothing("Android app in \"android\" on a named host", site: nil) }
             text = AndroidManifestGenerator.fragment(for: served, source: path)
         case "info-plist":
+            if ServedHosts.iOSKind(naming: arguments.all("--app"), config: config) == .appClip {
+                // Apple, "Choosing the right functionality for your App Clip": custom URL schemes are the full app's.
+                throw UsageError(message: "an App Clip registers no custom URL scheme (Apple reserves them for the full app); give the app's ID with --app", command: name)
+            }
             let served = try hosts(arguments, config: config, kind: .iOS)
             guard !URLTypesGenerator.schemes(for: served).isEmpty else { return nothing("custom URL scheme (an iOS app's \"urlScheme\" or \"callLinks.openInAppURL\") on a named host", site: nil) }
             text = URLTypesGenerator.fragment(for: served, source: path)
@@ -142,7 +156,7 @@ enum PrintCommand: Command {
 
     /// The parser line for the site of `--host`, or for every site when they share their templates.
     private static func parserLine(_ arguments: Arguments, config: Config) throws(UsageError) -> String {
-        let (site, hosts, _) = try parserSite(arguments, config: config, kind: .iOS)
+        let (site, hosts, _) = try parserSite(arguments, config: config, kind: ServedHosts.iOSKind(naming: arguments.all("--app"), config: config))
         return SwiftParserLine.line(for: site, hosts: hosts)
     }
 

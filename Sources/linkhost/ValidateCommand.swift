@@ -43,7 +43,8 @@ enum ValidateCommand: Command {
     exactly the hosts whose association files name that app: with several apps served
     on different hosts, say which app the file is for with --app (given twice when
     checking an iOS and an Android file together); without it linkhost lists the apps
-    and exits 2.
+    and exits 2. With --app naming an App Clip, --entitlements is the clip target's:
+    every exact host whose AASA lists the clip needs its appclips: entry.
 
     OPTIONS:
       --config PATH       Config file (default: $LINKHOST_CONFIG or config/linkhost.json).
@@ -86,14 +87,19 @@ enum ValidateCommand: Command {
             for option in appFiles {
                 guard let file = arguments[option] else { continue }
                 let served: ServedHosts
+                let kind = option == "--android-manifest" ? .android : ServedHosts.iOSKind(naming: arguments.all("--app"), config: config)
+                if option == "--info-plist", kind == .appClip {
+                    throw UsageError(message: "--info-plist: an App Clip registers no custom URL scheme (Apple reserves them for the full app); give the app's Info.plist and ID", command: name)
+                }
                 do {
-                    served = try ServedHosts(config: config).chosen(arguments.all("--app"), kind: option == "--android-manifest" ? .android : .iOS, config: config)
+                    served = try ServedHosts(config: config).chosen(arguments.all("--app"), kind: kind, config: config)
                 } catch {
                     throw UsageError(message: "\(option): \(error.description)", command: name)
                 }
                 switch DocumentFile.bytes(at: file, fromCommandLine: true) {
                 case .success(let bytes):
                     switch option {
+                    case "--entitlements" where kind == .appClip: reports.append(AppClipEntitlementsLinter.lint(entitlements: bytes, source: file, served: served))
                     case "--entitlements": reports.append(AppFilesLinter.lint(entitlements: bytes, source: file, config: config, served: served))
                     case "--info-plist": reports.append(AppFilesLinter.lint(infoPlist: bytes, source: file, config: config))
                     default: reports.append(AppFilesLinter.lint(androidManifest: bytes, source: file, config: config, served: served))

@@ -15,8 +15,11 @@ struct AASADraft: Sendable {
     var activitycontinuationAll = false
 
     /// The settings for one site, with its apps and link templates (whose section is at `callLinksPath`).
-    func resolved(appIDs: [String], callLinks: CallLinkSettings, callLinksPath: String) -> AASASettings {
+    /// `appClipIDs` are the App Clips its apps name (`apps[].appClipBundleID`): listed first under
+    /// `appclips`, then the section's hand-written `appclips` that are not among them.
+    func resolved(appIDs: [String], appClipIDs: [String] = [], callLinks: CallLinkSettings, callLinksPath: String) -> AASASettings {
         var resolved = settings
+        resolved.appclips = appClipIDs + settings.appclips.filter { !appClipIDs.contains($0) }
         if webcredentialsAll { resolved.webcredentials = appIDs }
         if activitycontinuationAll { resolved.activitycontinuation = appIDs }
         if rulesGiven {

@@ -12,9 +12,15 @@ public struct AppleApp: Sendable, Equatable {
     public var appStoreID: String?
     /// Custom URL scheme that reopens the app from its own domain's page.
     public var urlScheme: String?
+    /// Bundle ID of the app's App Clip (same team, the app's bundle ID as its prefix): the site's AASA lists
+    /// it under `appclips` and the call page's Smart App Banner shows its card.
+    public var appClipBundleID: String?
 
     /// `TEAMID.bundleID`, the identifier iOS uses in the AASA.
     public var appID: String { "\(teamID).\(bundleID)" }
+
+    /// `TEAMID.clipBundleID`, the App Clip's identifier in the AASA's `appclips.apps`.
+    public var appClipID: String? { appClipBundleID.map { "\(teamID).\($0)" } }
 }
 
 /// One Android app for Digital Asset Links.
@@ -47,7 +53,8 @@ enum AppsReader {
             let appStoreID = readAppStoreID(object, at: path, reader: &reader)
             let urlScheme = reader.string(object, "urlScheme", at: path, expected: "a custom URL scheme such as \"examplevideo\"", rule: Identifiers.urlScheme)
             guard let name, let teamID, let bundleID else { continue }
-            let app = AppleApp(name: name, teamID: teamID, bundleID: bundleID, appStoreID: appStoreID, urlScheme: urlScheme)
+            var app = AppleApp(name: name, teamID: teamID, bundleID: bundleID, appStoreID: appStoreID, urlScheme: urlScheme)
+            app.appClipBundleID = readAppClip(object, of: app, at: path, reader: &reader)
             if let first = seen[app.appID] {
                 reader.error(.lh104, path, "app ID \"\(app.appID)\" is already listed at \(first); list each app once")
                 continue

@@ -10,6 +10,8 @@ extension ConfigKeyTable {
         ConfigKey("apps[].bundleID", "reverse-DNS string", site: .wholeList, "bundle identifier"),
         ConfigKey("apps[].appStoreID", "digits, string or number", site: .wholeList, "App Store ID: store links and the Smart App Banner"),
         ConfigKey("apps[].urlScheme", "string", site: .wholeList, "custom URL scheme for the open-in-app button"),
+        ConfigKey("apps[].appClipBundleID", "reverse-DNS string", site: .wholeList,
+                  "the app's App Clip (same team, the app's bundle ID and a suffix, e.g. `com.example.video.Clip`): the sites of this app list it under `appclips` in their AASA, and their call page's Smart App Banner shows its card (`app-clip-display=card`); see [docs/app-clip.md](docs/app-clip.md)"),
         ConfigKey("android", "array of objects", site: .withSection, "Android apps for `/.well-known/assetlinks.json`"),
         ConfigKey("android[].name", "string", site: .wholeList, "the call page's app name when the site has no iOS app; such a site needs one (LH108)"),
         ConfigKey("android[].packageName", "string", site: .wholeList, "application ID"),

@@ -59,7 +59,7 @@ struct SiteDraft {
             inherit("aasa", into: &aasaDraft.settings, mine: self.aasa?.settings, theirs: inherited.aasa?.settings, from: inherited, copies: AASASettings.inheritedByKey, sections: &sections)
             inherit("static", into: &staticFiles, mine: self.staticFiles, theirs: inherited.staticFiles, from: inherited, copies: StaticFileSettings.inheritedByKey, sections: &sections)
         }
-        let aasa = aasaDraft.resolved(appIDs: apps.map(\.appID), callLinks: callLinks, callLinksPath: sections.sectionPath(of: "callLinks", "links"))
+        let aasa = aasaDraft.resolved(appIDs: apps.map(\.appID), appClipIDs: apps.compactMap(\.appClipID), callLinks: callLinks, callLinksPath: sections.sectionPath(of: "callLinks", "links"))
         var site = SiteConfig(
             hosts: hosts, apps: apps, android: android ?? inherited?.android ?? [], callLinks: callLinks, aasa: aasa,
             staticFiles: staticFiles, sections: sections)

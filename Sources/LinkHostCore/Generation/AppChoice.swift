@@ -4,19 +4,34 @@ public enum AppKind: Sendable {
     case iOS
     /// An Android app, named by its package.
     case android
+    /// An App Clip, named by its app ID (`TEAMID.clip.bundle.id`) or bundle ID: its sites are the ones whose
+    /// AASA lists it under `appclips`.
+    case appClip
 
     /// The apps of this kind a site's association file names.
     func apps(of site: SiteConfig) -> [String] {
         switch self {
         case .iOS: return site.appIDs
         case .android: return site.android.map(\.packageName)
+        case .appClip: return site.aasa.appclips
         }
     }
 
-    /// Whether `name` (what the user typed) names `app`: an iOS app also by its bundle ID alone.
+    /// Whether `name` (what the user typed) names `app`: an iOS app or App Clip also by its bundle ID alone.
     func names(_ name: String, app: String) -> Bool {
-        guard self == .iOS, name != app else { return name == app }
+        guard self != .android, name != app else { return name == app }
         return app.split(separator: ".", maxSplits: 1).last.map(String.init) == name
+    }
+}
+
+extension AppKind {
+    /// What the kind is called in a message: "iOS app", "Android app", "App Clip".
+    var noun: String {
+        switch self {
+        case .iOS: return "iOS app"
+        case .android: return "Android app"
+        case .appClip: return "App Clip"
+        }
     }
 }
 
@@ -48,7 +63,7 @@ extension ServedHosts {
     public func chosen(_ names: [String], kind: AppKind, config: Config) throws(AppChoiceError) -> ServedHosts {
         let apps = apps(kind, config: config)
         let listed = apps.map { "'\($0)'" }.joined(separator: ", ")
-        let noun = kind == .iOS ? "iOS app" : "Android app"
+        let noun = kind.noun
         guard !names.isEmpty else {
             let hostSets = apps.map { app in naming(app, kind: kind).hosts }
             guard hostSets.allSatisfy({ $0 == hostSets.first }) else {

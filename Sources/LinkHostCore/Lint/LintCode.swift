@@ -44,6 +44,9 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case lh701 = "LH701", lh702 = "LH702", lh703 = "LH703", lh704 = "LH704", lh705 = "LH705", lh706 = "LH706"
     /// The app's files, continued: a custom scheme the page links to that the app does not declare.
     case lh707 = "LH707"
+    /// The app's files, continued: an app's App Clip (`apps[].appClipBundleID`) malformed, of another team,
+    /// not the app's, or without the App Store ID its card banner should carry.
+    case lh713 = "LH713", lh714 = "LH714", lh715 = "LH715", lh716 = "LH716"
 
     /// Orders codes by number, for tables.
     public static func < (lhs: LintCode, rhs: LintCode) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -53,7 +56,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         switch self {
         case .lh104, .lh106, .lh111, .lh112: return "error (config) / warning (AASA file)"
         case .lh105, .lh209: return "error, or warning when iOS still reads the value"
-        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh306, .lh307, .lh403, .lh407, .lh408, .lh508, .lh511, .lh512, .lh602, .lh603, .lh606, .lh703, .lh705, .lh706, .lh121: return "warning"
+        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh306, .lh307, .lh403, .lh407, .lh408, .lh508, .lh511, .lh512, .lh602, .lh603, .lh606, .lh703, .lh705, .lh706, .lh121, .lh716: return "warning"
         case .lh118: return "error, or warning for a host no public CA can reach"
         case .lh119: return "error, or warning when the folder is readable by others"
         case .lh120: return "warning"
@@ -146,6 +149,10 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh705: return "An App Links intent filter of the manifest claims a host, or a path, on which the config serves no call link."
         case .lh706: return "The entitlements use an alternate mode (`?mode=developer`, `?mode=managed`), which must go before release."
         case .lh707: return "The call page links to a custom URL scheme (the app's `urlScheme` or `callLinks.openInAppURL`) that the app does not declare: no VIEW/BROWSABLE intent filter with it in the manifest, or no `CFBundleURLTypes` entry in the Info.plist."
+        case .lh713: return "An app's `appClipBundleID` is not a bundle ID."
+        case .lh714: return "An app's `appClipBundleID` is written as another team's app ID (`OTHERTEAM.bundle.id`); an App Clip belongs to its app's team."
+        case .lh715: return "An app's `appClipBundleID` does not start with the app's bundle ID and a dot, as Apple requires of an App Clip's identifier."
+        case .lh716: return "An app with an App Clip has no `appStoreID`: the page's Smart App Banner names the clip without `app-id`, so devices that cannot run App Clips (iOS 13 and earlier, Screen Time, MDM) get no banner to the app."
         }
     }
 
@@ -227,6 +234,10 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh705: return "Remove the claim, or serve call links there: add the host to a site, or a link template under the path."
         case .lh706: return "Remove ?mode=… from the entitlements of release builds (use a build configuration for development)."
         case .lh707: return "Add what linkhost print android-manifest (its scheme filter) or linkhost print info-plist writes, or stop the page linking to the scheme (remove urlScheme and openInAppURL)."
+        case .lh713: return "Copy the App Clip target's bundle identifier from Xcode, e.g. com.example.app.Clip."
+        case .lh714: return "Write the clip's bundle ID alone (the app's teamID is its team), or move the clip to the app of its team."
+        case .lh715: return "Use the bundle ID of this app's App Clip target: the app's bundle ID, a dot and a name (Xcode proposes .Clip)."
+        case .lh716: return "Set the app's appStoreID, so the banner carries app-id as Apple's example does."
         }
     }
 

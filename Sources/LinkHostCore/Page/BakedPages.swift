@@ -17,6 +17,7 @@ struct BakedPages: Sendable {
         let locales: [LocaleKey]
         let appName: String?
         let appStoreID: String?
+        let appClipBundleID: String?
         let hasAndroidApp: Bool
         let canOpenApp: Bool
         let hasOpenInAppHost: Bool
@@ -45,7 +46,7 @@ struct BakedPages: Sendable {
         let app = site.apps.first
         return Key(templatePath: callLinks.template,
                    locales: locales.map { Key.LocaleKey(tag: $0.tag.text, isRightToLeft: $0.isRightToLeft, strings: $0.strings) },
-                   appName: site.appName, appStoreID: app?.appStoreID, hasAndroidApp: !site.android.isEmpty,
+                   appName: site.appName, appStoreID: app?.appStoreID, appClipBundleID: app?.appClipBundleID, hasAndroidApp: !site.android.isEmpty,
                    canOpenApp: canOpenApp(site), hasOpenInAppHost: callLinks.openInAppHost != nil, hasWebJoinURL: callLinks.webJoinURL != nil, imageURL: imageURL(callLinks))
     }
 
@@ -79,6 +80,8 @@ struct BakedPages: Sendable {
                 // Never empty for a loaded config: a site with no name anywhere is an error (LH108).
                 case .appName: return site.appName ?? ""
                 case .appStoreID: return app?.appStoreID ?? ""
+                // The card names the clip of the app the banner names (its app-id): the first app's.
+                case .appClipBundleID: return app?.appClipBundleID ?? ""
                 case .appStoreURL: return app?.appStoreID.map { "https://apps.apple.com/app/id\($0)" } ?? ""
                 case .playStoreURL: return hasAndroidApp ? nil : ""
                 // The intent opens the app through its https App Links filter: no custom scheme needed.

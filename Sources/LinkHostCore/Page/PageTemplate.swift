@@ -15,6 +15,8 @@ public struct PageTemplate: Sendable {
     public enum Field: String, Sendable, CaseIterable {
         case callId, callType, appName, appStoreID, openInAppURL, intentURL, appStoreURL, playStoreURL, webJoinURL
         case canonicalURL, imageURL, qrCodeURL, qrCode, lang, dir, languages, openInAppHostURL
+        /// The first app's App Clip bundle ID (`apps[].appClipBundleID`), for the Smart App Banner's card.
+        case appClipBundleID
 
         /// Fields whose value is a URL; only these may fill URL attributes such as `href`.
         var isURL: Bool {
