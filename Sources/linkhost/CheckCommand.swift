@@ -114,9 +114,10 @@ enum CheckCommand: Command {
         let reports = DeploymentCheck.runAll(checks, fetch: client.fetcher)
         let summary = DeploymentSummary(reports)
         if format == "json" {
-            StandardStreams.output(reports.count == 1 ? reports[0].jsonText : DeploymentReport.jsonText(of: reports))
+            // Headers, URLs and errors in the reports are the servers' bytes: no control character of theirs reaches the terminal.
+            StandardStreams.output(TerminalText.safe(reports.count == 1 ? reports[0].jsonText : DeploymentReport.jsonText(of: reports), style: .json))
         } else {
-            StandardStreams.output(DeploymentReport.humanText(of: reports) + summary.line + "\n")
+            StandardStreams.output(TerminalText.safe(DeploymentReport.humanText(of: reports) + summary.line + "\n"))
         }
         return summary.exitCode
     }
