@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -64,13 +65,86 @@ int cfs_descriptor_facts(int descriptor, struct cfs_file_facts *facts) {
     return 0;
 }
 
+// Opens each folder of `path` but its last component in turn, relative to `folder` (or to "/" when `path` is
+// absolute), every one with O_NOFOLLOW|O_DIRECTORY, so no symbolic link on the way is followed, even one
+// renamed into place a moment ago. Returns the descriptor of the last folder (`folder` itself when `path`
+// has one component; *owned says whether the caller must close it) and copies the last component into
+// `last` (PATH_MAX bytes); -1 with errno (ELOOP or ENOTDIR for a link on the way, EINVAL for "..").
+static int walk_to_parent(int folder, const char *path, char *last, int *owned) {
+    char copy[PATH_MAX];
+    if (strlen(path) >= sizeof copy) { errno = ENAMETOOLONG; return -1; }
+    strcpy(copy, path);
+    int current = folder;
+    *owned = 0;
+    char *cursor = copy;
+    if (*cursor == '/') {
+        current = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (current < 0) return -1;
+        *owned = 1;
+    }
+    for (;;) {
+        while (*cursor == '/') cursor++;
+        char *slash = strchr(cursor, '/');
+        if (slash == NULL) break;
+        *slash = 0;
+        if (strcmp(cursor, "..") == 0) {
+            if (*owned) close(current);
+            errno = EINVAL;
+            return -1;
+        }
+        if (strcmp(cursor, ".") != 0) {
+            int next = openat(current, cursor, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            int failure = errno;
+            if (*owned) close(current);
+            if (next < 0) { errno = failure; return -1; }
+            current = next;
+            *owned = 1;
+        }
+        cursor = slash + 1;
+    }
+    if (strcmp(cursor, "..") == 0) {
+        if (*owned) close(current);
+        errno = EINVAL;
+        return -1;
+    }
+    strcpy(last, *cursor ? cursor : ".");
+    return current;
+}
+
 int cfs_open_folder(int folder, const char *name, int create, int follow) {
-    if (create && mkdirat(folder, name, 0700) != 0 && errno != EEXIST) return -1;
-    return openat(folder, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+    if (follow) {
+        if (create && mkdirat(folder, name, 0700) != 0 && errno != EEXIST) return -1;
+        return openat(folder, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    }
+    char last[PATH_MAX];
+    int owned = 0;
+    int parent = walk_to_parent(folder, name, last, &owned);
+    if (parent < 0) return -1;
+    int descriptor = -1;
+    if (!create || mkdirat(parent, last, 0700) == 0 || errno == EEXIST) {
+        descriptor = openat(parent, last, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    }
+    int failure = errno;
+    if (owned) close(parent);
+    errno = failure;
+    return descriptor;
 }
 
 int cfs_open_for_reading(int folder, const char *name, int follow, int wait, struct cfs_file_facts *facts) {
-    int descriptor = openat(folder, name, O_RDONLY | O_CLOEXEC | (wait ? 0 : O_NONBLOCK) | (follow ? 0 : O_NOFOLLOW));
+    int flags = O_RDONLY | O_CLOEXEC | (wait ? 0 : O_NONBLOCK);
+    int descriptor;
+    if (follow) {
+        descriptor = openat(folder, name, flags);
+    } else {
+        char last[PATH_MAX];
+        int owned = 0;
+        int parent = walk_to_parent(folder, name, last, &owned);
+        if (parent < 0) return -1;
+        descriptor = openat(parent, last, flags | O_NOFOLLOW);
+        int failure = errno;
+        if (owned) close(parent);
+        errno = failure;
+    }
     if (descriptor < 0) return -1;
     if (cfs_descriptor_facts(descriptor, facts) != 0) {
         int failure = errno;
@@ -79,8 +153,8 @@ int cfs_open_for_reading(int folder, const char *name, int follow, int wait, str
         return -1;
     }
     // Reads of a regular file do not block anyway; clearing the flag keeps a slow disk from reading EAGAIN.
-    int flags = fcntl(descriptor, F_GETFL);
-    if (flags >= 0) fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK);
+    int status = fcntl(descriptor, F_GETFL);
+    if (status >= 0) fcntl(descriptor, F_SETFL, status & ~O_NONBLOCK);
     return descriptor;
 }
 

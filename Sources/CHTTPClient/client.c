@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 struct lhc_connection {
@@ -23,9 +24,23 @@ struct lhc_connection {
     gnutls_session_t session;                 // NULL for plain TCP
     gnutls_certificate_credentials_t credentials;
     int established;                          // the handshake completed, so close_notify may be sent
-    int timeout_ms;
+    long long deadline_ms;                    // monotonic time by which the whole exchange must be over
+    int timed_out;                            // a read gave up at the deadline
     char error[256];
 };
+
+// The monotonic clock in milliseconds: the deadline must not move with the wall clock.
+static long long now_ms(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+// Milliseconds left before `deadline_ms`, 0 once it has passed.
+static int remaining_ms(long long deadline_ms) {
+    long long left = deadline_ms - now_ms();
+    return left <= 0 ? 0 : (left > 0x7fffffff ? 0x7fffffff : (int)left);
+}
 
 // Copies a message into a caller's byte buffer, always NUL-terminated; shared by every error path.
 static int copy_message(const char *message, unsigned char *buffer, int capacity) {
@@ -49,9 +64,12 @@ static int is_numeric_address(const char *host) {
     return inet_pton(AF_INET, host, scratch) == 1 || inet_pton(AF_INET6, host, scratch) == 1;
 }
 
-// Connects one address without blocking past `timeout_ms`: a blackholed address must not hang the check.
+// Connects one address without blocking past the deadline: a blackholed address must not hang the check.
 // Returns the descriptor (blocking again, with send/receive timeouts) or -1 with errno set.
-static int connect_with_timeout(const struct addrinfo *address, int timeout_ms) {
+static int connect_with_timeout(const struct addrinfo *address, long long deadline_ms) {
+    int timeout_ms = remaining_ms(deadline_ms);
+    // A zero SO_RCVTIMEO or SO_SNDTIMEO would mean "no timeout at all".
+    if (timeout_ms == 0) timeout_ms = 1;
     int fd = socket(address->ai_family, address->ai_socktype | SOCK_CLOEXEC, address->ai_protocol);
     if (fd < 0) return -1;
     int flags = fcntl(fd, F_GETFL, 0);
@@ -89,7 +107,7 @@ static int connect_with_timeout(const struct addrinfo *address, int timeout_ms) 
 }
 
 // Resolves `host` and connects to the first address that answers, as browsers and fetchers do.
-static int open_socket(const char *host, int port, int timeout_ms, int *failure, unsigned char *error, int capacity) {
+static int open_socket(const char *host, int port, long long deadline_ms, int *failure, unsigned char *error, int capacity) {
     char service[16];
     snprintf(service, sizeof service, "%d", port);
     struct addrinfo hints;
@@ -108,8 +126,9 @@ static int open_socket(const char *host, int port, int timeout_ms, int *failure,
     int fd = -1;
     int last_error = 0;
     for (struct addrinfo *address = addresses; address != NULL && fd < 0; address = address->ai_next) {
-        fd = connect_with_timeout(address, timeout_ms);
+        fd = connect_with_timeout(address, deadline_ms);
         if (fd < 0) last_error = errno;
+        if (fd < 0 && remaining_ms(deadline_ms) == 0) last_error = ETIMEDOUT;
     }
     freeaddrinfo(addresses);
     if (fd < 0) {
@@ -120,8 +139,53 @@ static int open_socket(const char *host, int port, int timeout_ms, int *failure,
     return fd;
 }
 
+// Waits until `fd` is readable; 1 readable, 0 timed out, -1 error. Lets a TLS read that only consumed a
+// post-handshake message (a TLS 1.3 session ticket reports GNUTLS_E_AGAIN) be retried without mistaking
+// it for a timeout.
+static int wait_readable(int fd, int timeout_ms) {
+    struct pollfd entry = { .fd = fd, .events = POLLIN, .revents = 0 };
+    int ready;
+    do { ready = poll(&entry, 1, timeout_ms); } while (ready < 0 && errno == EINTR);
+    return ready < 0 ? -1 : (ready > 0 ? 1 : 0);
+}
+
+// GnuTLS's pull function: one recv, once the socket is readable before the deadline; past it, a failure
+// GnuTLS reports as a pull error and `timed_out` tells apart.
+static ssize_t pull_before_deadline(gnutls_transport_ptr_t pointer, void *buffer, size_t size) {
+    lhc_connection *connection = pointer;
+    int ready = wait_readable(connection->fd, remaining_ms(connection->deadline_ms));
+    if (ready == 0) {
+        connection->timed_out = 1;
+        errno = ETIMEDOUT;
+        return -1;
+    }
+    if (ready < 0) return -1;
+    ssize_t result;
+    do { result = recv(connection->fd, buffer, size, 0); } while (result < 0 && errno == EINTR);
+    return result;
+}
+
+// GnuTLS's push function: the socket's own send (bounded by SO_SNDTIMEO), without SIGPIPE.
+static ssize_t push_to_socket(gnutls_transport_ptr_t pointer, const void *bytes, size_t size) {
+    lhc_connection *connection = pointer;
+    ssize_t result;
+    do { result = send(connection->fd, bytes, size, MSG_NOSIGNAL); } while (result < 0 && errno == EINTR);
+    return result;
+}
+
+// GnuTLS's pull-timeout function: waits at most `timeout_ms` (GNUTLS_INDEFINITE_TIMEOUT: until the
+// deadline), never past the deadline; >0 readable, 0 not yet, -1 error.
+static int wait_before_deadline(gnutls_transport_ptr_t pointer, unsigned int timeout_ms) {
+    lhc_connection *connection = pointer;
+    int left = remaining_ms(connection->deadline_ms);
+    int wait = timeout_ms == GNUTLS_INDEFINITE_TIMEOUT || timeout_ms > (unsigned)left ? left : (int)timeout_ms;
+    int ready = wait_readable(connection->fd, wait);
+    if (ready == 0 && remaining_ms(connection->deadline_ms) == 0) connection->timed_out = 1;
+    return ready;
+}
+
 // Sets up the client session: trust anchors, SNI, host-name verification, and runs the handshake.
-static int start_tls(lhc_connection *connection, const char *host, const char *ca_file, int timeout_ms,
+static int start_tls(lhc_connection *connection, const char *host, const char *ca_file,
                      int *failure, unsigned char *error, int capacity) {
     char message[512];
     if (gnutls_certificate_allocate_credentials(&connection->credentials) < 0) {
@@ -155,8 +219,13 @@ static int start_tls(lhc_connection *connection, const char *host, const char *c
     }
     // Verifies the chain and that the certificate names `host` (DNS name or IP address) during the handshake.
     gnutls_session_set_verify_cert(connection->session, host, 0);
-    gnutls_transport_set_int(connection->session, connection->fd);
-    gnutls_handshake_set_timeout(connection->session, (unsigned)timeout_ms);
+    // GnuTLS reads through these, so the handshake and every record, however slowly its bytes trickle in,
+    // end at the connection's deadline (a blocking recv with SO_RCVTIMEO only bounds the gap between bytes).
+    gnutls_transport_set_ptr(connection->session, connection);
+    gnutls_transport_set_pull_function(connection->session, pull_before_deadline);
+    gnutls_transport_set_pull_timeout_function(connection->session, wait_before_deadline);
+    gnutls_transport_set_push_function(connection->session, push_to_socket);
+    gnutls_handshake_set_timeout(connection->session, (unsigned)(remaining_ms(connection->deadline_ms) + 1));
     int status;
     do {
         status = gnutls_handshake(connection->session);
@@ -172,7 +241,7 @@ static int start_tls(lhc_connection *connection, const char *host, const char *c
         return -1;
     }
     if (status < 0) {
-        int timed_out = status == GNUTLS_E_AGAIN || status == GNUTLS_E_TIMEDOUT;
+        int timed_out = status == GNUTLS_E_AGAIN || status == GNUTLS_E_TIMEDOUT || connection->timed_out;
         snprintf(message, sizeof message, "TLS handshake with %s failed: %s", host, gnutls_strerror(status));
         fail(failure, timed_out ? LHC_FAILURE_TIMEOUT : LHC_FAILURE_TLS, error, capacity, message);
         return -1;
@@ -186,18 +255,19 @@ lhc_connection *lhc_open(const char *host, const char *connect_host, int connect
     if (failure != NULL) *failure = LHC_FAILURE_NONE;
     copy_message("", error, error_capacity);
     if (timeout_ms <= 0) timeout_ms = 1;
+    long long deadline_ms = now_ms() + timeout_ms;
     lhc_connection *connection = calloc(1, sizeof *connection);
     if (connection == NULL) {
         fail(failure, LHC_FAILURE_CONNECT, error, error_capacity, "out of memory");
         return NULL;
     }
-    connection->timeout_ms = timeout_ms;
-    connection->fd = open_socket(connect_host, connect_port, timeout_ms, failure, error, error_capacity);
+    connection->deadline_ms = deadline_ms;
+    connection->fd = open_socket(connect_host, connect_port, deadline_ms, failure, error, error_capacity);
     if (connection->fd < 0) {
         free(connection);
         return NULL;
     }
-    if (use_tls && start_tls(connection, host, ca_file, timeout_ms, failure, error, error_capacity) != 0) {
+    if (use_tls && start_tls(connection, host, ca_file, failure, error, error_capacity) != 0) {
         lhc_close(connection);
         return NULL;
     }
@@ -229,21 +299,11 @@ int lhc_send(lhc_connection *connection, const unsigned char *bytes, int count) 
     return 0;
 }
 
-// Waits until `fd` is readable; 1 readable, 0 timed out, -1 error. Lets a TLS read that only consumed a
-// post-handshake message (a TLS 1.3 session ticket reports GNUTLS_E_AGAIN) be retried without mistaking
-// it for a timeout.
-static int wait_readable(int fd, int timeout_ms) {
-    struct pollfd entry = { .fd = fd, .events = POLLIN, .revents = 0 };
-    int ready;
-    do { ready = poll(&entry, 1, timeout_ms); } while (ready < 0 && errno == EINTR);
-    return ready < 0 ? -1 : (ready > 0 ? 1 : 0);
-}
-
 int lhc_receive(lhc_connection *connection, unsigned char *buffer, int capacity) {
     for (;;) {
         if (connection->session != NULL) {
             if (gnutls_record_check_pending(connection->session) == 0) {
-                int ready = wait_readable(connection->fd, connection->timeout_ms);
+                int ready = wait_readable(connection->fd, remaining_ms(connection->deadline_ms));
                 if (ready == 0) return LHC_RECEIVE_TIMEOUT;
                 if (ready < 0) {
                     snprintf(connection->error, sizeof connection->error, "receive failed: %s", strerror(errno));
@@ -256,10 +316,13 @@ int lhc_receive(lhc_connection *connection, unsigned char *buffer, int capacity)
             // Many servers close without close_notify; the HTTP framing (Content-Length, chunks) tells
             // the Swift side whether the body is complete.
             if (result == GNUTLS_E_PREMATURE_TERMINATION) return LHC_RECEIVE_END;
+            if (connection->timed_out) return LHC_RECEIVE_TIMEOUT;
             snprintf(connection->error, sizeof connection->error, "TLS receive failed: %s", gnutls_strerror((int)result));
             return LHC_RECEIVE_ERROR;
         }
-        ssize_t result = recv(connection->fd, buffer, (size_t)capacity, 0);
+        int ready = wait_readable(connection->fd, remaining_ms(connection->deadline_ms));
+        if (ready == 0) return LHC_RECEIVE_TIMEOUT;
+        ssize_t result = ready < 0 ? -1 : recv(connection->fd, buffer, (size_t)capacity, 0);
         if (result >= 0) return (int)result;
         if (errno == EINTR) continue;
         if (errno == EAGAIN || errno == EWOULDBLOCK) return LHC_RECEIVE_TIMEOUT;

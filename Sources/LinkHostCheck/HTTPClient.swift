@@ -6,7 +6,7 @@ import CHTTPClient
 ///
 /// Foundation's URLSession is avoided on purpose: on Linux it brings libcurl and ICU into the binary and the image.
 package struct HTTPClient: Sendable {
-    /// Seconds each step (connect, handshake, each read) and the whole exchange may take.
+    /// Seconds one request's whole exchange may take, from connecting to the last byte, TLS or not.
     package var timeoutSeconds: Int
     /// Largest response (header and body) read; beyond it the fetch fails rather than fill memory.
     package var maximumResponseSize: Int

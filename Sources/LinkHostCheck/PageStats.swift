@@ -19,17 +19,25 @@ package struct SiteStats: Sendable, Equatable {
     package init(site: String) { self.site = site }
 
     /// All views.
-    package var totalViews: Int { views.values.reduce(0, +) }
+    package var totalViews: Int { views.values.reduce(0, PageStats.sum) }
     /// All taps of one action.
-    package func taps(_ event: Beacon.Event) -> Int { actions[event]?.values.reduce(0, +) ?? 0 }
+    package func taps(_ event: Beacon.Event) -> Int { actions[event]?.values.reduce(0, PageStats.sum) ?? 0 }
     /// All taps.
-    package var totalTaps: Int { Beacon.Event.allCases.reduce(0) { $0 + taps($1) } }
+    package var totalTaps: Int { Beacon.Event.allCases.reduce(0) { PageStats.sum($0, taps($1)) } }
 }
 
 /// Reads the metrics exposition into per-site stats and writes them as tables or JSON.
 package enum PageStats {
+    /// `a + b`, or Int.max where that would overflow: the body is the server's (or whoever answers the URL),
+    /// and a counter of 8e17 summed with a few others must print, not trap.
+    package static func sum(_ a: Int, _ b: Int) -> Int {
+        let (total, overflow) = a.addingReportingOverflow(b)
+        return overflow ? Int.max : total
+    }
+
     /// The sites of a Prometheus text exposition (linkhost's `/metrics`), sorted with `default` first;
-    /// lines of other metrics, and labels with words this version does not know, are skipped.
+    /// lines of other metrics, labels with words this version does not know, and values that no counter
+    /// has (negative, NaN, infinite, past 9e18) are skipped.
     package static func read(_ text: String) -> [SiteStats] {
         var sites: [String: SiteStats] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
@@ -37,15 +45,15 @@ package enum PageStats {
             var stats = sites[site] ?? SiteStats(site: site)
             switch sample.name {
             case "linkhost_page_views_total":
-                if let platform = platform(sample.labels["platform"]) { stats.views[platform, default: 0] += sample.value }
+                if let platform = platform(sample.labels["platform"]) { stats.views[platform] = sum(stats.views[platform] ?? 0, sample.value) }
             case "linkhost_page_actions_total":
                 if let event = Beacon.Event.allCases.first(where: { $0.label == sample.labels["action"] }), let platform = platform(sample.labels["platform"]) {
-                    stats.actions[event, default: [:]][platform, default: 0] += sample.value
+                    stats.actions[event, default: [:]][platform] = sum(stats.actions[event]?[platform] ?? 0, sample.value)
                 }
             case "linkhost_beacons_dropped_total":
-                if let reason = sample.labels["reason"] { stats.dropped[reason, default: 0] += sample.value }
+                if let reason = sample.labels["reason"] { stats.dropped[reason] = sum(stats.dropped[reason] ?? 0, sample.value) }
             case "linkhost_requests_total" where sample.labels["route"] == "call_page" && sample.labels["status"] == "2xx":
-                stats.pagesServed += sample.value
+                stats.pagesServed = sum(stats.pagesServed, sample.value)
             default:
                 continue
             }
@@ -64,15 +72,18 @@ package enum PageStats {
     }
 
     /// One table per site: a row per platform that reported anything, a column per action, and a bar of the
-    /// platform's share of the views (`barWidth` characters at 100 %).
+    /// platform's share of the views (`barWidth` characters at 100 %). Site labels and reasons are the
+    /// server's bytes and are printed through `TerminalText`.
     package static func table(_ sites: [SiteStats], barWidth: Int = 20) -> String {
         let events = Beacon.Event.allCases
         var text = ""
         for stats in sites {
             if !text.isEmpty { text += "\n" }
-            text += "site \(stats.site): \(stats.totalViews) page views, \(stats.totalTaps) taps; \(stats.pagesServed) pages served by this server\n"
+            text += "site \(TerminalText.safe(stats.site, keepingLineFeeds: false)): \(stats.totalViews) page views, \(stats.totalTaps) taps; \(stats.pagesServed) pages served by this server\n"
             let dropped = stats.dropped.filter { $0.value > 0 }.sorted { $0.key < $1.key }
-            if !dropped.isEmpty { text += "  not counted: " + dropped.map { "\($0.value) \($0.key == "rate" ? "over the rate" : $0.key)" }.joined(separator: ", ") + "\n" }
+            if !dropped.isEmpty {
+                text += "  not counted: " + dropped.map { "\($0.value) \($0.key == "rate" ? "over the rate" : TerminalText.safe($0.key, keepingLineFeeds: false))" }.joined(separator: ", ") + "\n"
+            }
             let rows = Beacon.Platform.allCases.filter { platform in
                 (stats.views[platform] ?? 0) > 0 || events.contains { (stats.actions[$0]?[platform] ?? 0) > 0 }
             }
@@ -83,13 +94,21 @@ package enum PageStats {
             text += "  " + pad("", 16) + events.map { pad($0.label, 7, right: true) }.joined() + "\n"
             for platform in rows {
                 let cells = events.map { event in event == .view ? stats.views[platform] ?? 0 : stats.actions[event]?[platform] ?? 0 }
-                let share = stats.totalViews == 0 ? 0 : (stats.views[platform] ?? 0) * barWidth / stats.totalViews
+                let share = barLength(stats.views[platform] ?? 0, of: stats.totalViews, width: barWidth)
                 text += "  " + pad(name(platform), 16) + cells.map { pad(String($0), 7, right: true) }.joined()
                     + "  " + String(repeating: "█", count: share) + "\n"
             }
             text += "  " + pad("all", 16) + events.map { pad(String($0 == .view ? stats.totalViews : stats.taps($0)), 7, right: true) }.joined() + "\n"
         }
         return text
+    }
+
+    /// Characters of a bar `width` long at 100 % for `part` of `whole`: in floating point, since `part * width`
+    /// overflows for a counter near Int.max, and within 0...width whatever the counts say.
+    static func barLength(_ part: Int, of whole: Int, width: Int) -> Int {
+        guard whole > 0, part > 0, width > 0 else { return 0 }
+        let length = (Double(part) / Double(whole) * Double(width)).rounded(.down)
+        return length.isFinite ? Int(min(Double(width), max(0, length))) : 0
     }
 
     /// The stats as JSON: an array of sites with `views` and `actions` by platform label, `dropped` and `pagesServed`.
@@ -157,7 +176,7 @@ struct Sample {
             index += 1
         }
         guard index <= characters.count, let number = Double(String(characters[min(index, characters.count)...]).trimmingSpaces),
-              number.isFinite, abs(number) < 9e18 else { return nil }
+              number.isFinite, number >= 0, number < 9e18 else { return nil }
         self.labels = labels
         value = Int(number)
     }

@@ -119,7 +119,7 @@ package enum FileSystem {
             switch errno {
             case ENOENT: throw ReadError(path: path, reason: "no such file", missing: true)
             case EACCES: throw ReadError(path: path, reason: "permission denied")
-            case ELOOP where !following: throw ReadError(path: path, reason: "is a symbolic link, which is not followed here")
+            case ELOOP where !following: throw ReadError(path: path, reason: "is reached through a symbolic link, which is not followed here")
             // The system's reason matters: "too many open files" calls for a different fix than a bad path.
             default: throw ReadError(path: path, reason: "cannot be read (\(lastError()))")
             }
@@ -149,6 +149,36 @@ package enum FileSystem {
             }
         }
     }
+
+    /// Reads the regular file at `path` without following any symbolic link put in its way while it is read.
+    ///
+    /// The path is resolved once (the links the operator wrote, such as a Kubernetes `..data` link or
+    /// certbot's `live/` links, are followed here); with `folder` given, the result must lie inside that
+    /// folder (resolved too), so a link someone with write access to it planted cannot lead the read to a
+    /// file elsewhere (a template or locale file swapped for a link to a private key). The resolved path is
+    /// then opened one component at a time with O_NOFOLLOW, and what was opened is checked with fstat
+    /// (a regular file, at most `maximumSize` bytes): a link renamed into place after the resolution fails
+    /// the read instead of being followed.
+    package static func readFileWithoutLinks(_ path: String, inside folder: String? = nil,
+                                             maximumSize: Int = defaultMaximumFileSize) throws(ReadError) -> [UInt8] {
+        let resolved = resolvingSymlinks(path)
+        if let folder, !isInside(resolved, resolvingSymlinks(folder)) {
+            throw ReadError(path: path, reason: "leads out of \(folder) through a symbolic link; links are followed only inside that folder, so name the file itself")
+        }
+        return try readFile(in: cfs_working_directory(), resolved, shownAs: path, following: false, maximumSize: maximumSize)
+    }
+
+    /// The folder part of `path` ("." for a bare name, "/" for a file at the root).
+    package static func parentFolder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// True when the resolved path `path` is `folder` or lies below it.
+    package static func isInside(_ path: String, _ folder: String) -> Bool {
+        path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
+    }
+
 
     /// "a FIFO (named pipe)": a file kind in words, for errors.
     static func kindName(_ kind: Int32) -> String {

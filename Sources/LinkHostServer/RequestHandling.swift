@@ -164,12 +164,14 @@ extension Server {
         }
     }
 
-    /// Every line of a request header joined with ", " (nil when absent or longer than 2 KiB): a client may send
-    /// its own `X-Forwarded-For` line before the one its proxy appends to.
-    static func joinedHeader(_ connection: OpaquePointer, _ name: StaticString) -> String? {
+    /// Every line of a request header joined with ", ", or whether it is absent or longer than 2 KiB: a client
+    /// may send its own `X-Forwarded-For` line before the one its proxy appends to.
+    static func joinedHeader(_ connection: OpaquePointer, _ name: StaticString) -> ForwardedClient.Field {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 2048) { buffer in
             let length = cmhd_request_header_joined(connection, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self), buffer.baseAddress, buffer.count)
-            return length > 0 ? String(cString: buffer.baseAddress!) : nil
+            if length < 0 { return .tooLong }
+            if length == 0 { return requestHeader(connection, name) == nil ? .absent : .value("") }
+            return .value(String(cString: buffer.baseAddress!))
         }
     }
 

@@ -17,7 +17,8 @@ package struct TLSMaterial: Sendable, Equatable {
     private static func read(_ file: String, path: String, marker: String) throws(ConfigError) -> [UInt8] {
         let bytes: [UInt8]
         do {
-            bytes = try FileSystem.readFile(file)
+            // The operator's links (certbot's live/ folder) are followed once; nothing swapped in after is.
+            bytes = try FileSystem.readFileWithoutLinks(file)
         } catch {
             throw ConfigError(source: file, diagnostics: [ConfigDiagnostic(.lh114, path: path, message: "\"\(file)\" \(error)")])
         }

@@ -48,7 +48,8 @@ enum CheckCommand: Command {
       --allow-http        Accept a plain http:// URL, for local testing (devices need https).
       --cacert FILE       Trust the CA certificates of this PEM file instead of the system
                           store (a private CA, a test certificate).
-      --timeout SECONDS   Time each request may take (default: 10).
+      --timeout SECONDS   Time each request may take, from connecting to its last byte,
+                          TLS or not (default: 10).
       --connect-to H1:P1:H2:P2
                           Dial H2:P2 for requests to H1:P1, as curl's option of that name
                           (an empty part matches any / keeps the request's): one origin or
@@ -114,9 +115,10 @@ enum CheckCommand: Command {
         let reports = DeploymentCheck.runAll(checks, fetch: client.fetcher)
         let summary = DeploymentSummary(reports)
         if format == "json" {
-            StandardStreams.output(reports.count == 1 ? reports[0].jsonText : DeploymentReport.jsonText(of: reports))
+            // Headers, URLs and errors in the reports are the servers' bytes: no control character of theirs reaches the terminal.
+            StandardStreams.output(TerminalText.safe(reports.count == 1 ? reports[0].jsonText : DeploymentReport.jsonText(of: reports), style: .json))
         } else {
-            StandardStreams.output(DeploymentReport.humanText(of: reports) + summary.line + "\n")
+            StandardStreams.output(TerminalText.safe(DeploymentReport.humanText(of: reports) + summary.line + "\n"))
         }
         return summary.exitCode
     }

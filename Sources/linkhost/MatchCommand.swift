@@ -133,7 +133,8 @@ enum MatchCommand: Command {
         }
         if platform == "both" { text += "  platforms: \(MatchAndroid.agreement(iOS: opens[0], android: opens[1]))\n" }
         if let site { text += "  linkhost: \(MatchHost.servedLine(servedAs(split, on: site), unserved: unserved != nil, site: site))\n" }
-        StandardStreams.output(text)
+        // The URL and the documents' app IDs and paths may come from anywhere: no control character reaches the terminal.
+        StandardStreams.output(TerminalText.safe(text))
         if unserved != nil { return MatchHost.unservedExitCode }
         return opens.allSatisfy { $0 } ? 0 : 1
     }
@@ -199,7 +200,7 @@ enum MatchCommand: Command {
             switch DocumentFile.json(at: file, fromCommandLine: true) {
             case .success(let document): return (document, file, nil)
             case .failure(let failure):
-                StandardStreams.error("linkhost match: \(failure.message)\n")
+                StandardStreams.error(TerminalText.safe("linkhost match: \(failure.message)\n"))
                 return nil
             }
         }
@@ -249,7 +250,7 @@ enum MatchCommand: Command {
             let trimmed = line.hasSuffix("\r") ? String(line.dropLast()) : line
             guard trimmed.contains(where: { $0 != " " && $0 != "\t" }) else { continue }
             // StandardStreams writes straight to the descriptor, so each answer leaves before the next line is read.
-            StandardStreams.output(MatchLineProtocol.respond(toLine: trimmed) + "\n")
+            StandardStreams.output(TerminalText.safe(MatchLineProtocol.respond(toLine: trimmed), style: .json, keepingLineFeeds: false) + "\n")
         }
     }
 }

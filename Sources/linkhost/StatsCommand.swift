@@ -53,7 +53,7 @@ enum StatsCommand: Command {
             StandardStreams.error("linkhost stats: \(url) answered \(response.status), not the metrics\n")
             return 1
         case .failure(let error):
-            StandardStreams.error("linkhost stats: \(url): \(error)\n")
+            StandardStreams.error(TerminalText.safe("linkhost stats: \(url): \(error)\n"))
             return 1
         }
         var all = PageStats.read(String(decoding: body, as: UTF8.self))
@@ -70,10 +70,12 @@ enum StatsCommand: Command {
         if let wanted = arguments["--site"] {
             sites = all.filter { $0.site == wanted }
             guard !sites.isEmpty else {
-                throw UsageError(message: "no site '\(wanted)' in \(url); its sites: \(all.map(\.site).joined(separator: ", "))", command: name)
+                let labels = all.map { TerminalText.safe($0.site, keepingLineFeeds: false) }
+                throw UsageError(message: "no site '\(wanted)' in \(url); its sites: \(labels.joined(separator: ", "))", command: name)
             }
         }
-        StandardStreams.output(format == "json" ? PageStats.json(sites) + "\n" : PageStats.table(sites))
+        // The labels are the server's bytes: PageStats.table escapes them, and JSON keeps no raw control character.
+        StandardStreams.output(format == "json" ? TerminalText.safe(PageStats.json(sites), style: .json) + "\n" : PageStats.table(sites))
         return 0
     }
 }

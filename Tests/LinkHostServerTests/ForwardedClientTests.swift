@@ -40,7 +40,7 @@ struct ForwardedClientTests {
     static let proxies = ["127.0.0.0/8", "10.0.0.0/8", "2001:db8::/32"].compactMap(AddressRange.init)
 
     static func client(peer: String, forwardedFor: String? = nil, connectingIP: String? = nil, trusted: [AddressRange] = proxies) -> String? {
-        ForwardedClient.address(peer: Array(peer.utf8), trusted: trusted, forwardedFor: { forwardedFor }, connectingIP: { connectingIP })
+        ForwardedClient.address(peer: Array(peer.utf8), trusted: trusted, forwardedFor: { forwardedFor.map { .value($0) } ?? .absent }, connectingIP: { connectingIP })
     }
 
     @Test("from a trusted peer: the rightmost untrusted X-Forwarded-For hop, else CF-Connecting-IP")

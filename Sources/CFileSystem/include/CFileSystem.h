@@ -40,14 +40,18 @@ int cfs_facts_at(int folder, const char *name, struct cfs_file_facts *facts);
 int cfs_descriptor_facts(int descriptor, struct cfs_file_facts *facts);
 
 /// Opens the folder `name` in `folder` (read-only, close-on-exec), first creating it with mode 0700 when
-/// `create` is set and it is missing. A final symbolic link is followed only when `follow` is set
-/// (otherwise the open fails with ELOOP or ENOTDIR). Returns the descriptor, or -1 with errno.
+/// `create` is set and it is missing. Symbolic links are followed only when `follow` is set; otherwise
+/// `name` may be a path (relative to `folder`, or absolute) whose every component is opened in turn with
+/// O_NOFOLLOW, and a link anywhere on it fails the open with ELOOP or ENOTDIR. Returns the descriptor, or
+/// -1 with errno.
 int cfs_open_folder(int folder, const char *name, int create, int follow);
 
 /// Opens `name` in `folder` for reading without blocking on a FIFO or a device (O_NONBLOCK, cleared once
-/// open) unless `wait` is set, following a final symbolic link only when `follow` is set, and fills `facts`
-/// from `fstat` of the open file so the caller decides on what it actually opened. Returns the
-/// descriptor, or -1 with errno.
+/// open) unless `wait` is set, and fills `facts` from `fstat` of the open file so the caller decides on what
+/// it actually opened. With `follow` set, links are followed as the system does; without it, `name` may be
+/// a path (relative to `folder`, or absolute) opened one component at a time with O_NOFOLLOW, so no
+/// symbolic link anywhere on it is followed (ELOOP or ENOTDIR; EINVAL for ".."). Returns the descriptor,
+/// or -1 with errno.
 int cfs_open_for_reading(int folder, const char *name, int follow, int wait, struct cfs_file_facts *facts);
 
 /// Opens (creating it with mode 0600 when missing) the lock file `name` in `folder`, never through a

@@ -28,7 +28,8 @@ enum lhc_receive_status {
 };
 
 /// Connects to `connect_host` (a name or numeric address, without brackets) on `connect_port`, trying each
-/// address the name resolves to, each step bounded by `timeout_ms`. With `use_tls`, runs a TLS handshake
+/// address the name resolves to. The connection's whole life ends `timeout_ms` after this call: connecting,
+/// the handshake and every later receive wait only for what is left of it, however slowly bytes trickle in. With `use_tls`, runs a TLS handshake
 /// for `host` (which is `connect_host` except under curl's --connect-to, when one origin or replica is
 /// dialled for another's name): it sends SNI (for names) and verifies the certificate chain and the host
 /// name: against `ca_file` (PEM) when it is non-NULL, else against the system trust store. Returns NULL on

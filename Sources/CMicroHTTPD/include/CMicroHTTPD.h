@@ -86,8 +86,9 @@ int cmhd_tls_pair_is_usable(const char *key_pem, const char *certificate_pem);
 
 /// 1 when the request's framing or Host is missing, duplicated or malformed (RFC 9112 §3.2, §5.1, §6.1, §6.3):
 /// no Host on HTTP/1.1, two Hosts, two Content-Lengths or Transfer-Encodings, both of those, a coding other
-/// than chunked, a field name with whitespace, a value with CR or LF. libmicrohttpd 0.9.75 accepts all of
-/// these, and a proxy that reads them differently could smuggle a request past it.
+/// than chunked, a field name with whitespace, a value with CR or LF, a field folded over two lines (obs-fold,
+/// §5.2). libmicrohttpd 0.9.75 accepts all of these, and a proxy that reads them differently could smuggle a
+/// request past it.
 int cmhd_request_is_ambiguous(struct MHD_Connection *connection, const char *version);
 
 /// Every field line named `name` (any case), joined with ", " in the order received (RFC 9110 5.3), into

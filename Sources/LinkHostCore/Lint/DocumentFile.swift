@@ -14,19 +14,21 @@ public enum DocumentFile {
     }
 
     /// The bytes of the file at `path`; `fromCommandLine` also reads a pipe or device a person named
-    /// (`--aasa <(curl …)`), which a load must never block on.
-    public static func bytes(at path: String, fromCommandLine: Bool = false) -> Result<[UInt8], Failure> {
+    /// (`--aasa <(curl …)`), which a load must never block on. With `folder`, the file is read as
+    /// `FileSystem.readFileWithoutLinks` reads it: links followed only inside that folder, none at read time.
+    public static func bytes(at path: String, fromCommandLine: Bool = false, inside folder: String? = nil) -> Result<[UInt8], Failure> {
         do {
+            if let folder { return .success(try FileSystem.readFileWithoutLinks(path, inside: folder)) }
             return .success(try FileSystem.readFile(path, acceptingStreams: fromCommandLine))
         } catch {
             return .failure(Failure(code: .lh100, message: "cannot read \(path): \(error)"))
         }
     }
 
-    /// The parsed JSON of the file at `path` (`fromCommandLine` as for `bytes`).
-    public static func json(at path: String, fromCommandLine: Bool = false) -> Result<JSONValue, Failure> {
+    /// The parsed JSON of the file at `path` (`fromCommandLine` and `folder` as for `bytes`).
+    public static func json(at path: String, fromCommandLine: Bool = false, inside folder: String? = nil) -> Result<JSONValue, Failure> {
         let bytes: [UInt8]
-        switch self.bytes(at: path, fromCommandLine: fromCommandLine) {
+        switch self.bytes(at: path, fromCommandLine: fromCommandLine, inside: folder) {
         case .success(let read): bytes = read
         case .failure(let failure): return .failure(failure)
         }

@@ -43,7 +43,8 @@ enum PageLocaleLoader {
                 error(.lh601, "\(path) and \(other.path) both name \(tag)")
                 continue
             }
-            switch DocumentFile.json(at: path) {
+            // Read as the static files are: a link only to a file inside the locale folder, none at read time.
+            switch DocumentFile.json(at: path, inside: folder) {
             case .success(let document): files.append((tag, path, document))
             case .failure(let failure): error(failure.code, failure.message)
             }

@@ -183,7 +183,9 @@ extension PageTemplate {
     static func load(_ path: String, setting: String) throws(ConfigError) -> PageTemplate {
         let bytes: [UInt8]
         do {
-            bytes = try FileSystem.readFile(path)
+            // A link in the template's folder is followed only to a file inside that folder: whoever may write
+            // the folder (a tenant's brand folder) must not turn the page into a copy of a private key.
+            bytes = try FileSystem.readFileWithoutLinks(path, inside: FileSystem.parentFolder(of: path))
         } catch {
             throw ConfigError(source: path, diagnostics: [ConfigDiagnostic(.lh114, path: setting, message: "\"\(path)\" \(error)")])
         }

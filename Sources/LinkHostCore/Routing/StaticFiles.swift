@@ -16,8 +16,10 @@ enum StaticFiles {
     struct File {
         /// URL path, decoded, starting with "/".
         let urlPath: String
-        /// Path on disk.
+        /// Path on disk, symbolic links resolved.
         let diskPath: String
+        /// `diskPath` relative to the resolved root, which is how it is opened.
+        let relativePath: String
     }
 
     /// Lists servable files under `root`: no dotfiles except `.well-known/`, no symlink leaving the root,
@@ -43,7 +45,7 @@ enum StaticFiles {
                 if FileSystem.isDirectory(target) {
                     pending.append((disk, folder.url + "/" + name))
                 } else {
-                    files.append(File(urlPath: folder.url + "/" + name, diskPath: target))
+                    files.append(File(urlPath: folder.url + "/" + name, diskPath: target, relativePath: String(target.dropFirst(resolvedRoot.count + 1))))
                 }
                 if files.count > maximumFileCount {
                     throw ConfigError(source: root, diagnostics: [ConfigDiagnostic(.lh114, path: rootSetting, message: "\"\(root)\" holds more than \(maximumFileCount) files; point it at the site's own folder")])
@@ -59,15 +61,24 @@ enum StaticFiles {
     }
 
     /// Loads every listed file as a prepared resource with its URL path; `/` and `/dir/` stand for their index.html.
+    ///
+    /// The listing resolves links and keeps only what stays inside the root; the reads then never follow a
+    /// link at all. Each file is opened relative to the root's descriptor, one component of its resolved
+    /// path at a time with O_NOFOLLOW, so a file swapped for a link (to a private key, say) between the
+    /// listing and the read fails the load, which keeps the snapshot it had, instead of serving the key.
     static func load(settings: StaticFileSettings, setting: String, excluded: Set<String>, into prepared: inout PreparedResponses) throws(ConfigError) -> [(path: String, resource: Resource)] {
         let rootSetting = setting + ".root"
         var resources: [(path: String, resource: Resource)] = []
         var total = 0
-        for file in try list(root: settings.root, setting: setting, excluded: excluded) {
+        let files = try list(root: settings.root, setting: setting, excluded: excluded)
+        guard let rootFolder = LinkFreeFolder(resolve(settings.root)) else {
+            throw ConfigError(source: settings.root, diagnostics: [ConfigDiagnostic(.lh114, path: rootSetting, message: "\"\(settings.root)\" changed while it was read (a folder on its path was replaced); try the reload again")])
+        }
+        for file in files {
             let bytes: [UInt8]
             do throws(FileSystem.ReadError) {
                 // The limit is checked with fstat before reading: a 1 GB (even sparse) file is refused unread.
-                bytes = try FileSystem.readFile(file.diskPath, maximumSize: min(maximumFileSize, maximumTotalSize - total))
+                bytes = try rootFolder.read(file.relativePath, shownAs: file.diskPath, maximumSize: min(maximumFileSize, maximumTotalSize - total))
             } catch {
                 let message = error.tooLarge
                     ? "\(file.diskPath) \(error): files larger than \(maximumFileSize / 1_048_576) MiB each or \(maximumTotalSize / 1_048_576) MiB in all are not loaded; serve them from a CDN"

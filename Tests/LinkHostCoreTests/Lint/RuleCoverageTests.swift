@@ -1,6 +1,7 @@
 import Testing
 @testable import LinkHostCore
 import LinkHostJSON
+import LinkHostTestSupport
 
 @Suite("Rule coverage")
 struct RuleCoverageTests {
