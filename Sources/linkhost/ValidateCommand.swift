@@ -95,7 +95,7 @@ enum ValidateCommand: Command {
                 case .success(let bytes):
                     switch option {
                     case "--entitlements": reports.append(AppFilesLinter.lint(entitlements: bytes, source: file, config: config, served: served))
-                    case "--info-plist": reports.append(AppFilesLinter.lint(infoPlist: bytes, source: file, config: config))
+                    case "--info-plist": reports.append(AppFilesLinter.lint(infoPlist: bytes, source: file, config: config, served: served))
                     default: reports.append(AppFilesLinter.lint(androidManifest: bytes, source: file, config: config, served: served))
                     }
                 case .failure(let failure):
