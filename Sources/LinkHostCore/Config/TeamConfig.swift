@@ -54,8 +54,14 @@ public struct TeamAnswers: Sendable, Equatable {
         let package = String(text[..<equals])
         if let problem = Identifiers.packageName(package) { return .failure(TeamAnswerError("package '\(package)' \(problem)")) }
         var fingerprints: [String] = []
-        for part in text[text.index(after: equals)...].split(separator: ",", omittingEmptySubsequences: false) {
-            guard let normalized = Identifiers.normalizedFingerprint(String(part)) else {
+        for written in text[text.index(after: equals)...].split(separator: ",", omittingEmptySubsequences: false) {
+            // 64 hex digits without colons (as some tools print it) is the same fingerprint.
+            var part = String(written)
+            if part.utf8.count == 64, part.allSatisfy(\.isHexDigit) {
+                let digits = Array(part)
+                part = stride(from: 0, to: 64, by: 2).map { String(digits[$0..<$0 + 2]) }.joined(separator: ":")
+            }
+            guard let normalized = Identifiers.normalizedFingerprint(part) else {
                 return .failure(TeamAnswerError("fingerprint '\(part)' of \(package) \(Identifiers.fingerprint(String(part)) ?? "is not a SHA-256 fingerprint")"))
             }
             if !fingerprints.contains(normalized) { fingerprints.append(normalized) }
