@@ -31,7 +31,7 @@ public enum SiteCoherence {
         let path = ConfigReader.join(site.sections.callLinks, "openInAppHost")
         let where_ = index == 0 ? "the top level" : site.path
         if let linkHost = site.callLinks.baseURL.flatMap({ try? SplitURL($0) })?.host, linkHost == host {
-            return [LintDiagnostic(.lh124, .error, path: path, "\"\(host)\" is the host of the call links themselves (callLinks.baseURL): iOS opens no app for a tap on a link to the page's own domain, so every iPhone would be told the app is missing; give the open button a second host (e.g. \"open.\(host)\") in the hosts of \(where_), or remove openInAppHost")]
+            return [LintDiagnostic(.lh124, .error, path: path, "\"\(host)\" is the host of the call links themselves (callLinks.baseURL): iOS opens no app for a tap on a link to the page's own domain, so every iPhone would be told the app is missing; give the open button a second host (e.g. \"open.\(host)\") \(index == 0 ? "that this server also answers" : "in the hosts of \(where_)"), or remove openInAppHost")]
         }
         if index > 0, site.hosts.count == 1, CallLinkHost.covers(site.hosts[0], host: host), !site.hosts[0].hasPrefix("*.") {
             return [LintDiagnostic(.lh124, .error, path: path, "\"\(host)\" is the only host of \(site.path), so every call link is on it: iOS opens no app for a tap on a link to the page's own domain; add a second host (e.g. \"open.\(host)\") to its hosts and set openInAppHost to it, or remove openInAppHost")]
