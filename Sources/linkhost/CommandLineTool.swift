@@ -9,7 +9,7 @@ enum CommandLineTool {
     /// Every subcommand, in the order help lists them.
     static let commands: [CommandEntry] = [
         CommandEntry(ServeCommand.self), CommandEntry(ValidateCommand.self), CommandEntry(PrintCommand.self), CommandEntry(HealthcheckCommand.self),
-        CommandEntry(MatchCommand.self), CommandEntry(CheckCommand.self), CommandEntry(StatsCommand.self),
+        CommandEntry(MatchCommand.self), CommandEntry(CheckCommand.self), CommandEntry(StatsCommand.self), CommandEntry(InitCommand.self),
     ]
 
     static var help: String {

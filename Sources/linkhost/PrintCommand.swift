@@ -19,7 +19,8 @@ enum PrintCommand: Command {
         or derived from the link templates, unless the app sets "dynamicRules": false.
     entitlements
         The com.apple.developer.associated-domains entitlement for the iOS app's
-        .entitlements file: applinks: for every host of every site with iOS apps, plus
+        .entitlements file: applinks: for every host of every site with iOS apps (the
+        top level's: its baseURL's host and openInAppHost, where no site lists them), plus
         webcredentials: where aasa.webcredentials is set and appclips: (for the App
         Clip's own entitlements) where aasa.appclips is. With --app naming an App Clip
         (apps[].appClipBundleID), the clip target's own: appclips: for every exact host

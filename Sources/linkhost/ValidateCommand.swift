@@ -27,7 +27,10 @@ enum ValidateCommand: Command {
         app-signing key is the one usually forgotten);
       - both platforms: AASA rules whose meaning Android 15+'s dynamic rules cannot keep
         (and what Android does instead), and URLs that open the app on one platform
-        and not on the other.
+        and not on the other;
+      - across sites: an openInAppHost every iOS app of its site claims and its site
+        answers (LH123), never the link host itself (LH124), and a site that writes one
+        platform's apps writing the other's too, "android": [] for none (LH125).
     With --aasa or --assetlinks, lints that file instead, e.g. one saved from a server
     (for assetlinks.json also its dynamic rules, against Google's format and as
     Android's code reads them: LH406, LH409).
@@ -101,7 +104,7 @@ enum ValidateCommand: Command {
                     switch option {
                     case "--entitlements" where kind == .appClip: reports.append(AppClipEntitlementsLinter.lint(entitlements: bytes, source: file, served: served))
                     case "--entitlements": reports.append(AppFilesLinter.lint(entitlements: bytes, source: file, config: config, served: served))
-                    case "--info-plist": reports.append(AppFilesLinter.lint(infoPlist: bytes, source: file, config: config))
+                    case "--info-plist": reports.append(AppFilesLinter.lint(infoPlist: bytes, source: file, config: config, served: served))
                     default: reports.append(AppFilesLinter.lint(androidManifest: bytes, source: file, config: config, served: served))
                     }
                 case .failure(let failure):

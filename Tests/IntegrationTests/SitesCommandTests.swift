@@ -26,8 +26,8 @@ struct SitesCommandTests {
         let served = try server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "brand.example.org")])
         #expect(printed.exitCode == 0 && printed.stdout == served.text, "\(printed)")
         let noAndroid = try await LinkHostCLI.run(["print", "assetlinks", "--host", "a.brand.example.net", "--config", site.configPath], directory: site.directory)
-        // The brand site sets apps but not android, so it inherits the top level's Android app.
-        #expect(noAndroid.exitCode == 0 && noAndroid.stdout.contains(TestConfig().packageName), "\(noAndroid)")
+        // The brand site has apps of its own and no Android app: it publishes none, not the top level's (issue 32).
+        #expect(noAndroid.exitCode == 1 && !noAndroid.stdout.contains(TestConfig().packageName) && noAndroid.stderr.contains("no Android app"), "\(noAndroid)")
         let unknown = try await LinkHostCLI.run(["print", "aasa", "--host", "nowhere.example", "--config", site.configPath], directory: site.directory)
         #expect(unknown.exitCode == 2 && unknown.stderr.contains("no site serves 'nowhere.example'") && unknown.stderr.contains("'brand.example.org'"), "\(unknown)")
     }

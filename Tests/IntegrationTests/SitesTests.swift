@@ -27,6 +27,8 @@ struct SitesTests {
             "sites": [[
                 "hosts": ["brand.example.org", "*.brand.example.net"],
                 "apps": [["name": "Brand Video", "teamID": brandTeam, "bundleID": "org.brand.video"]],
+                // A site's apps are its own on both platforms (issue 32): the brand has no Android app, and says so.
+                "android": [] as [Any],
                 "callLinks": ["links": ["/meet/{callId}"], "template": site.directory + "/brand.html", "defaultType": "meeting"],
                 "static": ["root": site.directory + "/brand-public"],
             ]],

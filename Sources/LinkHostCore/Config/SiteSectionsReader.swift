@@ -50,7 +50,11 @@ struct SiteDraft {
             apps: source(apps != nil, "apps"), android: source(android != nil, "android"),
             callLinks: source(callLinks != nil, "callLinks"), aasa: source(aasa != nil, "aasa"),
             staticFiles: source(staticFiles != nil, "static"))
-        let apps = self.apps ?? inherited?.apps ?? []
+        // A site's apps are one unit: a site that writes either platform's list takes neither from the top
+        // level, so one tenant's iOS apps never come with another tenant's Android app (`"android": []` says
+        // "none" in words; SiteCoherence asks for it, LH125).
+        let writesApps = self.apps != nil || self.android != nil
+        let apps = self.apps ?? (writesApps ? [] : inherited?.apps ?? [])
         var callLinks = self.callLinks ?? inherited?.callLinks ?? CallLinkSettings()
         var aasaDraft = self.aasa ?? inherited?.aasa ?? AASADraft()
         var staticFiles = self.staticFiles ?? inherited?.staticFiles ?? StaticFileSettings()
@@ -61,7 +65,7 @@ struct SiteDraft {
         }
         let aasa = aasaDraft.resolved(appIDs: apps.map(\.appID), appClipIDs: apps.compactMap(\.appClipID), callLinks: callLinks, callLinksPath: sections.sectionPath(of: "callLinks", "links"))
         var site = SiteConfig(
-            hosts: hosts, apps: apps, android: android ?? inherited?.android ?? [], callLinks: callLinks, aasa: aasa,
+            hosts: hosts, apps: apps, android: android ?? (writesApps ? [] : inherited?.android ?? []), callLinks: callLinks, aasa: aasa,
             staticFiles: staticFiles, sections: sections)
         let topLevelRoot = (inherited?.staticFiles ?? StaticFileSettings()).root
         if inherited != nil, staticFiles.root != topLevelRoot { site.staticFallbackRoot = topLevelRoot }

@@ -1,3 +1,5 @@
+import CallLinks
+
 /// The hosts a config serves links on, site by site: what the app's entitlements, manifest and
 /// `CallLinkParser` must name.
 ///
@@ -29,13 +31,25 @@ public struct ServedHosts: Sendable {
     public init(config: Config) {
         var entries: [Entry] = []
         for (index, site) in config.sites.enumerated() {
-            var hosts = site.hosts
-            if index == 0, let base = site.callLinks.baseURL, let split = try? SplitURL(base) { hosts = [split.host] }
+            let hosts = index == 0 ? Self.defaultSiteHosts(config) : site.hosts
             if !hosts.isEmpty { entries.append(Entry(site: site, hosts: hosts)) }
         }
         self.entries = entries
         namesNoHost = config.sites.count == 1 && entries.isEmpty
         app = nil
+    }
+
+    /// The hosts the default site serves by name: its `callLinks.baseURL`'s host and then its `openInAppHost`
+    /// (the iPhone's open button leads there, so the apps must claim it too), each only where no site lists
+    /// it: a host a site lists is that site's, and its files already name it (two entries for one host
+    /// would print two verified filters for it in one manifest).
+    static func defaultSiteHosts(_ config: Config) -> [String] {
+        let callLinks = config.defaultSite.callLinks
+        guard let base = callLinks.baseURL, let split = try? SplitURL(base) else { return [] }
+        let listed = { (host: String) in config.sites.dropFirst().contains { site in site.hosts.contains { CallLinkHost.covers($0, host: host) } } }
+        var hosts: [String] = []
+        for host in [split.host] + (callLinks.openInAppHost.map { [$0] } ?? []) where !listed(host) && !hosts.contains(host) { hosts.append(host) }
+        return hosts
     }
 
     /// The site that serves `host` (as the server chooses it) with its hosts, or `host` itself for a default

@@ -15,13 +15,14 @@ public enum AppFilesLinter {
     public static func lint(androidManifest bytes: [UInt8], source: String, config: Config, served: ServedHosts? = nil) -> LintReport {
         switch AndroidManifestFile.read(bytes) {
         case .failure(let problem): return LintReport(source: source, diagnostics: [problem])
-        case .success(let file): return LintReport(source: source, diagnostics: file.problems + diagnostics(file, config: config, served: served ?? ServedHosts(config: config)) + undeclaredSchemes(file, config: config))
+        case .success(let file): return LintReport(source: source, diagnostics: file.problems + diagnostics(file, config: config, served: served ?? ServedHosts(config: config)) + undeclaredSchemes(file, config: config, served: served) + AppLinksFilterOverlap.diagnostics(file))
         }
     }
 
     /// Lints an app's `Info.plist` (or the fragment `print info-plist` writes) against `config`: the custom
     /// schemes the page links to must be in `CFBundleURLTypes`.
-    public static func lint(infoPlist bytes: [UInt8], source: String, config: Config) -> LintReport {
+    /// `served` narrows it to one app: the schemes the page writes for that app.
+    public static func lint(infoPlist bytes: [UInt8], source: String, config: Config, served: ServedHosts? = nil) -> LintReport {
         switch EntitlementsFile.plist(bytes) {
         case .failure(let problem): return LintReport(source: source, diagnostics: [problem])
         case .success(let plist):
@@ -32,16 +33,18 @@ public enum AppFilesLinter {
                     for case .string(let scheme) in schemes { declared.append(scheme.lowercased()) }
                 }
             }
-            let needed = EntitlementsGenerator.unique(config.sites.filter { !$0.apps.isEmpty }.compactMap(URLTypesGenerator.scheme(of:)))
+            let needed = served.flatMap { $0.app == nil ? nil : URLTypesGenerator.schemes(for: $0) } ?? EntitlementsGenerator.unique(config.sites.filter { !$0.apps.isEmpty }.compactMap(URLTypesGenerator.scheme(of:)))
             return LintReport(source: source, diagnostics: needed.filter { !declared.contains($0) }.map { scheme in
                 LintDiagnostic(.lh707, .error, path: "CFBundleURLTypes", "the call page links to \(scheme):// but no CFBundleURLSchemes entry declares it, so iOS opens no app for it (linkhost print info-plist writes the entry)")
             })
         }
     }
 
-    /// The custom schemes the config's pages link to that no VIEW/BROWSABLE filter of the manifest declares.
-    static func undeclaredSchemes(_ file: AndroidManifestFile, config: Config) -> [LintDiagnostic] {
-        let needed = EntitlementsGenerator.unique(config.sites.filter { !$0.android.isEmpty }.compactMap(URLTypesGenerator.scheme(of:)))
+    /// The custom schemes the config's pages link to that no VIEW/BROWSABLE filter of the manifest declares;
+    /// with `served` chosen for one app, only the pages of the sites that name it.
+    static func undeclaredSchemes(_ file: AndroidManifestFile, config: Config, served: ServedHosts? = nil) -> [LintDiagnostic] {
+        let sites = served?.app == nil ? config.sites : served?.entries.map(\.site) ?? []
+        let needed = EntitlementsGenerator.unique(sites.filter { !$0.android.isEmpty }.compactMap(URLTypesGenerator.scheme(of:)))
         let declared = file.filters.filter { $0.exported && $0.actions.contains("android.intent.action.VIEW") && $0.categories.contains("android.intent.category.BROWSABLE") }.flatMap(\.schemes)
         return needed.filter { !declared.contains($0) }.map { scheme in
             LintDiagnostic(.lh707, .error, path: "android", "the call page links to \(scheme):// but no exported intent filter with VIEW and BROWSABLE declares it, so Android opens no app for it (linkhost print android-manifest writes the filter)")

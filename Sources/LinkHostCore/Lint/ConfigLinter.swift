@@ -39,6 +39,9 @@ public enum ConfigLinter {
         if let config {
             found += config.sites.flatMap(AssetLinksLinter.configWarnings) + ACMELint.diagnostics(config) + FilePermissionLint.keyDiagnostics(config)
             found += ExampleConfig.identityWarnings(config).map(LintDiagnostic.init)
+            // Under the same environment serve would refuse the config: say so in serve's words.
+            if let refusal = ExampleConfig.acmeRefusal(config, environment: environment) { found.append(LintDiagnostic(.lh121, .error, path: "", refusal)) }
+            found += SiteCoherence.diagnostics(config)
         }
         guard let config, !found.contains(where: { $0.severity == .error }) else {
             return Outcome(report: LintReport(source: source, diagnostics: found, siteNames: config?.siteNames ?? [:]), snapshot: nil)

@@ -19,6 +19,9 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case lh120 = "LH120", lh121 = "LH121"
     /// File format, continued: two sites with one id (LH122).
     case lh122 = "LH122"
+    /// One team's config, coherent: the open-in-app host the apps claim (LH123) and not the link host (LH124),
+    /// a site's apps on both platforms its own (LH125).
+    case lh123 = "LH123", lh124 = "LH124", lh125 = "LH125"
     /// Rules: unreachable rules, blocking exclusions, substitution variables, rule-less apps, pattern shapes.
     case lh201 = "LH201", lh202 = "LH202", lh203 = "LH203", lh204 = "LH204", lh205 = "LH205"
     /// Rules, continued.
@@ -47,6 +50,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     /// The app's files, continued: an app's App Clip (`apps[].appClipBundleID`) malformed, of another team,
     /// not the app's, or without the App Store ID its card banner should carry.
     case lh713 = "LH713", lh714 = "LH714", lh715 = "LH715", lh716 = "LH716"
+    /// The app's files, continued: one host claimed twice alike by verified filters of one activity.
+    case lh708 = "LH708"
 
     /// Orders codes by number, for tables.
     public static func < (lhs: LintCode, rhs: LintCode) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -56,10 +61,11 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         switch self {
         case .lh104, .lh106, .lh111, .lh112: return "error (config) / warning (AASA file)"
         case .lh105, .lh209: return "error, or warning when iOS still reads the value"
-        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh306, .lh307, .lh403, .lh407, .lh408, .lh508, .lh511, .lh512, .lh602, .lh603, .lh606, .lh703, .lh705, .lh706, .lh121, .lh716: return "warning"
+        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh306, .lh307, .lh403, .lh407, .lh408, .lh508, .lh511, .lh512, .lh602, .lh603, .lh606, .lh703, .lh705, .lh706, .lh708, .lh716: return "warning"
         case .lh118: return "error, or warning for a host no public CA can reach"
         case .lh119: return "error, or warning when the folder is readable by others"
         case .lh120: return "warning"
+        case .lh121: return "warning, or error with automatic HTTPS on (serve refuses such a config)"
         case .lh503, .lh504, .lh505: return "error (warning for the legacy root /apple-app-site-association)"
         case .lh510: return "error when the config gives the host an Android app, else warning"
         case .lh404: return "error (config) / warning (assetlinks file)"
@@ -96,7 +102,10 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh119: return "The ACME state folder (`server.tls.acme.stateDirectory`) cannot be created or written, cannot be trusted with keys (not owned by linkhost's user, writable by others, a link in place of a subfolder), or others can read the keys in it."
         case .lh120: return "The config file is writable by its group or others, or a private key (`server.tls.privateKeyFile`, a key in the ACME state folder) is readable by them."
         case .lh122: return "Two sites have the same `id` (a site without one is named by its first host, the top level `default`): metrics, logs and diagnostics could not tell them apart."
-        case .lh121: return "The config is the shipped example, or lists the example's app (Team ID `ABCDE12345`, `com.example.video`)."
+        case .lh121: return "The config is the shipped example, or lists the example's app (Team ID `ABCDE12345`, `com.example.video`); with automatic HTTPS on, any of the example's apps, packages, fingerprints or URLs, marked or not, is an error, as `serve` refuses it."
+        case .lh123: return "The iPhone's open button leads to `callLinks.openInAppHost`, but an iOS app of the site would not claim that host in the entitlements `print entitlements` writes, or another site (or no site, under `strictHosts` or automatic HTTPS) answers it: iOS shows the host's page to people who have the app."
+        case .lh124: return "`callLinks.openInAppHost` is the host of the call links themselves (`baseURL`'s, or the site's only host): iOS opens no app for a tap on a link to the page's own domain, so every iPhone is told the app is missing."
+        case .lh125: return "A site writes one platform's apps (`apps` or `android`) but not the other while the top level has apps of the other: a site's apps are its own on both platforms, so the site has none there; say so (`\"android\": []`) or list its own."
         case .lh201: return "A rule is unreachable: an earlier rule already matches every URL it matches."
         case .lh202: return "A rule may be unreachable: an earlier rule covers its patterns, but under other case or percent-encoding settings."
         case .lh203: return "An exclude rule matches every URL before any rule lets one through: no link opens the app."
@@ -148,6 +157,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh704: return "A host or link template the config serves is not claimed by an App Links intent filter of the manifest (VIEW, DEFAULT, BROWSABLE, https, autoVerify)."
         case .lh705: return "An App Links intent filter of the manifest claims a host, or a path, on which the config serves no call link."
         case .lh706: return "The entitlements use an alternate mode (`?mode=developer`, `?mode=managed`), which must go before release."
+        case .lh708: return "Two verified App Links intent filters of one activity claim the same host with the same paths (a leftover of a host served from two places)."
         case .lh707: return "The call page links to a custom URL scheme (the app's `urlScheme` or `callLinks.openInAppURL`) that the app does not declare: no VIEW/BROWSABLE intent filter with it in the manifest, or no `CFBundleURLTypes` entry in the Info.plist."
         case .lh713: return "An app's `appClipBundleID` is not a bundle ID."
         case .lh714: return "An app's `appClipBundleID` is written as another team's app ID (`OTHERTEAM.bundle.id`); an App Clip belongs to its app's team."
@@ -179,7 +189,10 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh117: return "Keep `certificateFile` and `privateKeyFile` (certificates from elsewhere) or `acme` (linkhost obtains them), not both."
         case .lh118: return "List each host of a wildcard site by name, name the default site's hosts in `server.tls.acme.hosts`, and certify only public DNS names that point at this server (or use certificate files)."
         case .lh122: return "Give each site an `id` of its own, e.g. the customer's name: `\"id\": \"customer6\"`."
-        case .lh121: return "Put your own app's `teamID`, `bundleID`, `packageName` and fingerprints in the config, and remove `\"example\": true`."
+        case .lh121: return "Put your own app's `teamID`, `bundleID`, `packageName`, fingerprints and URLs in the config (`linkhost init` writes one), and remove `\"example\": true`; `LINKHOST_ALLOW_EXAMPLE=1` serves the example anyway."
+        case .lh123: return "Serve the open host from the site whose apps it opens: at the top level set `callLinks.baseURL` and keep the open host out of other sites (and in `server.tls.acme.hosts` with ACME or `strictHosts`), or list the link host and the open host together as one site's `hosts`; then paste what `linkhost print entitlements --app APPID` writes."
+        case .lh124: return "Give the open button a second host of the same site, e.g. `open.` before the link host: add it to the site's `hosts` (and DNS, TLS), set `openInAppHost` to it; or remove `openInAppHost`."
+        case .lh125: return "Write the other platform's list in the site too: its own apps, or `[]` for none (`\"android\": []`); or leave out both to take the top level's."
         case .lh119: return "Create the folder for the user linkhost runs as (`mkdir -p DIR && chmod 700 DIR`), or mount a writable volume there (the image: `-v linkhost-acme:/var/lib/linkhost`)."
         case .lh120: return "`chmod go-w` the config file and `chmod 600` the key, so only the user linkhost runs as can read it."
         case .lh201: return "Remove the rule, or move it before the broader rule if it was meant to decide first."
@@ -233,6 +246,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh704: return "Add an intent filter for it (linkhost print android-manifest writes them), with android:autoVerify=\"true\"."
         case .lh705: return "Remove the claim, or serve call links there: add the host to a site, or a link template under the path."
         case .lh706: return "Remove ?mode=… from the entitlements of release builds (use a build configuration for development)."
+        case .lh708: return "Keep one verified filter per host and paths: paste what `linkhost print android-manifest --app PACKAGE` writes in place of the old filters."
         case .lh707: return "Add what linkhost print android-manifest (its scheme filter) or linkhost print info-plist writes, or stop the page linking to the scheme (remove urlScheme and openInAppURL)."
         case .lh713: return "Copy the App Clip target's bundle identifier from Xcode, e.g. com.example.app.Clip."
         case .lh714: return "Write the clip's bundle ID alone (the app's teamID is its team), or move the clip to the app of its team."

@@ -51,6 +51,10 @@ extension LintCodeCase {
     static let base = LintInput.config([:])
     /// The base config with ACME on for one public host.
     static let acme = LintInput.config(["server.httpPort": "8081", "server.tls": #"{"acme": {"hosts": ["links.example.com"]}}"#])
+    /// The base config with its links on links.example.com and the iPhone's open button on open.example.com.
+    static let openHost = LintInput.config(["callLinks.baseURL": #""https://links.example.com""#, "callLinks.openInAppHost": #""open.example.com""#])
+    /// The base manifest's verified filter, once more.
+    static let duplicateFilter = #"<intent-filter android:autoVerify="true"><action android:name="android.intent.action.VIEW" /><category android:name="android.intent.category.DEFAULT" /><category android:name="android.intent.category.BROWSABLE" /><data android:scheme="https" android:host="links.example.com" android:pathPrefix="/call/" /></intent-filter>"#
     static let fingerprint = LintFixtures.fingerprints[0]
     static let other = LintFixtures.fingerprints[1]
 
@@ -96,6 +100,12 @@ extension LintCodeCase {
         LintCodeCase(.lh121, "the example's Team ID", failing: .config(["apps.0.teamID": #""ABCDE12345""#]), passing: base),
         LintCodeCase(.lh121, "the example's Android package", failing: .config(["android.0.packageName": #""com.example.video""#]), passing: base),
         LintCodeCase(.lh121, "a config marked as the example", failing: .config(["example": "true"]), passing: .config(["example": "false"])),
+        LintCodeCase(.lh121, "the example's package under automatic HTTPS, marker or not", failing: .config(["server.httpPort": "8081", "server.tls": #"{"acme": {"hosts": ["links.example.com"]}}"#, "android.0.packageName": #""com.example.video""#]), passing: acme),
+        LintCodeCase(.lh123, "top-level open host without baseURL", failing: .config(["callLinks.openInAppHost": #""open.example.com""#]), passing: openHost),
+        LintCodeCase(.lh123, "top-level open host another site answers", failing: .config(["callLinks.baseURL": #""https://links.example.com""#, "callLinks.openInAppHost": #""open.example.com""#, "sites": #"[{"hosts": ["open.example.com"], "callLinks": {"paths": ["call"]}, "apps": [{"name": "B", "teamID": "QRSTU67890", "bundleID": "com.acme.b"}], "android": []}]"#]), passing: openHost),
+        LintCodeCase(.lh124, "open host that is the link host", failing: .config(["callLinks.baseURL": #""https://links.example.com""#, "callLinks.openInAppHost": #""links.example.com""#]), passing: openHost),
+        LintCodeCase(.lh125, "site with its own apps and no android", failing: .config(["sites": #"[{"hosts": ["b.example.com"], "apps": [{"name": "B", "teamID": "QRSTU67890", "bundleID": "com.acme.b"}]}]"#]),
+                     passing: .config(["sites": #"[{"hosts": ["b.example.com"], "apps": [{"name": "B", "teamID": "QRSTU67890", "bundleID": "com.acme.b"}], "android": []}]"#])),
         LintCodeCase(.lh122, "two sites with one id", failing: .config(["sites": #"[{"hosts": ["a.example.com"], "id": "acme"}, {"hosts": ["b.example.com"], "id": "acme"}]"#]),
                      passing: .config(["sites": #"[{"hosts": ["a.example.com"], "id": "acme"}, {"hosts": ["b.example.com"], "id": "brand"}]"#])),
         LintCodeCase(.lh122, "an id that is another site's first host", failing: .config(["sites": #"[{"hosts": ["a.example.com"]}, {"hosts": ["b.example.com"], "id": "a.example.com"}]"#]),
@@ -182,6 +192,7 @@ extension LintCodeCase {
         LintCodeCase(.lh714, "App Clip of another team", failing: .config(["apps.0.appClipBundleID": #""ABCDE12345.com.acme.video.Clip""#]), passing: .config(["apps.0.appClipBundleID": #""QRSTU67890.com.acme.video.Clip""#, "apps.0.appStoreID": #""1234567890""#])),
         LintCodeCase(.lh715, "App Clip not prefixed by the app's bundle ID", failing: .config(["apps.0.appClipBundleID": #""com.acme.videoclip""#]), passing: .config(["apps.0.appClipBundleID": #""com.acme.video.clip""#, "apps.0.appStoreID": #""1234567890""#])),
         LintCodeCase(.lh716, "App Clip without the app's App Store ID", failing: .config(["apps.0.appClipBundleID": #""com.acme.video.Clip""#]), passing: .config(["apps.0.appClipBundleID": #""com.acme.video.Clip""#, "apps.0.appStoreID": #""1234567890""#])),
+        LintCodeCase(.lh708, "manifest claiming one host twice alike", failing: .androidManifest(LintFixtures.androidManifest.replacing("<intent-filter>", with: duplicateFilter + "\n          <intent-filter>")), passing: .androidManifest(LintFixtures.androidManifest)),
         LintCodeCase(.lh706, "entitlements in developer mode", failing: .entitlements(LintFixtures.entitlements.replacing("applinks:links.example.com", with: "applinks:links.example.com?mode=developer")), passing: .entitlements(LintFixtures.entitlements)),
         LintCodeCase(.lh513, "served AASA opens another app than the config's",
                      failing: .deployment(["GET /.well-known/apple-app-site-association": .ok(LintFixtures.aasa.replacing(LintFixtures.appID, with: LintFixtures.appID + "e")),

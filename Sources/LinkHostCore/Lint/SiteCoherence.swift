@@ -1,0 +1,80 @@
+import CallLinks
+
+/// What one team's config must agree with across its sites, beyond each key being valid: the open-in-app
+/// host (LH123, LH124) and whose apps a site publishes (LH125).
+///
+/// Each of these passed loading and broke guests: an open host the app does not claim shows people who have
+/// the app "not on this phone yet" (Apple opens an app only for a universal link to a domain its entitlements
+/// name, and only when the link's domain differs from the page's: "If the user is browsing your website in
+/// Safari and taps a universal link to a URL in the same domain as the current webpage, iOS respects the
+/// user's most likely intent and opens the link in Safari. If the user taps a universal link to a URL in a
+/// different domain, iOS opens the link in your app" — Apple, Supporting associated domains); a site
+/// inheriting another tenant's Android app sends its visitors to that app.
+public enum SiteCoherence {
+    /// Every finding of the config, errors all.
+    public static func diagnostics(_ config: Config) -> [LintDiagnostic] {
+        var found: [LintDiagnostic] = []
+        let served = ServedHosts(config: config)
+        for (index, site) in config.sites.enumerated() {
+            if let host = site.callLinks.openInAppHost, !site.apps.isEmpty {
+                found += openHostDiagnostics(host, site: site, index: index, config: config, served: served)
+            }
+            if index > 0 { found += ownApps(site, topLevel: config.defaultSite) }
+        }
+        var seen = Set<String>()
+        // A site that inherits the top level's callLinks shares its findings: keep each once.
+        return found.filter { seen.insert("\($0.code.rawValue) \($0.path) \($0.message)").inserted }
+    }
+
+    /// LH123 and LH124 for the open host `host` of `site`.
+    private static func openHostDiagnostics(_ host: String, site: SiteConfig, index: Int, config: Config, served: ServedHosts) -> [LintDiagnostic] {
+        let path = ConfigReader.join(site.sections.callLinks, "openInAppHost")
+        let where_ = index == 0 ? "the top level" : site.path
+        if let linkHost = site.callLinks.baseURL.flatMap({ try? SplitURL($0) })?.host, linkHost == host {
+            return [LintDiagnostic(.lh124, .error, path: path, "\"\(host)\" is the host of the call links themselves (callLinks.baseURL): iOS opens no app for a tap on a link to the page's own domain, so every iPhone would be told the app is missing; give the open button a second host (e.g. \"open.\(host)\") \(index == 0 ? "that this server also answers" : "in the hosts of \(where_)"), or remove openInAppHost")]
+        }
+        if index > 0, site.hosts.count == 1, CallLinkHost.covers(site.hosts[0], host: host), !site.hosts[0].hasPrefix("*.") {
+            return [LintDiagnostic(.lh124, .error, path: path, "\"\(host)\" is the only host of \(site.path), so every call link is on it: iOS opens no app for a tap on a link to the page's own domain; add a second host (e.g. \"open.\(host)\") to its hosts and set openInAppHost to it, or remove openInAppHost")]
+        }
+        if index == 0, let linkHost = site.callLinks.baseURL.flatMap({ try? SplitURL($0) })?.host, config.site(forHost: linkHost) != site {
+            // A site lists the top level's link host: its pages are that site's, checked on their own.
+            return []
+        }
+        // A site's open host outside its hosts is LH116 already.
+        if index > 0, !site.hosts.contains(where: { CallLinkHost.covers($0, host: host) }) { return [] }
+        let answering = config.site(forHost: host)
+        if answering != site {
+            let other = answering.path.isEmpty ? "the top level" : "\(answering.label) (\(answering.path))"
+            return [LintDiagnostic(.lh123, .error, path: path, "\"\(host)\" is a host of \(other), which answers it with its own page and AASA, not \(where_)'s apps: list the link host and \"\(host)\" together as one site's hosts, or open the app on another host")]
+        }
+        if index == 0, config.server.strictHosts || config.server.acme != nil, !(config.server.acme?.hosts ?? []).contains(host) {
+            let why = config.server.acme != nil ? "automatic HTTPS certifies only server.tls.acme.hosts for the top level" : "with server.strictHosts the top level answers only server.tls.acme.hosts"
+            return [LintDiagnostic(.lh123, .error, path: path, "\"\(host)\" is not a name of the top level (\(why)), so the iPhone's open button would reach no page and no AASA there: add it to server.tls.acme.hosts, or list the link host and \"\(host)\" together as one site's hosts")]
+        }
+        var found: [LintDiagnostic] = []
+        for app in site.appIDs {
+            let claims = EntitlementsGenerator.entries(for: served.naming(app, kind: .iOS)).app
+            guard !claims.contains(where: { claim in claim.hasPrefix("applinks:") && CallLinkHost.covers(String(claim.dropFirst(9)), host: host) }) else { continue }
+            let hint = index == 0 && site.callLinks.baseURL == nil
+                ? "the top level names no host without callLinks.baseURL; set it to the links' origin (e.g. \"https://meet.example.com\"), and print entitlements writes applinks: for both"
+                : "add \"\(host)\" to the hosts of \(where_)"
+            found.append(LintDiagnostic(.lh123, .error, path: path, "\"\(host)\" is where the iPhone's open button leads, but \(app) would not claim it: linkhost print entitlements --app \(app) writes no applinks:\(host), so iOS shows that host's page (\"not on this phone yet\") to people who have the app; \(hint)"))
+        }
+        return found
+    }
+
+    /// LH125: a site that writes one platform's apps and not the other's, while the top level has the other's.
+    private static func ownApps(_ site: SiteConfig, topLevel: SiteConfig) -> [LintDiagnostic] {
+        let wroteApps = site.sections.apps != topLevel.sections.apps
+        let wroteAndroid = site.sections.android != topLevel.sections.android
+        if wroteApps, !wroteAndroid, !topLevel.android.isEmpty {
+            let packages = topLevel.android.map(\.packageName).joined(separator: ", ")
+            return [LintDiagnostic(.lh125, .error, path: ConfigReader.join(site.path, "android"), "is not written while \(site.path) lists its own \"apps\": the site publishes no Android app (the top level's \(packages) is not inherited by a site with apps of its own, so its assetlinks.json, intent and Play links name none); write \"android\": [] to say so, or list the site's Android apps")]
+        }
+        if wroteAndroid, !wroteApps, !topLevel.apps.isEmpty {
+            let apps = topLevel.appIDs.joined(separator: ", ")
+            return [LintDiagnostic(.lh125, .error, path: ConfigReader.join(site.path, "apps"), "is not written while \(site.path) lists its own \"android\": the site publishes no iOS app (the top level's \(apps) is not inherited by a site with apps of its own, so its AASA and App Store links name none); write \"apps\": [] to say so, or list the site's iOS apps")]
+        }
+        return []
+    }
+}
