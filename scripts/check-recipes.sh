@@ -157,4 +157,3 @@ if [[ -n ${RECIPES_SKIP_CHECK_DEPLOY:-} ]]; then
 else
     run kubernetes "$CHECKOUT"
 fi
-echo "not run here: the README's docker recipe (no Docker engine; scripts/check-docker.sh builds and runs the image)"
