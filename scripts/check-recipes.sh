@@ -4,8 +4,8 @@
 # (scripts/recipes/run-blocks.py), in a network and mount namespace of their own, with stand-ins for what
 # cannot be real here, first on PATH (scripts/recipes/): Pebble for Let's Encrypt, the namespace's
 # loopback for links.example.com and its ports 80 and 443, systemctl/journalctl/ssh/scp/apt-get/make/
-# kubectl/docker as docs/recipes.md lists them. Done when a new user's systemd path — the README's block —
-# ends with the AASA served over HTTPS with a certificate Pebble issued.
+# kubectl/docker as docs/recipes.md lists them. Done when a new user's systemd path and Docker path — the
+# README's blocks — each end with the AASA served over HTTPS with a certificate Pebble issued.
 #
 #   scripts/check-recipes.sh [--binary PATH]     as root; BINARY defaults to the test build (.build/debug)
 #
@@ -101,7 +101,7 @@ CHECKOUT=$WORK/checkout
 mkdir -p "$CHECKOUT/.build/release" "$WORK/server-home" "$WORK/state"
 cp -r "$REPO/Makefile" "$REPO/Dockerfile" "$REPO/config" "$REPO/public" "$REPO/deploy" "$REPO/scripts" "$CHECKOUT/"
 cp "$BINARY" "$CHECKOUT/.build/release/linkhost"
-export RECIPES_STATE=$WORK/state RECIPES_SERVER_HOME=$WORK/server-home
+export RECIPES_STATE=$WORK/state RECIPES_SERVER_HOME=$WORK/server-home RECIPES_BINARY=$BINARY
 export PATH="$REPO/scripts/recipes:$PATH"
 # served_aasa URL: the AASA at URL names the recipes' app (read whole first: grep -q would cut curl short).
 served_aasa() { local body; body=$(curl -fsS "$1/.well-known/apple-app-site-association") && grep -q '"A1B2C3D4E5.com.acmemeet.app"' <<<"$body"; }
@@ -148,6 +148,15 @@ for file in linkhost.socket linkhost-https.socket linkhost-http.socket linkhost-
     (cd "$WORK/server-home" && unit_commands "$CHECKOUT/deploy/$file" | bash -ex) || fail unit-comments "$file's comment failed as written"
 done
 systemctl stop linkhost
+
+log "Docker, with automatic HTTPS: the README's block (the Dockerfile's runtime settings with the test build; the image itself is check-docker.sh's)"
+run docker "$CHECKOUT" | tee "$WORK/docker.out"
+grep -q '"A1B2C3D4E5.com.acmemeet.app"' "$WORK/docker.out" || fail docker "the AASA served over HTTPS does not name the config's app"
+container_uid=$(awk '/^Uid:/ { print $2 }' "/proc/$(cat "$WORK/state/container-linkhost.pid")/status")
+[[ $container_uid == 10001 ]] || fail docker "the container's linkhost runs as uid $container_uid, not the image's 10001"
+issuer=$(openssl s_client -connect 127.0.0.1:443 -servername links.example.com </dev/null 2>/dev/null | openssl x509 -noout -issuer)
+[[ $issuer == *Pebble* ]] || fail docker "the certificate on 443 is not Pebble's: $issuer"
+log "served over HTTPS through the published port, by the image's user, with Pebble's certificate"
 
 log "Kubernetes: the README's block (manifests validated; no cluster, no registry)"
 if [[ -n ${RECIPES_SKIP_CHECK_DEPLOY:-} ]]; then
