@@ -33,9 +33,11 @@ if [[ -z $BINARY ]]; then
     done
 fi
 [[ -x $BINARY ]] || fail binary "no linkhost build: run swift build (or make test) first, or pass --binary"
-for tool in unshare pebble openssl curl systemd-analyze systemd-socket-activate python3; do
+for tool in unshare setpriv pebble openssl curl systemd-analyze systemd-socket-activate python3; do
     command -v "$tool" >/dev/null || fail tools "$tool is missing (make test-deps installs it)"
 done
+command -v ip >/dev/null || fail tools "ip is missing (Debian's iproute2): the namespace's loopback is brought up with it"
+command -v kubernetes-validate >/dev/null || fail tools "kubernetes-validate is missing (scripts/check-deploy.sh installs it with pip)"
 
 python3 "$REPO/scripts/recipes/run-blocks.py" list || fail unmarked "a shell block in the docs is neither a recipe nor marked as not run"
 
