@@ -4,7 +4,7 @@ CONFIG ?= config/linkhost.json
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 
-.PHONY: deps test-deps build release run test diagnostics-doc config-doc check-apple check-html screenshots fuzz sanitize soak slowloris flood bench bench-engine bench-profile clean
+.PHONY: deps test-deps build release package run test diagnostics-doc config-doc check-recipes check-apple check-html screenshots fuzz sanitize soak slowloris flood bench bench-engine bench-profile clean
 
 # Installs the C libraries' headers when pkg-config cannot find them (fresh Debian/Ubuntu machines):
 # libmicrohttpd (the server) and libqrencode (QR codes on call pages).
@@ -50,6 +50,11 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 
+# The binary, public/ and deploy/ in one archive, for a server with the runtime libraries and no Swift
+# (README.md, "A VPS with systemd, with automatic HTTPS").
+package: release
+	tar -czf .build/linkhost.tar.gz -C .build/release linkhost -C $(CURDIR) public deploy
+
 # Serves the default config on :8080 (override: make run CONFIG=path ARGS="--port 9000").
 run: release
 	.build/release/linkhost serve --config $(CONFIG) $(ARGS)
@@ -74,9 +79,14 @@ check-apple:
 diagnostics-doc: deps
 	LINKHOST_RECORD_DIAGNOSTICS=1 $(SWIFT) test --filter "LintCodeTests"
 
-# README.md's config key table, from Sources/LinkHostCore/Config/ConfigKeyTable.swift.
+# docs/configuration.md, the config reference, from Sources/LinkHostCore/Config/ConfigKeyTable*.swift (the integrator runs it after merging keys).
 config-doc: deps
-	LINKHOST_RECORD_CONFIG_KEYS=1 $(SWIFT) test --filter "ConfigKeyTableTests/readme"
+	LINKHOST_RECORD_CONFIG_KEYS=1 $(SWIFT) test --filter "ConfigKeyTableTests/configurationDoc"
+
+# The README's and the deployment docs' commands run as written, with the stand-ins of docs/recipes.md
+# (Pebble for the CA, a network namespace for ports 80 and 443); reuses the test build.
+check-recipes: build
+	scripts/check-recipes.sh
 
 # The W3C Nu HTML checker over every page rendered from the shipped template, locales and public/.
 check-html: build

@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "CSystem"),
         .target(name: "LinkHostServer", dependencies: ["CallLinks", "LinkHostCore", "LinkHostFiles", "LinkHostCheck", "CMicroHTTPD", "CSystem", "CCrypto"]),
 
-        .executableTarget(name: "linkhost", dependencies: ["LinkHostServer", "LinkHostCheck", "LinkHostCore", "LinkHostJSON", "CallLinks"]),
+        .executableTarget(name: "linkhost", dependencies: ["LinkHostServer", "LinkHostCheck", "LinkHostCore", "LinkHostJSON", "LinkHostFiles", "CallLinks"]),
 
         // The entry points the libFuzzer harnesses call, outside the release library.
         .target(name: "LinkHostFuzzTargets", dependencies: ["CallLinks", "LinkHostCore", "LinkHostJSON"], path: "Fuzz/Targets"),

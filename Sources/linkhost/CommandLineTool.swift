@@ -26,6 +26,10 @@ enum CommandLineTool {
         OPTIONS:
           -h, --help      Show this help.
           --version       Show the version.
+          --env-file FILE With any command: read variables from FILE first, an EnvironmentFile=
+                          file (KEY=VALUE lines) or a systemd unit (its Environment= lines, and
+                          its WorkingDirectory=), as the service gets them; may repeat, later
+                          files win.
         """
     }
 
@@ -50,7 +54,8 @@ enum CommandLineTool {
             words = words.dropFirst()
         }
         do {
-            return try command.run(words, environment)
+            let (rest, unitEnvironment) = try EnvironmentFile.apply(words, to: environment, command: command.name)
+            return try command.run(rest, unitEnvironment)
         } catch let error as UsageError {
             StandardStreams.error("linkhost \(error.command): \(error.message)\nRun 'linkhost \(error.command) --help' for usage.\n")
             return 2

@@ -13,13 +13,13 @@ struct CallLinkParserTests {
         try CallLinkParser(templates: fiveShapes, defaultType: "default", hosts: ["links.example.com", "*.calls.example.com"])
     }
 
-    @Test("the README's parser reads both of its shapes")
+    @Test("the parser of docs/app-side.md reads both of its shapes")
     func readmeExample() throws {
-        let parser = try CallLinkParser(templates: ["/call/{callId}?type={callType}", "/join/{callType}:{callId}"], defaultType: "default", hosts: ["links.example.com"])
+        let parser = try CallLinkParser(templates: ["/call/{callId}?type={callType}", "/call/{callType}:{callId}"], defaultType: "default", hosts: ["links.example.com"])
         #expect(parser.parse("https://links.example.com/call/abc?type=video") == CallLink(callID: "abc", callType: "video"))
-        #expect(parser.parse("https://links.example.com/join/audio:abc") == CallLink(callID: "abc", callType: "audio"))
+        #expect(parser.parse("https://links.example.com/call/audio:abc") == CallLink(callID: "abc", callType: "audio"))
         #expect(parser.parse("https://links.example.com/call/abc") == CallLink(callID: "abc", callType: "default"))
-        #expect(parser.templates.map(\.text) == ["/call/{callId}?type={callType}", "/join/{callType}:{callId}"])
+        #expect(parser.templates.map(\.text) == ["/call/{callId}?type={callType}", "/call/{callType}:{callId}"])
         #expect(parser.defaultType == "default")
     }
 

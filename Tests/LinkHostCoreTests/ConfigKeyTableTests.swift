@@ -4,7 +4,7 @@ import Testing
 import LinkHostTestSupport
 import LinkHostJSON
 
-/// `ConfigKeyTable` is the one list of config keys: the schema, the README and the readers must each have
+/// `ConfigKeyTable` is the one list of config keys: the schema, docs/configuration.md and the readers must each have
 /// exactly its keys, so a key added to one and forgotten in another fails here.
 @Suite("Config key table")
 struct ConfigKeyTableTests {
@@ -58,26 +58,52 @@ struct ConfigKeyTableTests {
         #expect(refs == ConfigKeys.siteSections.map { "sites[].\($0)" }, "a sites entry's sections in the schema: \(refs)")
     }
 
-    @Test("the README's key table is the one generated from the table")
-    func readme() throws {
-        let file = Self.root + "/README.md"
-        let (start, end) = ("<!-- config keys: generated from ConfigKeyTable by `make config-doc` -->\n", "<!-- end of config keys -->\n")
-        var text = try String(contentsOfFile: file, encoding: .utf8)
-        let from = try #require(text.range(of: start), "README.md has no \(start)")
-        let to = try #require(text.range(of: end, range: from.upperBound..<text.endIndex), "README.md has no \(end)")
-        // LINKHOST_RECORD_CONFIG_KEYS=1 (make config-doc) writes the table instead, like LINKHOST_RECORD_DIAGNOSTICS.
+    @Test("docs/configuration.md is the reference generated from the table, every key in it once")
+    func configurationDoc() throws {
+        let file = Self.root + "/" + ConfigKeyDocumentation.path
+        // LINKHOST_RECORD_CONFIG_KEYS=1 (make config-doc) writes the file instead, like LINKHOST_RECORD_DIAGNOSTICS.
         if ProcessInfo.processInfo.environment["LINKHOST_RECORD_CONFIG_KEYS"] == "1" {
-            text.replaceSubrange(from.upperBound..<to.lowerBound, with: ConfigKeys.markdown)
-            try text.write(toFile: file, atomically: true, encoding: .utf8)
-            return
+            try ConfigKeyDocumentation.markdown.write(toFile: file, atomically: true, encoding: .utf8)
         }
-        let generated = String(text[from.upperBound..<to.lowerBound])
-        let rows = generated.split(separator: "\n").filter { $0.hasPrefix("| `") }.map { $0.split(separator: "`")[1] }
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        let rows = text.split(separator: "\n").filter { $0.hasPrefix("| `") }.map { $0.split(separator: "`")[1] }
         let missing = ConfigKeys.all.map(\.path).filter { !rows.contains(Substring($0)) }
         let unknown = rows.filter { ConfigKeys.key(String($0)) == nil }
-        #expect(missing.isEmpty, "README.md has no row for \(missing)")
-        #expect(unknown.isEmpty, "README.md has rows for keys the table does not know: \(unknown)")
-        #expect(generated == ConfigKeys.markdown, "regenerate README.md's key table with `make config-doc`")
+        #expect(missing.isEmpty, "docs/configuration.md has no row for \(missing)")
+        #expect(unknown.isEmpty, "docs/configuration.md has rows for keys the table does not know: \(unknown)")
+        #expect(rows.count == ConfigKeys.all.count, "a key has two rows")
+        #expect(text == ConfigKeyDocumentation.markdown, "regenerate docs/configuration.md with `make config-doc`")
+    }
+
+    @Test("every link of docs/configuration.md names a file in docs/ and, with an anchor, one of its headings")
+    func configurationDocLinks() throws {
+        let text = ConfigKeyDocumentation.markdown
+        var links: [String] = []
+        var rest = text[...]
+        while let open = rest.range(of: "](") {
+            let after = rest[open.upperBound...]
+            guard let close = after.firstIndex(of: ")") else { break }
+            links.append(String(after[..<close]))
+            rest = after[close...]
+        }
+        #expect(links.count >= 8)
+        for link in links where !link.hasPrefix("http") {
+            let parts = link.split(separator: "#", maxSplits: 1).map(String.init)
+            let target = Self.root + "/docs/" + parts[0]
+            guard let document = try? String(contentsOfFile: target, encoding: .utf8) else {
+                Issue.record("docs/configuration.md links to \(link), and docs/\(parts[0]) does not exist")
+                continue
+            }
+            guard parts.count == 2 else { continue }
+            let anchors = document.split(separator: "\n").filter { $0.hasPrefix("#") }.map(Self.anchor)
+            #expect(anchors.contains(parts[1]), "docs/configuration.md links to \(link), and docs/\(parts[0]) has no such heading")
+        }
+    }
+
+    /// GitHub's anchor of a Markdown heading: lowercased, punctuation dropped, spaces as hyphens.
+    private static func anchor(_ heading: Substring) -> String {
+        let title = heading.drop { $0 == "#" }.drop { $0 == " " }.lowercased()
+        return String(title.compactMap { $0 == " " ? "-" : ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : nil })
     }
 
     /// A config with the key at `path` (`[]` as element 0, a `sites` entry added) set to raw JSON.

@@ -1,7 +1,7 @@
 /// One key of the config file, as `ConfigKeyTable` lists it: the one place a key is declared.
 ///
 /// The readers take their lists of allowed keys from the table, `config/linkhost.schema.json` is checked
-/// against it in both directions, and the README's key table is generated from it (`make config-doc`), so
+/// against it in both directions, and docs/configuration.md is generated from it (`make config-doc`), so
 /// a key cannot be known to one of them and missing from another (`ConfigKeyTableTests`).
 public struct ConfigKey: Sendable, Equatable {
     /// What a SIGHUP does with a changed value (README, "Reload"; `ReloadPolicy` is checked against it).
@@ -106,10 +106,13 @@ public enum ConfigKeys {
         inheritedBySection[section] ?? []
     }
 
-    /// The README's key table: one row per key, generated (`make config-doc`) and checked by a test.
-    public static var markdown: String {
+    /// The whole key table, one row per key (docs/configuration.md has it by section: `ConfigKeyDocumentation`).
+    public static var markdown: String { markdown(of: all) }
+
+    /// A Markdown table of `keys`, one row each.
+    public static func markdown(of keys: [ConfigKey]) -> String {
         var text = "| key | type | default | on reload | in a site | meaning |\n|---|---|---|---|---|---|\n"
-        for key in all {
+        for key in keys {
             var defaultText = key.defaultJSON.map { "`\($0)`" } ?? ""
             if let note = key.defaultNote { defaultText += defaultText.isEmpty ? note : " (\(note))" }
             if defaultText.isEmpty { defaultText = "none" }

@@ -239,7 +239,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh603: return "Translate the string the message names into the locale."
         case .lh604: return "Add the string to the default locale's file, or fix the name in the template."
         case .lh605: return "Give every string as non-empty JSON text, using only {appName}, {callId} and {callType}; \"direction\" is \"ltr\" or \"rtl\"."
-        case .lh606: return "Keep the elements of the shipped `public/call.html` with these IDs (README, \"Your own page\"); style or reword them freely."
+        case .lh606: return "Keep the elements of the shipped `public/call.html` with these IDs (docs/call-page.md, \"The call page\"); style or reword them freely."
         case .lh701: return "Give the app's .entitlements plist or its merged AndroidManifest.xml (build/intermediates/merged_manifests/…), with build settings and resources resolved."
         case .lh702: return "Add the entry the message names (linkhost print entitlements writes them all) to the app's .entitlements file."
         case .lh703: return "Remove the entry, or add the host to a site of the config (with iOS apps)."
