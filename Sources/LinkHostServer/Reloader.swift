@@ -106,7 +106,7 @@ final class Reloader: Sendable {
             Lifecycle.error("reload failed, \(still): \(error)")
             failed(.failed, lines: ["\(error)"], fileSHA256: fileSHA256, generation: old.generation)
         }
-        SystemdNotifier.ready("serving generation \(service.snapshot.generation)")
+        SystemdNotifier.ready(service.metrics.certificates.serviceStatus(generation: service.snapshot.generation))
     }
 
     /// Counts a reload that left the old snapshot serving and puts it on the status board.
