@@ -229,8 +229,8 @@ extension Server {
             // Bounded however often it is scraped: at most a burst, then about one rendering a second.
             response.body = metrics.renderBudget.page(now: LogTime.monotonicNanoseconds()) { metrics.render(currentConnections: currentConnections) }
         } else if response.route == .health {
-            // With ACME the probe's body also tells each host's certificate, after a failed reload why it failed;
-            // the status stays 200 while serving (README, "Health").
+            // With ACME the probe's body also tells each host's certificate; after a failed reload, that it failed
+            // (why, only on the private metrics port); the status stays 200 while serving (README, "Health").
             response.body += Array(metrics.configStatus.healthLines(detail: metricsOnly).utf8)
             if metrics.certificates.isActive { response.body += Array(metrics.certificates.healthLines(now: LogTime.now().seconds).utf8) }
             response.preparedID = nil

@@ -2,8 +2,8 @@ import CMicroHTTPD
 import LinkHostCore
 
 /// What the plain-HTTP listener beside HTTPS answers itself: ACME challenge answers, and a 308 to HTTPS (for
-/// hosts the config names; 404 for others) for everything that is not an association file, the health probe or the metrics (those are served as on
-/// HTTPS, never redirected: Apple's and Google's fetchers follow no redirects).
+/// hosts the config names; 404 for others) for everything that is not an association file, the health probe
+/// or the metrics (those are served as on HTTPS, never redirected: Apple's and Google's fetchers follow no redirects).
 package final class PlainHTTPListener: Sendable {
     /// The published HTTP-01 answers.
     package let challenges: ChallengeResponses
