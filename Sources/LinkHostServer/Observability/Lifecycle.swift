@@ -9,8 +9,11 @@ import Glibc
 /// `<6>` the rest, sd-daemon(3)), so `journalctl -p err` finds the errors; the journal already names the
 /// process, so `linkhost:` is not repeated on every line there.
 enum Lifecycle {
+    /// A lifecycle event (start, reload, stop): priority 6.
     static func info(_ message: String) { write([message], priority: 6, word: "") }
+    /// Something likely wrong that does not stop serving: priority 4.
     static func warning(_ message: String) { write([message], priority: 4, word: "warning: ") }
+    /// A failure (a reload, an order, a listener): priority 3.
     static func error(_ message: String) { write([message], priority: 3, word: "error: ") }
     /// Several error lines in one write, so a reader waiting for the first never sees it without the rest.
     static func errors(_ messages: [String]) { write(messages, priority: 3, word: "error: ") }
