@@ -16,6 +16,10 @@ extension Server {
         let cache = native.pages[site.index]
         let route: Route
         if case .page = target.kind { route = .callPage } else { route = .callQRCode }
+        // A Host the config does not name (the loopback names PageHost lets through for try-outs) gets a page
+        // no cache in front may keep: behind a cache keyed without the Host it would reach the real one (issue 30).
+        // Our own cache may keep it: its key holds the Host.
+        let unnamed = host.map { site.index == 0 && !native.snapshot.namesHost($0, site: site) } ?? false
         return withUnsafeTemporaryAllocation(byteCount: PageKeyBytes.capacity + Self.tagCapacity, alignment: 8) { scratch in
             let keyBuffer = UnsafeMutableRawBufferPointer(rebasing: scratch[..<PageKeyBytes.capacity])
             let tag = UnsafeMutableRawBufferPointer(rebasing: scratch[PageKeyBytes.capacity...]).bindMemory(to: UInt8.self)
@@ -28,12 +32,12 @@ extension Server {
             // A page asked for the first time (most are asked for once) goes out in a reused response; a page
             // the cache keeps, or a conditional request, gets a response of its own.
             let admitted = key.map(cache.admits) ?? false
-            if !admitted, ifNoneMatch == nil, case .page(let language) = target.kind,
+            if !admitted, !unnamed, ifNoneMatch == nil, case .page(let language) = target.kind,
                let queued = queueReused(page, language: language, shells: native.shells[site.index], tag: tag, on: connection) {
                 finish(request, route: route, status: 200, bytes: queued.bytes, site: site, native: native)
                 return queued.result
             }
-            guard let fresh = render(page, native: native, tag: tag) else {
+            guard let fresh = unnamed ? renderNotStored(page, native: native, tag: tag) : render(page, native: native, tag: tag) else {
                 return respond(site.notFound, to: request, site: site, native: native)
             }
             var stored: PageCache.Queued?
@@ -87,6 +91,13 @@ extension Server {
 
     /// Room for a rendered page's ETag and its NUL.
     private static let tagCapacity = EntityTag.maximumLength + 1
+
+    /// The page or QR code for a Host the config does not name, made by the core with `Resource.notStored`'s
+    /// headers: the rare case, so the header blocks made at load (all `public`) are not doubled for it.
+    private func renderNotStored(_ page: PageRequest, native: NativeSnapshot, tag: UnsafeMutableBufferPointer<UInt8>) -> FreshPage? {
+        guard let resource = page.render()?.notStored, let ok = native.makeNative(resource.ok) else { return nil }
+        return FreshPage(ok: ok, bytes: resource.ok.body.count, tag: tag, source: .resource(resource, native))
+    }
 
     /// The page (or QR code) as a native 200 that owns its body; nil when there is none (a QR code for a
     /// site without an origin) or no memory.

@@ -13,7 +13,8 @@ enum ReloadPolicy {
         let applies: Bool
         /// How a change is applied, or why it cannot be.
         let how: String
-        /// The setting's value in a config, as text: equal text, no change.
+        /// The setting's value in a config, as text: equal text, no change. Compared only, never printed:
+        /// values (the ACME binding's `hmacKey` among them) stay out of the log and `/healthz` (issue 30).
         let value: @Sendable (Config) -> String
     }
 
@@ -43,18 +44,38 @@ enum ReloadPolicy {
         Rule(key: "observability.metrics.host", applies: false, how: "the metrics listener stays bound where it is; restart") { $0.observability.metricsHost },
     ]
 
-    /// "server.port 8080 → 9090" for every refused change from `old` to `new`; empty when the reload may go on.
+    /// The parts of `server.tls.acme` a refusal names one by one, so the operator sees which key changed
+    /// without any value being printed.
+    static let acmeParts: [(key: String, value: @Sendable (ACMESettings?) -> String)] = [
+        ("server.tls.acme", { $0 == nil ? "off" : "on" }),
+        ("server.tls.acme.email", { $0?.email ?? "" }),
+        ("server.tls.acme.directory", { $0?.directory ?? "" }),
+        ("server.tls.acme.caFile", { $0?.caFile ?? "" }),
+        ("server.tls.acme.stateDirectory", { $0?.stateDirectory ?? "" }),
+        ("server.tls.acme.hosts", { $0?.hosts.joined(separator: ",") ?? "" }),
+        ("server.tls.acme.externalAccountBinding.keyID", { $0?.externalAccountBinding?.keyID ?? "" }),
+        ("server.tls.acme.externalAccountBinding.hmacKey", { $0?.externalAccountBinding?.hmacKey ?? "" }),
+    ]
+
+    /// "server.port changed" for every refused change from `old` to `new`, keys only; empty when the reload may go on.
     ///
     /// `metrics.enabled` is refused while a private metrics port is set before or after: that listener
     /// exists only if it was started with the process.
     static func refusedChanges(from old: Config, to new: Config) -> [String] {
-        var refused = rules.filter { !$0.applies }.compactMap { rule -> String? in
-            let (before, after) = (rule.value(old), rule.value(new))
-            return before == after ? nil : "\(rule.key) \(before) → \(after)"
+        var refused: [String] = []
+        for rule in rules where !rule.applies && rule.value(old) != rule.value(new) {
+            guard rule.key == "server.tls.acme" else {
+                refused.append("\(rule.key) changed")
+                continue
+            }
+            let parts = acmeParts.filter { $0.value(old.server.acme) != $0.value(new.server.acme) }
+            // Turning ACME on or off names the section; otherwise each key that differs.
+            let named = parts.first?.key == "server.tls.acme" || parts.isEmpty ? ["server.tls.acme"] : parts.map(\.key)
+            refused += named.map { "\($0) changed" }
         }
         let privatePort = old.observability.metricsPort != nil || new.observability.metricsPort != nil
         if privatePort, old.observability.metricsEnabled != new.observability.metricsEnabled {
-            refused.append("observability.metrics.enabled \(old.observability.metricsEnabled) → \(new.observability.metricsEnabled) (with a metrics port)")
+            refused.append("observability.metrics.enabled changed (with a metrics port)")
         }
         return refused
     }

@@ -84,13 +84,14 @@ final class Reloader: Sendable {
             fileSHA256 = file.sha256
             let (snapshot, tls) = try Supervisor.load(options, file: file, generation: generation)
             let refused = ReloadPolicy.refusedChanges(from: old.config, to: snapshot.config)
+            // The board before the log, here and below: whoever acts on a line finds `/healthz` saying so already.
             if !refused.isEmpty {
-                Lifecycle.error("reload refused, \(still): \(refused.joined(separator: "; ")) (needs a restart)")
                 failed(.refused, lines: refused.map { "refused \($0) (needs a restart)" }, fileSHA256: fileSHA256, generation: old.generation)
+                Lifecycle.error("reload refused, \(still): \(refused.joined(separator: "; ")) (needs a restart)")
             } else if try service.install(snapshot, tls: tls) {
-                Lifecycle.info("reloaded \(options.configPath) (generation \(generation)): \(Supervisor.describe(snapshot)), config sha256:\(snapshot.configSHA256)")
                 service.metrics.recordReload(.ok, generation: generation)
                 service.metrics.configStatus.served(sha256: snapshot.configSHA256)
+                Lifecycle.info("reloaded \(options.configPath) (generation \(generation)): \(Supervisor.describe(snapshot)), config sha256:\(snapshot.configSHA256)")
             } else {
                 Lifecycle.info("reload of generation \(generation) dropped: stopping")
                 return
@@ -98,15 +99,15 @@ final class Reloader: Sendable {
         } catch let error as ConfigError {
             let lines = ConfigStatusBoard.lines(error)
             let count = error.errors.count
+            failed(.failed, lines: lines, fileSHA256: fileSHA256, generation: old.generation)
             // One line per diagnostic, each with its code: a log search for `LH1` or the path finds it.
             Lifecycle.errors(["reload failed, \(still): \(error.source)\(fileSHA256.map { " (sha256:\($0))" } ?? ""): \(count) error\(count == 1 ? "" : "s")"]
                 + lines.map { "reload failed: \($0)" })
-            failed(.failed, lines: lines, fileSHA256: fileSHA256, generation: old.generation)
         } catch {
-            Lifecycle.error("reload failed, \(still): \(error)")
             failed(.failed, lines: ["\(error)"], fileSHA256: fileSHA256, generation: old.generation)
+            Lifecycle.error("reload failed, \(still): \(error)")
         }
-        SystemdNotifier.ready("serving generation \(service.snapshot.generation)")
+        SystemdNotifier.ready(service.metrics.certificates.serviceStatus(generation: service.snapshot.generation))
     }
 
     /// Counts a reload that left the old snapshot serving and puts it on the status board.

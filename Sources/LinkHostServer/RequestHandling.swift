@@ -89,9 +89,17 @@ extension Server {
             }
             return respond(isLive(response.route) ? filled(response) : response, to: bytes, site: decision.site, native: native)
         case .beacon(let beacon):
-            // Counted only within the site's allowance: a flood moves the numbers by at most that much.
             let counters = native.counters[decision.site.index].beacons
-            guard counters.admit(now: LogTime.monotonicNanoseconds()) else {
+            // Only from the site's own pages: another site's page must not move its counters (issue 30, item 8).
+            guard BeaconOrigin.isOwn(fetchSite: Self.requestHeader(connection, "Sec-Fetch-Site").map { String(cString: $0) },
+                                     origin: Self.requestHeader(connection, "Origin").map { String(cString: $0) },
+                                     host: request.host, site: decision.site, in: native.snapshot) else {
+                counters.recordDrop(.crossSite)
+                return respond(native.snapshot.beaconAnswers.forbidden, to: bytes, site: decision.site, native: native)
+            }
+            // Counted only within the client's share and the site's allowance: a flood moves the numbers by at
+            // most that much, and one address flooding leaves the site's allowance to the other guests.
+            guard counters.admit(client: clientAddress(connection, native: native), now: LogTime.monotonicNanoseconds()) else {
                 counters.recordDrop(.rate)
                 return respond(native.snapshot.beaconAnswers.limited, to: bytes, site: decision.site, native: native)
             }
@@ -147,11 +155,7 @@ extension Server {
         var length = 0
         let address = UnsafeRawPointer(cmhd_client_address(connection, &length)).map { $0.assumingMemoryBound(to: UInt8.self) }
         let peer = UnsafeBufferPointer(start: address, count: length)
-        let trusted = native.snapshot.config.server.trustedProxies
-        // Behind trusted proxies, the address they forward (an empty array, no allocation, for everyone else).
-        let client = trusted.isEmpty ? [] : ForwardedClient.address(
-            peer: peer, trusted: trusted, forwardedFor: { Self.joinedHeader(connection, "X-Forwarded-For") },
-            connectingIP: { Self.requestHeader(connection, "CF-Connecting-IP").map { String(cString: $0) } }).map { Array($0.utf8) } ?? []
+        let client = forwardedClient(connection, peer: peer, native: native)
         // The tenant, for a log shared by many: the Host as sent (escaped by the writer) and the site that answered.
         client.withUnsafeBufferPointer { client in
             native.siteLabels[site.index].withUnsafeBufferPointer { label in
@@ -162,6 +166,23 @@ extension Server {
                     userAgent: request.userAgent, referer: referer))
             }
         }
+    }
+
+    /// Behind trusted proxies, the address they forward (an empty array, no allocation, for everyone else).
+    private func forwardedClient(_ connection: OpaquePointer, peer: UnsafeBufferPointer<UInt8>, native: NativeSnapshot) -> [UInt8] {
+        let trusted = native.snapshot.config.server.trustedProxies
+        return trusted.isEmpty ? [] : ForwardedClient.address(
+            peer: peer, trusted: trusted, forwardedFor: { Self.joinedHeader(connection, "X-Forwarded-For") },
+            connectingIP: { Self.requestHeader(connection, "CF-Connecting-IP").map { String(cString: $0) } }).map { Array($0.utf8) } ?? []
+    }
+
+    /// The client's address as the access log shows it: the forwarded one behind trusted proxies, else the peer's.
+    private func clientAddress(_ connection: OpaquePointer, native: NativeSnapshot) -> [UInt8] {
+        var length = 0
+        let address = UnsafeRawPointer(cmhd_client_address(connection, &length)).map { $0.assumingMemoryBound(to: UInt8.self) }
+        let peer = UnsafeBufferPointer(start: address, count: length)
+        let client = forwardedClient(connection, peer: peer, native: native)
+        return client.isEmpty ? Array(peer) : client
     }
 
     /// Every line of a request header joined with ", ", or whether it is absent or longer than 2 KiB: a client
@@ -185,9 +206,15 @@ extension Server {
         return MHD_queue_response(connection, UInt32(response.status), built)
     }
 
+    /// The private metrics port: the metrics, and the health probe with the detail the public one leaves out.
     private func answerMetricsOnly(_ connection: OpaquePointer, url: UnsafePointer<CChar>, native: NativeSnapshot) -> MHD_Result {
-        let metricsPage = String(cString: url) == native.snapshot.config.observability.metricsPath
-        return queue(metricsPage ? filled(Snapshot.metricsResponse) : native.snapshot.sites[0].notFound, on: connection, native: native)
+        let path = String(cString: url)
+        let observability = native.snapshot.config.observability
+        if path == observability.metricsPath { return queue(filled(Snapshot.metricsResponse), on: connection, native: native) }
+        if path == observability.healthPath, let health = native.snapshot.shared.value(for: Array(path.utf8)) {
+            return queue(filled(health.ok), on: connection, native: native)
+        }
+        return queue(native.snapshot.sites[0].notFound, on: connection, native: native)
     }
 
     /// True for the answers whose body is made per request, so neither the fast path nor a prepared copy may
@@ -201,11 +228,12 @@ extension Server {
     private func filled(_ response: Response) -> Response {
         var response = response
         if response.route == .metrics {
-            response.body = metrics.render(currentConnections: currentConnections)
+            // Bounded however often it is scraped: at most a burst, then about one rendering a second.
+            response.body = metrics.renderBudget.page(now: LogTime.monotonicNanoseconds()) { metrics.render(currentConnections: currentConnections) }
         } else if response.route == .health {
-            // With ACME the probe's body also tells each host's certificate, after a failed reload why it failed;
-            // the status stays 200 while serving (README, "Health").
-            response.body += Array(metrics.configStatus.healthLines().utf8)
+            // With ACME the probe's body also tells each host's certificate; after a failed reload, that it failed
+            // (why, only on the private metrics port); the status stays 200 while serving (README, "Health").
+            response.body += Array(metrics.configStatus.healthLines(detail: metricsOnly).utf8)
             if metrics.certificates.isActive { response.body += Array(metrics.certificates.healthLines(now: LogTime.now().seconds).utf8) }
             response.preparedID = nil
         }

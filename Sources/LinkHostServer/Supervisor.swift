@@ -127,7 +127,7 @@ package enum Supervisor {
         }
         service.metrics.configStatus.served(sha256: service.snapshot.configSHA256)
         Lifecycle.info("serving \(options.configPath) (generation 1): \(describe(service.snapshot)), config sha256:\(service.snapshot.configSHA256)")
-        SystemdNotifier.ready("serving generation 1")
+        SystemdNotifier.ready(service.metrics.certificates.serviceStatus(generation: 1))
     }
 
     /// Says loudly, once per listener, that the example's apps are being served where others can reach them:
@@ -214,18 +214,5 @@ package enum Supervisor {
         let iOS = Set(sites.flatMap(\.appIDs)).count
         let android = Set(sites.flatMap { $0.android.map(\.packageName) }).count
         return "\(sites.count == 1 ? "1 site" : "\(sites.count) sites"), \(iOS) iOS and \(android) Android app\(android == 1 ? "" : "s")"
-    }
-}
-
-/// Lifecycle messages on stderr, one line each, prefixed so they stand apart from access logs.
-enum Lifecycle {
-    static func info(_ message: String) { write("linkhost: \(message)") }
-    static func warning(_ message: String) { write("linkhost: warning: \(message)") }
-    static func error(_ message: String) { write("linkhost: error: \(message)") }
-    /// Several error lines in one write, so a reader waiting for the first never sees it without the rest.
-    static func errors(_ messages: [String]) { write(messages.map { "linkhost: error: \($0)" }.joined(separator: "\n")) }
-
-    private static func write(_ line: String) {
-        StandardStreams.error(line + "\n")
     }
 }

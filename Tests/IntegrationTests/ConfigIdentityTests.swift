@@ -79,8 +79,8 @@ struct ConfigIdentityTests {
         #expect(health.status == 200, "the old config still serves: \(health)")
         #expect(health.text.hasPrefix("ok\nconfig sha256:\(firstHash) generation 1\nlast reload FAILED at "), "\(health.text)")
         #expect(health.text.contains("(file sha256:\(brokenHash))"), "\(health.text)")
-        #expect(health.text.contains(/\n  error LH\d{3} apps\[0\]\.teamID:/), "\(health.text)")
-        #expect(health.text.contains(/\n  error LH\d{3} android\[0\]\.packageName:/), "\(health.text)")
+        // Why is for the log and the metrics port (issue 30): the public probe answers every Host.
+        #expect(!health.text.contains("apps[0].teamID") && health.text.contains("why: in the log"), "\(health.text)")
         #expect(health.header("Cache-Control") == "no-store")
         #expect(try server.request("GET", Self.aasaPath).body == before.body, "the old AASA must still be served")
         #expect(try Self.infoHash(server) == firstHash, "the info gauge names the config that serves, not the broken file")
@@ -96,7 +96,7 @@ struct ConfigIdentityTests {
         #expect(Self.logged(server, "reloaded", generation: 2, sha256: fixedHash), "\(server.stderr)")
     }
 
-    @Test("A refused reload (server.port changed) also sets the gauge and names the refused key in /healthz")
+    @Test("A refused reload (server.port changed) also sets the gauge, says so in /healthz and names the refused key in the log")
     func refusedReloadIsVisible() async throws {
         var config = TestConfig()
         config.serverPort = try RawHTTPClientPortPicker.freePort()
@@ -110,6 +110,8 @@ struct ConfigIdentityTests {
         try await server.waitForStderr(containing: "reload refused")
         #expect(try await eventually { try Self.reloadFailed(server) == 1 })
         let health = try server.request("GET", "/healthz")
-        #expect(health.status == 200 && health.text.contains("  refused server.port \(config.serverPort) → \(moved.serverPort)"), "\(health.text)")
+        // The public probe says a reload failed; which key, by name only, is in the log (issue 30).
+        #expect(health.status == 200 && health.text.contains("last reload FAILED") && !health.text.contains("\(moved.serverPort)"), "\(health.text)")
+        #expect(server.stderr.contains("server.port changed (needs a restart)"), "\(server.stderr)")
     }
 }

@@ -110,7 +110,7 @@ struct ConfigWatchTests {
             }
             if noticed == nil { problems.append("the broken swap did not set linkhost_config_reload_failed within \(Self.reloadWait)") }
             let health = try server.request("GET", "/healthz")
-            if health.status != 200 || !health.text.contains("last reload FAILED") || !health.text.contains("apps[0].teamID") {
+            if health.status != 200 || !health.text.contains("last reload FAILED") || !server.stderr.contains("apps[0].teamID") {
                 problems.append("healthz after the broken swap: \(health.status) \(health.text)")
             }
             if Self.servedAppIDs(server) != ["ABCDE12345.com.example.second"] { problems.append("the broken swap replaced the served config") }

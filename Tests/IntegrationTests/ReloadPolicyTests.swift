@@ -34,7 +34,8 @@ struct ReloadPolicyTests {
         try await server.waitForStderr(containing: "reload refused")
         let lines = server.stderr.split(separator: "\n").filter { $0.contains("reload refused") }
         #expect(lines.count == 1, "\(server.stderr)")
-        #expect(lines.first?.contains("server.port \(config.serverPort) → \(moved.serverPort)") == true, "\(lines)")
+        // The key, never its values (issue 30): a value may be a secret.
+        #expect(lines.first?.contains("server.port changed") == true && lines.first?.contains("\(moved.serverPort)") == false, "\(lines)")
         #expect(try Self.reloads(server, "refused") == 1)
         #expect(try Self.reloads(server, "ok") == 0)
         #expect(try server.request("GET", Self.aasaPath).body == before.body, "the refused config must not be half applied")
@@ -48,7 +49,7 @@ struct ReloadPolicyTests {
         changed.extra["observability"] = ["accessLog": "common"]
         try site.writeConfig(changed)
         server.signal(SIGHUP)
-        try await server.waitForStderr(containing: "observability.accessLog json → common")
+        try await server.waitForStderr(containing: "observability.accessLog changed")
         var fixed = TestConfig()
         fixed.bundleID = "com.example.after-refusal"
         try site.writeConfig(fixed)

@@ -67,7 +67,7 @@ enum ACMESettingsReader {
            let bindingObject = reader.object(binding, at: "\(path).externalAccountBinding", allowed: ConfigKeys.members(of: "server.tls.acme.externalAccountBinding")) {
             let bindingPath = "\(path).externalAccountBinding"
             let keyID = reader.string(bindingObject, "keyID", at: bindingPath, required: true, expected: "the key ID the CA gave", rule: nonEmptyRule)
-            let key = reader.string(bindingObject, "hmacKey", at: bindingPath, required: true, expected: "the base64url MAC key the CA gave", rule: hmacKeyRule)
+            let key = reader.string(bindingObject, "hmacKey", at: bindingPath, required: true, expected: "the base64url MAC key the CA gave", secret: true, rule: hmacKeyRule)
             if let keyID, let key { settings.externalAccountBinding = ExternalAccountBinding(keyID: keyID, hmacKey: key) }
         }
         if let list = reader.array(object, "hosts", at: path, expected: "an array of host names such as [\"links.example.com\"]") {

@@ -72,7 +72,7 @@ struct ConfigReader {
     /// reported with `code`.
     mutating func string(
         _ object: JSONObject, _ key: String, at path: String, required: Bool = false,
-        expected: String, code: LintCode = .lh109, rule: (String) -> String? = { _ in nil }
+        expected: String, code: LintCode = .lh109, secret: Bool = false, rule: (String) -> String? = { _ in nil }
     ) -> String? {
         let memberPath = Self.join(path, key)
         guard let value = object[key] else {
@@ -80,11 +80,12 @@ struct ConfigReader {
             return nil
         }
         guard case .string(let string) = value else {
-            typeMismatch(value, at: memberPath, expected: expected)
+            // A secret's message names its type, never its text: the message reaches logs (issue 30).
+            if secret { error(.lh105, memberPath, "found \(value.typeDescription), expected \(expected)") } else { typeMismatch(value, at: memberPath, expected: expected) }
             return nil
         }
         if let problem = rule(string) {
-            error(code, memberPath, "\(Self.show(value)) \(problem)")
+            error(code, memberPath, "\(secret ? "the value (not shown: a secret)" : Self.show(value)) \(problem)")
             return nil
         }
         return string

@@ -30,6 +30,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case lh301 = "LH301", lh302 = "LH302", lh303 = "LH303", lh304 = "LH304", lh305 = "LH305", lh306 = "LH306"
     /// Consistency, continued: hand-written rules that open URLs no link template accepts.
     case lh307 = "LH307"
+    /// Consistency, continued: the top level's `/.well-known/` files, which the sites do not serve.
+    case lh310 = "LH310"
     /// Android: package names, fingerprints, statements.
     case lh401 = "LH401", lh402 = "LH402", lh403 = "LH403", lh404 = "LH404", lh405 = "LH405"
     /// Android 15+ dynamic rules: malformed in a file, meaning lost in translation, platforms disagreeing,
@@ -61,7 +63,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         switch self {
         case .lh104, .lh106, .lh111, .lh112: return "error (config) / warning (AASA file)"
         case .lh105, .lh209: return "error, or warning when iOS still reads the value"
-        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh306, .lh307, .lh403, .lh407, .lh408, .lh508, .lh511, .lh512, .lh602, .lh603, .lh606, .lh703, .lh705, .lh706, .lh708, .lh716: return "warning"
+        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh306, .lh307, .lh310, .lh403, .lh407, .lh408, .lh508, .lh511, .lh512, .lh602, .lh603, .lh606, .lh703, .lh705, .lh706, .lh708, .lh716: return "warning"
         case .lh118: return "error, or warning for a host no public CA can reach"
         case .lh119: return "error, or warning when the folder is readable by others"
         case .lh120: return "warning"
@@ -121,6 +123,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh304: return "A file in the static folder would open the app instead of being shown."
         case .lh305: return "A file in the static folder is ignored because linkhost generates that path."
         case .lh306: return "A page template or locale folder lies inside a static folder that a site with other page sources serves; it is not served there as a file."
+        case .lh310: return "The top level's static folder holds files under /.well-known/ (other than the association files) while the config has sites: they answer only on the top level's hosts, never on a site's, whose /.well-known/ comes from its own folder."
         case .lh307: return "Hand-written AASA rules open the app for URLs that no link template accepts (two examples are named): the app's parser returns nil for them and the guest is left in the app with nothing."
         case .lh401: return "An Android package name is malformed."
         case .lh402: return "A SHA-256 certificate fingerprint is missing or malformed."
@@ -210,6 +213,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh304: return "Narrow the rules, or exclude the file's path before the rule that matches it."
         case .lh305: return "Remove the file from the static folder; linkhost writes that path from the config."
         case .lh306: return "Move templates and locale folders out of the static folders (e.g. `templates/brand.html`), so what a folder holds is what it serves."
+        case .lh310: return "Nothing to do if the files verify only the top level's domains; for a site, put its own copy in the site's `static.root` folder."
         case .lh307: return "Narrow the rule to the templates' shapes (`/call/?*:?*` with an exclusion of `/call/*:*:*` for `/call/{callType}:{callId}`; `/join/?*` after an exclusion of `/join/*/?*` for one segment), add exclusions for the URLs named, or remove `aasa.rules` so linkhost derives exact rules from the templates."
         case .lh401: return "Use the applicationId from the app's build.gradle, e.g. com.example.app."
         case .lh402: return "Copy the SHA-256 fingerprint (32 hex pairs joined by \":\") from `keytool -list -v` or the Play Console."

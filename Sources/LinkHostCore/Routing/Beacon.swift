@@ -76,6 +76,8 @@ package struct BeaconAnswers: Sendable {
     package let accepted: Response
     /// 429: over the site's rate of beacons; the script never retries, so the report is lost on purpose.
     package let limited: Response
+    /// 403: sent from another site's page (`BeaconOrigin`).
+    package let forbidden: Response
     /// 400: not a beacon this version of the page sends.
     package let malformed: Response
     /// 405 for any method but POST.
@@ -88,6 +90,7 @@ package struct BeaconAnswers: Sendable {
         }
         accepted = prepared.add(Response(status: 204, headers: [HTTPHeader("Cache-Control", "no-store")], route: .beacon))
         limited = answer(429, "Too Many Requests: this site's beacons are over their rate; this one is not counted\n")
+        forbidden = answer(403, "Forbidden: beacons are counted only from this site's own pages\n")
         malformed = answer(400, "Bad Request: a beacon is POST \(Beacon.path)?e=EVENT&p=PLATFORM with the words call.js sends\n")
         methodNotAllowed = answer(405, "Method Not Allowed: beacons are sent with POST\n", [HTTPHeader("Allow", "POST")])
     }

@@ -8,6 +8,18 @@ package struct Resource: Sendable {
     /// The strong entity tag of `ok`'s body.
     package let etag: String
 
+    /// The same representation for a Host the config does not name: `Cache-Control: no-store`, so no cache
+    /// in front keeps it (issue 30; docs/cdn.md, "The Host header and the cache key"). The `ETag` stays: a
+    /// client that revalidates anyway gets its 304, and no cache can store the page to revalidate it.
+    package var notStored: Resource {
+        func strip(_ response: Response) -> Response {
+            var response = response
+            response.headers = response.headers.filter { $0.name != "Cache-Control" } + [HTTPHeader("Cache-Control", "no-store")]
+            return response
+        }
+        return Resource(ok: strip(ok), notModified: strip(notModified), etag: etag)
+    }
+
     /// Picks the 200 or the 304 for a request.
     package func response(for request: Request) -> Response {
         if let field = request.ifNoneMatch, EntityTag.ifNoneMatch(field, matches: etag) { return notModified }

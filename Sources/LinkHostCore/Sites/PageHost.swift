@@ -6,7 +6,8 @@
 /// page only when the config names it: a host the site lists (or, for the default site, a name it gets
 /// certificates for), written as listed (lowercase, without port or trailing dot), or a loopback name
 /// (`localhost`, `*.localhost`, `127.x.x.x`, `[::1]`, port kept) so `make run` and a local `docker run`
-/// keep working. Any other Host names nothing the config vouches for: its call links answer 404. A site
+/// keep working; the config does not name those, so their pages are sent `no-store` (the server's
+/// `Snapshot.namesHost`, issue 30). Any other Host names nothing the config vouches for: its call links answer 404. A site
 /// with `callLinks.baseURL` never reads the Host at all.
 @usableFromInline
 package enum PageHost: Equatable, Sendable {

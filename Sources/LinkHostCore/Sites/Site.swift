@@ -38,7 +38,7 @@ public final class Site: Sendable {
         }
         let assetLinks = config.android.isEmpty ? [] : AssetLinksGenerator.bytes(for: config)
         let template = try Self.template(config, build: &build)
-        let tree = try Self.staticTree(config, build: &build)
+        let tree = try Self.staticTree(config, isDefault: index == 0, build: &build)
         let notFoundStrings = tree.notFoundTemplate?.usedStrings.subtracting(NotFoundPages.builtInStrings.keys) ?? []
         let locales = try Self.locales(config, usedStrings: template.usedStrings.union(notFoundStrings), build: &build)
         callPage = CallPage(site: config, baked: Self.bakedPages(config, template: template, locales: locales, build: &build), locales: locales)
@@ -130,13 +130,23 @@ public final class Site: Sendable {
     }
 
     /// The site's static tree, loaded once per snapshot however many sites share its settings.
-    private static func staticTree(_ config: SiteConfig, build: inout SnapshotBuild) throws(ConfigError) -> SnapshotBuild.StaticTree {
+    ///
+    /// A site's `/.well-known/` comes only from its own folder (the generated AASA and assetlinks aside):
+    /// domain-verification files (`webauthn`, Apple Pay's merchant file, `security.txt`) claim a domain for
+    /// their owner, so the top level's must not answer on a tenant's host (issue 30, item 7). A tenant that
+    /// shares the top level's folder, or lays its own over it, gets none of the top level's; LH310 says so.
+    private static func staticTree(_ config: SiteConfig, isDefault: Bool, build: inout SnapshotBuild) throws(ConfigError) -> SnapshotBuild.StaticTree {
         // Templates and locale files are sources, not pages: no site serves any site's raw.
-        let key = SnapshotBuild.StaticTreeKey(settings: config.staticFiles, fallbackRoot: config.staticFallbackRoot)
+        let sharesTopLevel = !isDefault && config.staticFallbackRoot == nil
+        let key = SnapshotBuild.StaticTreeKey(settings: config.staticFiles, fallbackRoot: config.staticFallbackRoot, withoutWellKnown: sharesTopLevel)
         if let tree = build.staticTrees[key] { return tree }
         let setting = config.sections.sectionPath(of: "static", "root")
         var loaded = try StaticFiles.load(settings: config.staticFiles, setting: setting, excluded: build.pageSources, into: &build.prepared)
         var notFoundSource = config.staticFiles.root + NotFoundPages.path
+        if sharesTopLevel {
+            noteTopLevelWellKnown(loaded.map(\.path), build: &build)
+            loaded = loaded.filter { !isOwnOnly($0.path) }
+        }
         if let fallback = config.staticFallbackRoot {
             // An overlay: the top level's files fill in what the site's folder lacks, with the site's max-age.
             let own = Set(loaded.map(\.path))
@@ -147,7 +157,8 @@ public final class Site: Sendable {
                 build.overlaidFiles[below] = belowFiles
             }
             if !own.contains(NotFoundPages.path) { notFoundSource = fallback + NotFoundPages.path }
-            loaded += (belowFiles ?? []).filter { !own.contains($0.path) }
+            noteTopLevelWellKnown((belowFiles ?? []).map(\.path), build: &build)
+            loaded += (belowFiles ?? []).filter { !own.contains($0.path) && !isOwnOnly($0.path) }
         }
         // 404.html is the not-found page's template, not a page of its own: served raw it would show its {{…}}.
         let files = loaded.filter { $0.path != NotFoundPages.path }
@@ -160,6 +171,21 @@ public final class Site: Sendable {
                                             notFoundTemplate: notFoundTemplate, notFoundPath: notFoundSource)
         build.staticTrees[key] = tree
         return tree
+    }
+
+    /// A path only a site's own folder may answer: under `/.well-known/`, but for the association files.
+    static func isOwnOnly(_ path: String) -> Bool {
+        path.hasPrefix("/.well-known/") && !aasaPaths.contains(path) && path != assetLinksPath
+    }
+
+    /// LH310, once per snapshot: the top level's `/.well-known/` files answer on its own hosts only.
+    private static func noteTopLevelWellKnown(_ paths: [String], build: inout SnapshotBuild) {
+        let skipped = paths.filter(isOwnOnly)
+        guard !skipped.isEmpty, !build.warnings.contains(where: { $0.code == .lh310 }) else { return }
+        let shown = skipped.prefix(3).joined(separator: ", ") + (skipped.count > 3 ? " and \(skipped.count - 3) more" : "")
+        build.warnings.append(ConfigDiagnostic(.lh310, path: "static.root",
+            message: "\(shown) in the top level's folder answer only on the top level's hosts, not on the sites' (a site's /.well-known/ comes from its own static folder)",
+            severity: .warning))
     }
 
     /// The site's not-found page, baked once per static tree, locales and app name however many sites share them.

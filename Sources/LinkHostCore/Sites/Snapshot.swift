@@ -172,6 +172,12 @@ public final class Snapshot: Sendable {
         PageHost.choose(authority: authority, site: site) { defaultSiteNames.value(for: $0) != nil }
     }
 
+    /// True when the config names `host` (lowercase, without port) for `site`: a host the site lists (a site
+    /// other than the default one is reached only through one), or one of the default site's certified names.
+    package func namesHost<Bytes: Collection<UInt8>>(_ host: Bytes, site: Site) -> Bool {
+        site.index != 0 || defaultSiteNames.value(for: host) != nil
+    }
+
     /// The resource computed at load for exactly these path bytes on `site`: health and metrics first, then
     /// the site's generated files, then its static files.
     @inlinable
@@ -233,6 +239,8 @@ struct SnapshotBuild {
         let settings: StaticFileSettings
         /// The folder under the site's, for an overlay.
         let fallbackRoot: String?
+        /// A tenant sharing the top level's folder: its `/.well-known/` files are left out (`Site.isOwnOnly`).
+        let withoutWellKnown: Bool
     }
 
     /// One loaded static tree: its resources and its 404.html parsed as the not-found page's template.

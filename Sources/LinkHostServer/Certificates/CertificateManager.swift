@@ -121,6 +121,11 @@ package final class CertificateManager: Sendable {
             entry.notAfter = facts.notAfter
             entry.renewAt = renewAt
         }
+        // A certificate that arrives after READY changes what `systemctl status` should say (issue 30, item 14).
+        if source == "new" {
+            let missing = board.missingHosts()
+            SystemdNotifier.status(missing.isEmpty ? "serving; HTTPS has a certificate for every host" : "serving; HTTPS has no certificate yet for \(missing.joined(separator: ", "))")
+        }
     }
 
     /// The loop: act on every target that is due, then sleep until the next one is (at most an hour).

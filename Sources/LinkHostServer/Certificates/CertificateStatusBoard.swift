@@ -81,6 +81,20 @@ package final class CertificateStatusBoard: Sendable {
         return text
     }
 
+    /// The tracked hosts with no certificate to serve yet, in order: for systemd's status line.
+    package func missingHosts() -> [String] {
+        entries.withLock { list in list.filter { $0.entry.notAfter == nil }.map(\.host) }
+    }
+
+    /// `serving generation 3`, and which hosts HTTPS cannot serve yet: what READY's STATUS= says, so a green
+    /// `systemctl status` is not read as "HTTPS works" while certificates are still being ordered.
+    package func serviceStatus(generation: Int) -> String {
+        let missing = missingHosts()
+        guard !missing.isEmpty else { return "serving generation \(generation)" }
+        let shown = missing.prefix(5).joined(separator: ", ") + (missing.count > 5 ? " and \(missing.count - 5) more" : "")
+        return "serving generation \(generation); HTTPS has no certificate yet for \(shown) (being ordered)"
+    }
+
     /// One line per host for `/healthz`: `certificate HOST: valid until …`, `expired …`, `missing …`.
     package func healthLines(now: Int) -> String {
         let list = entries.withLock { $0 }

@@ -1,9 +1,9 @@
 import CMicroHTTPD
 import LinkHostCore
 
-/// What the plain-HTTP listener beside HTTPS answers itself: ACME challenge answers, and a 308 to HTTPS for
-/// everything that is not an association file, the health probe or the metrics (those are served as on
-/// HTTPS, never redirected: Apple's and Google's fetchers follow no redirects).
+/// What the plain-HTTP listener beside HTTPS answers itself: ACME challenge answers, and a 308 to HTTPS (for
+/// hosts the config names; 404 for others) for everything that is not an association file, the health probe
+/// or the metrics (those are served as on HTTPS, never redirected: Apple's and Google's fetchers follow no redirects).
 package final class PlainHTTPListener: Sendable {
     /// The published HTTP-01 answers.
     package let challenges: ChallengeResponses
@@ -25,6 +25,11 @@ package final class PlainHTTPListener: Sendable {
         if let resource = snapshot.exactResource(path, on: site), [.aasa, .assetLinks, .health, .metrics].contains(resource.ok.route) { return nil }
         guard let host = Self.redirectHost(hostField.map { String(cString: $0) }, site: site),
               let target = Self.redirectPath(pathText) else { return snapshot.badRequest }
+        // Only to a host the config names (or this machine's own loopback names, for try-outs): a redirect for
+        // any Host would hand `https://evil.example/…` to a cache keyed without it (issue 30, item 12).
+        guard hostField == nil || snapshot.namesHost(host.utf8, site: site) || PageHost.isLoopback(Array(host.utf8)) else {
+            return snapshot.unknownHost
+        }
         let location = "https://\(host)\(Self.escape(target))\(Self.query(connection))"
         return Response(status: 308, headers: Self.common + [HTTPHeader("Location", location), HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
                         body: Array("Permanent Redirect to \(location)\n".utf8), route: .httpsRedirect)

@@ -14,6 +14,15 @@ package final class BeaconCounters: @unchecked Sendable {
     package static let perSecond = 100
     /// The burst a site may send at once (a mailing's first minute).
     package static let burst = 500
+    /// Beacons one client address may have counted per second on average, and at most at once: a guest's page
+    /// sends a view and a few taps, an office behind one address a few such pages; one address flooding is
+    /// then answered 429 long before it has spent the site's allowance, which the other guests keep.
+    package static let perClientPerSecond = 5
+    /// The burst one client address may send.
+    package static let perClientBurst = 30
+    /// Client shares kept per site: a fixed table, so a flood from many addresses grows no memory; addresses
+    /// that land on the same slot share one allowance.
+    static let clientSlots = 128
 
     /// Why a beacon was not counted.
     package enum Drop: Int, CaseIterable {
@@ -21,8 +30,10 @@ package final class BeaconCounters: @unchecked Sendable {
         case rate
         /// Not a beacon the page sends (another method, unknown words).
         case malformed
+        /// Sent from another site's page (`BeaconOrigin`).
+        case crossSite
 
-        var label: String { ["rate", "malformed"][rawValue] }
+        var label: String { ["rate", "malformed", "cross_site"][rawValue] }
     }
 
     private static let eventCount = Beacon.Event.allCases.count
@@ -33,6 +44,9 @@ package final class BeaconCounters: @unchecked Sendable {
     private let values: UnsafeMutablePointer<Atomic<Int>>
     /// Tokens left (in thousandths of a beacon, so refills need no floating point) and when they were last topped up.
     private let allowance = Mutex<(milliTokens: Int, refilledNanoseconds: UInt64)>((burst * 1000, 0))
+
+    /// Each slot's tokens (thousandths) and last top-up, made on the first beacon (most sites never get one).
+    private let clients = Mutex<[(milliTokens: Int, refilledNanoseconds: UInt64)]>([])
 
     /// Makes zeroed counts with a full allowance.
     package init() {
@@ -47,22 +61,39 @@ package final class BeaconCounters: @unchecked Sendable {
 
     /// Takes one beacon from the allowance at monotonic time `now`; false when the site is over its rate.
     package func admit(now: UInt64) -> Bool {
-        allowance.withLock { state in
-            if state.refilledNanoseconds == 0 || now < state.refilledNanoseconds {
-                state.refilledNanoseconds = now
-            } else {
-                // perSecond tokens a second = perSecond thousandths a millisecond; only whole milliseconds are
-                // taken off the clock, so beacons closer together than that still earn their share.
-                let milliseconds = (now - state.refilledNanoseconds) / 1_000_000
-                if milliseconds > 0 {
-                    state.milliTokens = min(Self.burst * 1000, state.milliTokens + Int(min(milliseconds, 3_600_000)) * Self.perSecond)
-                    state.refilledNanoseconds += milliseconds * 1_000_000
-                }
-            }
-            guard state.milliTokens >= 1000 else { return false }
-            state.milliTokens -= 1000
-            return true
+        allowance.withLock { state in Self.take(&state, now: now, perSecond: Self.perSecond, burst: Self.burst) }
+    }
+
+    /// Takes one beacon from `client`'s share and then from the site's allowance; false when either is spent.
+    /// `client` is the address bytes (the forwarded one behind trusted proxies).
+    package func admit(client: some Collection<UInt8>, now: UInt64) -> Bool {
+        // FNV-1a: the same slot for the same address in every run, unlike Hasher's per-process seed.
+        var hash: UInt32 = 2_166_136_261
+        for byte in client { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        let slot = Int(hash % UInt32(Self.clientSlots))
+        let share = clients.withLock { slots in
+            if slots.isEmpty { slots = Array(repeating: (Self.perClientBurst * 1000, 0), count: Self.clientSlots) }
+            return Self.take(&slots[slot], now: now, perSecond: Self.perClientPerSecond, burst: Self.perClientBurst)
         }
+        return share && admit(now: now)
+    }
+
+    /// A token bucket in thousandths: tops `state` up for the time since its last top-up and takes one token.
+    private static func take(_ state: inout (milliTokens: Int, refilledNanoseconds: UInt64), now: UInt64, perSecond: Int, burst: Int) -> Bool {
+        if state.refilledNanoseconds == 0 || now < state.refilledNanoseconds {
+            state.refilledNanoseconds = now
+        } else {
+            // perSecond tokens a second = perSecond thousandths a millisecond; only whole milliseconds are
+            // taken off the clock, so beacons closer together than that still earn their share.
+            let milliseconds = (now - state.refilledNanoseconds) / 1_000_000
+            if milliseconds > 0 {
+                state.milliTokens = min(burst * 1000, state.milliTokens + Int(min(milliseconds, 3_600_000)) * perSecond)
+                state.refilledNanoseconds += milliseconds * 1_000_000
+            }
+        }
+        guard state.milliTokens >= 1000 else { return false }
+        state.milliTokens -= 1000
+        return true
     }
 
     /// Counts one beacon.
@@ -110,7 +141,7 @@ package final class BeaconCounters: @unchecked Sendable {
                 }
             }
         }
-        text += "# HELP linkhost_beacons_dropped_total Beacons not counted, by site and reason: over the site's rate (\(perSecond)/s, bursts of \(burst)) or malformed.\n"
+        text += "# HELP linkhost_beacons_dropped_total Beacons not counted, by site and reason: over the site's rate (\(perSecond)/s, bursts of \(burst)) or one client's share of it (\(perClientPerSecond)/s, bursts of \(perClientBurst)), malformed, or sent from another site's page (cross_site).\n"
         text += "# TYPE linkhost_beacons_dropped_total counter\n"
         for site in sites {
             for drop in Drop.allCases {

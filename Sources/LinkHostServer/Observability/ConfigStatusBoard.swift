@@ -60,12 +60,15 @@ package final class ConfigStatusBoard: Sendable {
         return text
     }
 
-    /// The lines `/healthz` adds while a failure stands; empty otherwise.
-    package func healthLines() -> String {
+    /// The lines `/healthz` adds while a failure stands; empty otherwise. On the public port (`detail` false)
+    /// only that it failed, when and on which file: diagnostics name paths, tenants and values, so they go to
+    /// the log and to the private metrics port's `/healthz` (`detail`), never to every Host (issue 30).
+    package func healthLines(detail: Bool) -> String {
         guard let failure = lastFailure else { return "" }
         var text = "last reload FAILED at \(ACMETime.format(failure.time))"
         text += failure.fileSHA256.map { " (file sha256:\($0))" } ?? ""
         text += "; still serving the config above\n"
+        guard detail else { return text + "  why: in the log (and on the metrics port's health path)\n" }
         for line in failure.lines.prefix(Self.healthLineLimit) { text += "  \(line)\n" }
         if failure.lines.count > Self.healthLineLimit { text += "  … \(failure.lines.count - Self.healthLineLimit) more in the log\n" }
         return text

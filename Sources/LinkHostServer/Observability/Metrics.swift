@@ -84,6 +84,8 @@ package final class Metrics: Sendable {
     package let certificates = CertificateStatusBoard()
     /// Which config serves and whether the last reload failed, rendered with the other metrics.
     package let configStatus = ConfigStatusBoard()
+    /// How often the page is rendered afresh (`MetricsRenderBudget`).
+    let renderBudget = MetricsRenderBudget()
 
     /// Makes zeroed counters; `startTime` is the process start.
     package init(startTime: Double) {
