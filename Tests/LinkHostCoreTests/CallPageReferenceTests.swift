@@ -138,7 +138,7 @@ struct CallPageReferenceTests {
             case .imageURL: return imageURL
             case .qrCodeURL: return qrCodeURL
             case .qrCode: return qrCode
-            case .appName, .appStoreID, .appStoreURL, .lang, .dir, .languages: return ""
+            case .appName, .appStoreID, .appStoreURL, .lang, .dir, .languages, .desktopScheme, .inPlayStore: return ""
             }
         }
         return body

@@ -15,6 +15,10 @@ public struct PageTemplate: Sendable {
     public enum Field: String, Sendable, CaseIterable {
         case callId, callType, appName, appStoreID, openInAppURL, intentURL, appStoreURL, playStoreURL, webJoinURL
         case canonicalURL, imageURL, qrCodeURL, qrCode, lang, dir, languages, openInAppHostURL
+        /// `true` when a desktop app declares the page's scheme (`callLinks.desktopScheme`), else empty.
+        case desktopScheme
+        /// `true` when `playStoreURL` is a Google Play listing, empty when it is an app's own install page or none.
+        case inPlayStore
 
         /// Fields whose value is a URL; only these may fill URL attributes such as `href`.
         var isURL: Bool {
