@@ -2,7 +2,7 @@
 # The printed Kotlin parser decides like CallLinkParser and the server (issue 23), over the shared corpus
 # Tests/CallLinksTests/Corpus/call-links.tsv, whose expected column CallLinkCorpusTests holds CallLinkParser to:
 #   1. a config saying what the corpus's parser says (checked: print swift-parser gives the corpus's line);
-#   2. the real binary serving it: every https row the parser reaches its templates for gets the call page
+#   2. the real binary serving it: every http(s) row the parser reaches its templates for gets the call page
 #      of the table's call, or none;
 #   3. the call pages of the table's calls: every link they offer (canonical, open-in-app scheme, intent,
 #      the Play referrer) is claimed by the printed manifest, and becomes a corpus row of its own;

@@ -3,7 +3,7 @@
 
 config CORPUS DIR PORT   writes DIR/linkhost.json (and its page) serving the corpus's templates, hosts and scheme
 swift-line CORPUS        prints the `linkhost print swift-parser` line the corpus's parser settings give
-answers CORPUS PORT      asks the real server for every https row the parser reaches matching for (its scheme,
+answers CORPUS PORT      asks the real server for every http(s) row the parser reaches matching for (its scheme,
                          host and port are the parser's; the server's answer is about path and query) and
                          prints each row where a call page's call differs from the table; exit 1 on any
 match CORPUS LINKHOST CONFIG
@@ -112,7 +112,7 @@ def answers(path, port):
         if served != expected:
             disagreements += 1
             print(f"DISAGREE line {number} {written}: server {served}, table (CallLinkParser) {expected}")
-    print(f"server: {asked} https rows asked, {disagreements} disagreements")
+    print(f"server: {asked} http(s) rows asked, {disagreements} disagreements")
     return 1 if disagreements or asked < 200 else 0
 
 PARSER_LINE = re.compile(r'^  app parser: (CallLinkParser|Kotlin CallLinks) of \S+ \([^)]*\): (?:call "([^"]*)", type "([^"]*)"|none.*)$')
