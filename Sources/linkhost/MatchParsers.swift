@@ -54,12 +54,12 @@ enum MatchParsers {
         text += "  scheme \(scheme): declared by \(declared.joined(separator: " and "))\n"
         var reads = false
         for app in iOSApps {
-            let line = parserLine(url, app: app, kind: .iOS, config: config, hostOfURL: nil)
+            let line = parserLine(url, app: app, kind: .iOS, config: config, hostOfURL: nil, schemeSites: sites)
             reads = reads || line.reads
             text += line.text
         }
         for app in androidApps {
-            let line = parserLine(url, app: app, kind: .android, config: config, hostOfURL: nil)
+            let line = parserLine(url, app: app, kind: .android, config: config, hostOfURL: nil, schemeSites: sites)
             reads = reads || line.reads
             text += line.text
         }
@@ -103,8 +103,11 @@ enum MatchParsers {
         return "the App Links filters of print android-manifest declare \(declared) only, and Android matches a filter's schemes only, so an \(scheme) link stays in the browser"
     }
 
-    /// One app's printed parser on `url`: `  app parser: NAME of APP (print …): call "ID", type "TYPE"` or `: none…`.
-    private static func parserLine(_ url: String, app: String, kind: AppKind, config: Config, hostOfURL: String?) -> (text: String, reads: Bool) {
+    /// One app's printed parser on `url`: `  app parser: NAME of APP (print …): call "ID", type "TYPE"` or `: none…`;
+    /// its templates are those of the site serving `hostOfURL`, else of the first of `schemeSites` (the sites
+    /// whose pages write the URL's custom scheme) that lists the app.
+    private static func parserLine(_ url: String, app: String, kind: AppKind, config: Config, hostOfURL: String?,
+                                   schemeSites: [SiteConfig] = []) -> (text: String, reads: Bool) {
         // The hosts `print … --app` builds the parser with: every host whose files name the app; a config that
         // names no host is printed with --host, here the URL's.
         var served = ServedHosts(config: config)
@@ -116,7 +119,8 @@ enum MatchParsers {
         let prefix = "  app parser: \(name) of \(app) (\(command)): "
         let apps: (SiteConfig) -> [String] = kind == .iOS ? { $0.appIDs } : { $0.android.map(\.packageName) }
         let serving = chosen.entries.first { entry in urlHost.map { host in entry.hosts.contains { CallLinkHost.covers($0, host: host) } } ?? false }
-        guard let site = serving?.site ?? chosen.entries.first?.site ?? config.sites.first(where: { apps($0).contains(app) }) else {
+        let declaring = schemeSites.first { apps($0).contains(app) }
+        guard let site = serving?.site ?? declaring ?? chosen.entries.first?.site ?? config.sites.first(where: { apps($0).contains(app) }) else {
             return (prefix + "none: no site serves the app\n", false)
         }
         // The hosts do not matter to a custom-scheme URL; a parser needs one all the same.
