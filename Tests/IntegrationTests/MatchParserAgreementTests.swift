@@ -61,8 +61,26 @@ struct MatchParserAgreementTests {
         #expect(notACall.exitCode == 1, "\(notACall)")
         #expect(notACall.stdout.contains("none: not a call link"), "\(notACall)")
 
+        // Production and staging each declare their own scheme: the staging scheme names the staging apps only.
+        var team = TestConfig(name: "Acme Video", bundleID: "com.acme.video", packageName: "com.acme.video", urlScheme: "acmevideo")
+        team.baseURL = nil
+        let staging: [String: Any] = [
+            "hosts": ["staging-meet.acme-video.com"],
+            "apps": [["name": "Acme Video Staging", "teamID": "ABCDE12345", "bundleID": "com.acme.video.staging", "urlScheme": "acmevideo-staging"]],
+            "android": [["packageName": "com.acme.video.staging", "sha256CertFingerprints": [team.fingerprint]]],
+        ]
+        team.extra = ["sites": [["hosts": ["meet.acme-video.com"]], staging]]
+        try site.writeConfig(team)
+        let stagingRead = try await LinkHostCLI.run(["match", "acmevideo-staging://join/abc123", "--platform", "both", "--config", site.configPath], directory: site.directory)
+        #expect(stagingRead.exitCode == 1, "/join/ is no template of these sites: \(stagingRead)")
+        let stagingCall = try await LinkHostCLI.run(["match", "ACMEVIDEO-STAGING://call/abc123?type=video", "--platform", "both", "--config", site.configPath], directory: site.directory)
+        #expect(stagingCall.exitCode == 0, "\(stagingCall)")
+        #expect(stagingCall.stdout.contains("declared by the iOS app ABCDE12345.com.acme.video.staging (Info.plist CFBundleURLSchemes: print info-plist) and the Android app com.acme.video.staging ("), "\(stagingCall)")
+        #expect(!stagingCall.stdout.contains("of ABCDE12345.com.acme.video (") && !stagingCall.stdout.contains("of com.acme.video ("), "\(stagingCall)")
+        #expect(stagingCall.stdout.contains(#"CallLinkParser of ABCDE12345.com.acme.video.staging (print swift-parser --app ABCDE12345.com.acme.video.staging): call "abc123", type "video""#), "\(stagingCall)")
+
         let undeclared = try await LinkHostCLI.run(["match", "othervideo://call/abc123", "--config", site.configPath], directory: site.directory)
         #expect(undeclared.exitCode == 1, "\(undeclared)")
-        #expect(undeclared.stdout.contains("scheme othervideo: no site of \(site.configPath) writes it (the pages write acmevideo)"), "\(undeclared)")
+        #expect(undeclared.stdout.contains("scheme othervideo: no site of \(site.configPath) writes it (the pages write acmevideo, acmevideo-staging)"), "\(undeclared)")
     }
 }
