@@ -128,5 +128,11 @@ struct DeadEndPageTests {
             #expect(html.contains("open it on the phone where Acme Video is installed"), "\(path): \(html)")
             #expect(!html.contains("{{"), "\(path)")
         }
+        // A team's own index.html (a web app's {{ message }}) is no template of linkhost's: served as it is.
+        let webApp = try Self.site(webJoin: true)
+        try webApp.write("<!doctype html><title>app</title><p>{{ message }}</p>\n", to: "public/index.html")
+        let webAppServer = try await LinkHostProcess.start(webApp)
+        let raw = try await webAppServer.request("GET", "/", headers: [("Host", "127.0.0.1")])
+        #expect(raw.status == 200 && String(decoding: raw.body, as: UTF8.self) == "<!doctype html><title>app</title><p>{{ message }}</p>\n")
     }
 }

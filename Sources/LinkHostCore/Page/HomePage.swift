@@ -1,6 +1,7 @@
 /// A site's home page (`/`): its static folder's `index.html`, when it is a template, baked in the site's
 /// default locale with the site's app name, so a guest who lands on the bare domain reads whose links these
-/// are and what to do next. An `index.html` without `{{` is a team's own page and is served as it is.
+/// are and what to do next. An `index.html` that uses neither `{{appName}}` nor a `{{t.…}}` string is a
+/// team's own page (a web app's `{{ message }}` included) and is served as it is.
 ///
 /// It may use what the not-found page may (`{{t.name}}` strings, `{{appName}}`, `{{lang}}`, `{{dir}}`,
 /// `{{languages}}`): it has no call either.
@@ -16,11 +17,18 @@ enum HomePage {
         "notFoundNext": NotFoundPages.builtInStrings["notFoundNext"] ?? "",
     ]
 
-    /// The template in `bytes` (the file at `diskPath`), or nil when it has no placeholder; a problem is an
-    /// error at `setting` naming the line.
+    /// The template in `bytes` (the file at `diskPath`), or nil when it uses none of linkhost's placeholders; a
+    /// problem is an error at `setting` naming the line.
     static func template(_ bytes: [UInt8], diskPath: String, setting: String) throws(ConfigError) -> PageTemplate? {
-        guard bytes.indices.contains(where: { bytes[$0] == UInt8(ascii: "{") && $0 + 1 < bytes.count && bytes[$0 + 1] == UInt8(ascii: "{") }) else { return nil }
+        guard contains(bytes, "{{appName}}") || contains(bytes, "{{t.") else { return nil }
         return try NotFoundPages.template(bytes, path: diskPath, setting: setting)
+    }
+
+    /// Whether `text` occurs in `bytes`.
+    private static func contains(_ bytes: [UInt8], _ text: String) -> Bool {
+        let needle = Array(text.utf8)
+        guard bytes.count >= needle.count else { return false }
+        return (0...(bytes.count - needle.count)).contains { start in bytes[start..<(start + needle.count)].elementsEqual(needle) }
     }
 
     /// The page's bytes in `locale` for `appName`.
