@@ -116,6 +116,26 @@ struct DeadEndPageTests {
         #expect(validation.exitCode == 2 && validation.stderr.contains("installURL") && validation.stderr.contains("is not an https URL"), "\(validation)")
     }
 
+    @Test("callLinks.desktopScheme: only then does the page tell call.js that a computer may be offered the scheme")
+    func desktopScheme() async throws {
+        let plain = try await LinkHostProcess.start(try Self.site(webJoin: false))
+        let without = String(decoding: try await plain.request("GET", "/call/abc123", headers: [("Host", "127.0.0.1")]).body, as: UTF8.self)
+        #expect(without.contains(#"data-scheme="acmevideo://call/abc123?type=default" data-app-host="https://localhost/call/abc123?type=default" data-desktop-scheme="""#), "\(without)")
+
+        let site = try Self.site(webJoin: false)
+        var config = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: site.configPath))) as? [String: Any] ?? [:]
+        var callLinks = config["callLinks"] as? [String: Any] ?? [:]
+        callLinks["desktopScheme"] = true
+        config["callLinks"] = callLinks
+        try site.write(String(decoding: try JSONSerialization.data(withJSONObject: config), as: UTF8.self), to: "linkhost.json")
+        let server = try await LinkHostProcess.start(site)
+        let page = String(decoding: try await server.request("GET", "/call/abc123", headers: [("Host", "127.0.0.1")]).body, as: UTF8.self)
+        #expect(page.contains(#"data-desktop-scheme="true""#), "\(page)")
+        let computer = try await HeadlessChromium.visit("http://127.0.0.1:\(server.port)/call/abc123", as: .desktop)
+        #expect(computer.href(id: "open-app") == "acmevideo://call/abc123?type=default" && !computer.isHidden(id: "open-app"), "\(computer.tag(id: "open-app") ?? "")")
+        #expect(Self.firstAction(computer)?.id == "open-app", "no web join: the desktop app's scheme leads")
+    }
+
     @Test("the 404 page and / name the site's app and give the next step")
     func notFoundAndHome() async throws {
         let site = try Self.site(webJoin: true)

@@ -82,3 +82,22 @@ test('every decision leads with something the page shows', () => {
     }
   }
 });
+
+test('every shipped locale: texts that agree with the buttons beside them (issue 32, item 9)', () => {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const folder = path.join(__dirname, '../../public/locales');
+  for (const file of fs.readdirSync(folder).filter((name) => name.endsWith('.json'))) {
+    const strings = JSON.parse(fs.readFileSync(path.join(folder, file), 'utf8')).strings;
+    // The web join and the in-app browser's escape stand side by side: they must not read alike.
+    assert.notEqual(strings.joinInBrowser, strings.openInBrowser, file);
+    // The open-host page says the app is missing above the install section, which says what to do.
+    assert.ok(strings.appMissing.includes('{appName}') && !strings.appMissing.includes(strings.storesHint), file);
+    for (const name of ['installApp', 'notFoundNext', 'homeTitle', 'homeHeading', 'homeLead']) {
+      assert.ok(typeof strings[name] === 'string' && strings[name].includes('{appName}'), `${file}: ${name}`);
+    }
+  }
+  const english = JSON.parse(fs.readFileSync(path.join(folder, 'en.json'), 'utf8')).strings;
+  assert.ok(!/can.t open/.test(english.inAppBrowser), 'no "can\'t open" above a way into the app');
+  assert.ok(!/when you first start it/.test(english.appMissing), 'one instruction: install, then open the link again');
+});
