@@ -22,7 +22,8 @@ enum MatchParsers {
 
     /// The lowercased scheme of `url` when it is a custom one (not http or https), else nil.
     static func customScheme(of url: String) -> String? {
-        guard let colon = url.firstIndex(of: ":") else { return nil }
+        // ASCII only before lowercasing: Unicode lowercasing turns the Kelvin sign into k, which no app declares.
+        guard let colon = url.firstIndex(of: ":"), url[..<colon].unicodeScalars.allSatisfy(\.isASCII) else { return nil }
         let scheme = url[..<colon].lowercased()
         guard let first = scheme.unicodeScalars.first, ("a"..."z").contains(first), scheme != "http", scheme != "https",
               scheme.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || "+-.".unicodeScalars.contains($0) })
