@@ -111,22 +111,25 @@
 
   /**
    * What the page offers first. `page`: platform, webview, iOS version, the open button's candidates
-   * (intent, scheme, appHostURL), the canonical URL, the page's own host name and whether web join exists.
-   * Returns the open button's href (or ''), whether it leads, which store shows, whether the app is known
-   * to be missing, and the way out of an in-app browser (its href and which hint).
+   * (intent, scheme, appHostURL), whether a computer may be offered the scheme (desktopScheme: the config says a
+   * desktop app declares it), the canonical URL, the page's own host name, whether web join exists and which
+   * install links the page has (hasAppStore, hasPlayStore: false for an app in no store that names no page).
+   * Returns the open button's href (or ''), whether it leads, which install link shows, whether the app is
+   * known to be missing, and the way out of an in-app browser (its href and which hint). `lead` is 'open',
+   * 'store', 'web', 'escape' or 'qr' (a computer with nothing else: scan the code with the phone).
    */
   function decide(page) {
     var result = { open: '', openLeads: false, lead: 'open', store: '', appMissing: false, escape: '', hint: '' };
     var onAppHost = page.appHostURL !== '' && hostOf(page.appHostURL) === page.host;
     if (page.platform === 'android') {
-      result.store = 'play-store';
+      result.store = page.hasPlayStore === false ? '' : 'play-store';
       result.open = page.intent;
       if (page.webview) {
         result.escape = leaveWebviewIntent(page.canonical);
         result.hint = 'android';
       }
     } else if (page.platform === 'ios') {
-      result.store = 'app-store';
+      result.store = page.hasAppStore === false ? '' : 'app-store';
       if (onAppHost) {
         // iOS served this host's page instead of opening the app: it is not installed.
         result.appMissing = true;
@@ -143,14 +146,34 @@
         result.escape = page.iOSVersion >= 17 ? 'x-safari-' + page.canonical : '';
         result.hint = 'ios';
       }
+    } else if (page.platform === 'desktop') {
+      // A computer answers a phone app's scheme with nothing (or an error): only when a desktop app declares it.
+      result.open = page.desktopScheme ? page.scheme : '';
+      result.lead = page.hasWeb ? 'web' : (result.open ? 'open' : 'qr');
     } else {
       result.open = page.scheme;
-      result.lead = page.platform === 'desktop' && page.hasWeb ? 'web' : (result.open ? 'open' : 'web');
+      result.lead = result.open ? 'open' : 'web';
     }
-    if (result.lead === 'open' && !result.open) result.lead = page.hasWeb ? 'web' : 'store';
-    if (page.webview && result.escape) result.lead = 'escape';
+    // The way into the app from an in-app browser is the escape; an open button beside it would contradict
+    // the text above it ("…may not open the app from here").
+    if (page.webview && result.escape) {
+      result.lead = 'escape';
+      result.open = '';
+    }
+    result.lead = fallback(result, page);
     result.openLeads = result.lead === 'open' && result.open !== '';
     return result;
+  }
+
+  /** The lead when the one chosen has nothing to show: web join, then the install link, the open button, the QR code. */
+  function fallback(result, page) {
+    var available = {
+      open: result.open !== '', store: result.store !== '', web: !!page.hasWeb, escape: result.escape !== '', qr: true
+    };
+    if (available[result.lead]) return result.lead;
+    var order = ['web', 'store', 'open', 'qr'];
+    for (var i = 0; i < order.length; i++) if (available[order[i]]) return order[i];
+    return 'qr';
   }
 
   /** Whether a store tap should first copy the call link: a phone without the app (deferred deep link). */
@@ -210,7 +233,9 @@
     var decision = decide({
       platform: platform, webview: webview, iOSVersion: iOSVersionOf(agent), canonical: canonical,
       intent: data('data-intent'), scheme: data('data-scheme'), appHostURL: data('data-app-host'),
-      host: window.location.hostname.toLowerCase(), hasWeb: !!byId('web-join')
+      desktopScheme: data('data-desktop-scheme') === 'true',
+      host: window.location.hostname.toLowerCase(), hasWeb: !!byId('web-join'),
+      hasAppStore: !!byId('app-store'), hasPlayStore: !!byId('play-store')
     });
     apply(document, decision, platform);
     var coarse = beaconPlatform(platform, webview, agent);
@@ -240,11 +265,21 @@
     }
     if (web) web.className = decision.lead === 'web' ? 'button primary' : 'button secondary';
     if (web && open && decision.lead === 'web') web.parentNode.insertBefore(web, open);
-    if (decision.store) {
-      var other = byId(decision.store === 'app-store' ? 'play-store' : 'app-store');
+    if (platform === 'ios' || platform === 'android') {
+      // A phone is shown its own platform's install link only, or none.
+      var other = byId(platform === 'ios' ? 'play-store' : 'app-store');
       if (other) other.hidden = true;
       var store = byId(decision.store);
       if (store && decision.lead === 'store') store.className = 'button primary';
+    }
+    var stores = document.querySelector('.stores');
+    var shown = ['app-store', 'play-store'].filter(function (id) { var link = byId(id); return link && !link.hidden; });
+    // "Don't have the app yet? Install it…" with no install link under it would be a dead end.
+    if (stores && shown.length === 0) stores.hidden = true;
+    if (decision.lead === 'qr') {
+      var qr = byId('qr');
+      var actions = byId('actions');
+      if (qr && actions) actions.parentNode.insertBefore(qr, actions);
     }
     byId('app-missing').hidden = !decision.appMissing;
     if (decision.hint) {
@@ -255,9 +290,8 @@
     }
     if (platform === 'ios' && decision.lead === 'store') {
       // Leading with the store: its section moves up, right under the call's details.
-      var stores = document.querySelector('.stores');
-      var actions = byId('actions');
-      if (stores && actions) actions.parentNode.insertBefore(stores, actions);
+      var actionsBelow = byId('actions');
+      if (stores && actionsBelow) actionsBelow.parentNode.insertBefore(stores, actionsBelow);
     }
   }
 

@@ -2,12 +2,15 @@
 # The printed Kotlin parser decides like CallLinkParser and the server (issue 23), over the shared corpus
 # Tests/CallLinksTests/Corpus/call-links.tsv, whose expected column CallLinkCorpusTests holds CallLinkParser to:
 #   1. a config saying what the corpus's parser says (checked: print swift-parser gives the corpus's line);
-#   2. the real binary serving it: every https row the parser reaches its templates for gets the call page
+#   2. the real binary serving it: every http(s) row the parser reaches its templates for gets the call page
 #      of the table's call, or none;
 #   3. the call pages of the table's calls: every link they offer (canonical, open-in-app scheme, intent,
 #      the Play referrer) is claimed by the printed manifest, and becomes a corpus row of its own;
-#   4. linkhost print kotlin-parser, compiled once with Debian's kotlinc, run over the corpus and the page's
-#      links: every answer equals the table's.
+#   4. linkhost match over every url row: the app parsers it names (CallLinkParser for iOS, which opens http
+#      and https; the Kotlin one for Android, which gets only the schemes the printed manifest declares) read
+#      the table's call, and every URL iOS opens in the app is read as a call (issue 32);
+#   5. linkhost print kotlin-parser, compiled once with Debian's kotlinc, run over the corpus and the page's
+#      links: every answer equals the table's (its android column where a row has one).
 # Usage: scripts/check-kotlin-parser.sh [LINKHOST_BINARY]   (default .build/debug/linkhost, built if missing)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,6 +49,9 @@ status=0
 python3 "$helper" answers "$corpus" "$port" || status=1
 "$binary" print android-manifest --config "$work/linkhost.json" >"$work/AndroidManifest.xml"
 python3 "$helper" page-links "$corpus" "$port" "$work/AndroidManifest.xml" "$work/page-links.tsv" || status=1
+
+echo "== linkhost match over the corpus: which parser reads each URL, as which call"
+python3 "$helper" match "$corpus" "$binary" "$work/linkhost.json" || status=1
 
 echo "== the printed Kotlin parser, compiled once, over the corpus and the page's links"
 "$binary" print kotlin-parser --config "$work/linkhost.json" --package linkhost.corpus >"$work/CallLinks.kt"

@@ -7,9 +7,15 @@
 /// ```
 ///
 /// `linkhost print swift-parser` prints the line that builds it from the server's config, so the app and
-/// the server read the same templates. A link is a call link when it is `https`, on one of the hosts (port
-/// 443 or none), and its path and query fit a template exactly as the server's routing decides; the
-/// fragment is ignored, as browsers never send it.
+/// the server read the same templates. A link is a call link when it is `https` (port 443 or none) or `http`
+/// (port 80 or none) on one of the hosts, and its path and query fit a template exactly as the server's
+/// routing decides; the fragment is ignored, as browsers never send it.
+///
+/// `http` reads as the same call as `https` because iOS opens both in the app: Apple's universal links are
+/// "standard HTTP or HTTPS links" (developer.apple.com/documentation/xcode/allowing-apps-and-websites-to-link-to-your-content),
+/// and the `NSUserActivity.webpageURL` the app is handed is "the http or https URL"
+/// (developer.apple.com/documentation/foundation/nsuseractivitytypebrowsingweb). A messenger that auto-links
+/// a bare `links.example.com/call/abc` writes it as `http`, and the app must not open with nothing to do.
 ///
 /// With `schemes`, the custom-scheme form of every template is a call link too: the scheme, `://`, and the
 /// path and query without their leading `/` (`examplevideo://call/abc?type=video`), as the page writes it.
@@ -59,12 +65,16 @@ public struct CallLinkParser: Sendable, Hashable {
     public func parse(_ url: String) -> CallLink? {
         guard url.utf8.count <= Self.maxLength else { return nil }
         if let pathAndQuery = schemeForm(url) { return matcher.match(pathAndQuery: pathAndQuery)?.link }
-        guard let parts = CallLinkURL(url), parts.scheme == "https", parts.port == nil || parts.port == 443,
+        guard let parts = CallLinkURL(url), let defaultPort = Self.webSchemePorts[parts.scheme], parts.port == nil || parts.port == defaultPort,
               hosts.contains(where: { CallLinkHost.covers($0, host: parts.host) })
         else { return nil }
         let query = parts.query.map { QueryItems.firstValues($0) } ?? [:]
         return matcher.match(path: parts.path.utf8, query: { query[$0] })?.link
     }
+
+    /// The web schemes iOS opens universal links of, with the port each implies (a link on another port is
+    /// another origin, which the AASA does not cover).
+    static let webSchemePorts = ["https": 443, "http": 80]
 
     /// The longest link read: far above any call link, so a pasted novel is refused before it is scanned.
     public static let maxLength = 2048

@@ -34,6 +34,14 @@ enum MatchCommand: Command {
     served") and what follows is marked as what the default site would serve; the
     exit code is then 3 whatever the decision.
 
+    With a config, "app parser" lines say which printed parser reads the URL, per
+    app: CallLinkParser (print swift-parser) for iOS, which opens http and https
+    universal links alike, and the Kotlin CallLinks (print kotlin-parser) for Android,
+    which hands the app only the schemes the printed manifest declares (an http link
+    stays in the browser there). A custom-scheme URL (examplevideo://call/abc) is
+    answered by the apps that declare the scheme and the call their parsers read:
+    exit 0 when one reads a call, 1 when none does.
+
     OPTIONS:
       --platform P      ios (default), android, or both.
       --app APPID       Only this iOS app (TEAMID.bundle.id); default: every app the AASA lists.
@@ -87,6 +95,15 @@ enum MatchCommand: Command {
         if arguments["--config"] != nil && (arguments["--aasa"] != nil || arguments["--assetlinks"] != nil) {
             throw UsageError(message: "give --config or the files (--aasa, --assetlinks), not both", command: name)
         }
+        if let scheme = MatchParsers.customScheme(of: url), arguments["--aasa"] == nil, arguments["--assetlinks"] == nil {
+            // No association file decides a custom scheme: the apps that declare it and their parsers do.
+            let path = configPath(arguments, environment: environment)
+            guard let config = loadedConfig(path, environment: environment) else { return 2 }
+            let answer = MatchParsers.customSchemeAnswer(url, scheme: scheme, config: config, path: path, platforms: .init(platform),
+                                                         app: arguments["--app"], package: arguments["--package"])
+            StandardStreams.output(answer.text)
+            return answer.exitCode
+        }
         let split: SplitURL
         do {
             split = try SplitURL(url)
@@ -99,7 +116,8 @@ enum MatchCommand: Command {
         var text = "\(url)\n"
         let usesConfig = (platform != "android" && arguments["--aasa"] == nil) || (platform != "ios" && arguments["--assetlinks"] == nil)
         let path = configPath(arguments, environment: environment)
-        let unserved = usesConfig ? (try? ConfigLoader.load(path: path, environment: environment)).flatMap { MatchHost.unservedNote(authority, in: $0, path: path) } : nil
+        let config = usesConfig ? try? ConfigLoader.load(path: path, environment: environment) : nil
+        let unserved = config.flatMap { MatchHost.unservedNote(authority, in: $0, path: path) }
         text += unserved ?? ""
         var opens: [Bool] = []
         var site: SiteConfig?
@@ -126,12 +144,20 @@ enum MatchCommand: Command {
                 return 1
             }
             text += "  on \(domain), by the assetlinks.json \(source)\n"
-            let results = packages.map { matcher.match(url: url, packageName: $0, domain: domain) }
-            text += results.map(MatchAndroid.describe).joined()
-            opens.append(results.contains(where: \.opensApp))
+            if let refusal = MatchParsers.androidSchemeRefusal(split.scheme) {
+                text += packages.map { "\($0) (Android): no_match, stays in the browser\n  why:  \(refusal)\n" }.joined()
+                opens.append(false)
+            } else {
+                let results = packages.map { matcher.match(url: url, packageName: $0, domain: domain) }
+                text += results.map(MatchAndroid.describe).joined()
+                opens.append(results.contains(where: \.opensApp))
+            }
             site = site ?? loaded
         }
         if platform == "both" { text += "  platforms: \(MatchAndroid.agreement(iOS: opens[0], android: opens[1]))\n" }
+        if let site, let config {
+            text += MatchParsers.webLines(url, host: authority, site: site, config: config, platforms: .init(platform), app: arguments["--app"], package: arguments["--package"])
+        }
         if let site { text += "  linkhost: \(MatchHost.servedLine(servedAs(split, on: site), unserved: unserved != nil, site: site))\n" }
         // The URL and the documents' app IDs and paths may come from anywhere: no control character reaches the terminal.
         StandardStreams.output(TerminalText.safe(text))

@@ -11,6 +11,8 @@ struct CallLinkCorpus {
         let input: String
         /// The expected column as written: `ID TYPE` or `-`.
         let expected: String
+        /// What the printed Kotlin parser answers: the android column where the row has one, else `expected`.
+        let android: String
         /// The row's line in the file.
         let line: Int
     }
@@ -35,8 +37,9 @@ struct CallLinkCorpus {
             if line.hasPrefix("@") {
                 settings[String(fields[0].dropFirst())] = Array(fields.dropFirst())
             } else {
-                guard fields.count == 3 else { throw CorpusError(line: index + 1, problem: "has \(fields.count) columns, not 3") }
-                rows.append(Row(kind: fields[0], input: try Self.decoded(fields[1], line: index + 1), expected: fields[2], line: index + 1))
+                guard fields.count == 3 || fields.count == 4 else { throw CorpusError(line: index + 1, problem: "has \(fields.count) columns, not 3 or 4") }
+                rows.append(Row(kind: fields[0], input: try Self.decoded(fields[1], line: index + 1), expected: fields[2],
+                                android: fields.count == 4 ? fields[3] : fields[2], line: index + 1))
             }
         }
         templates = settings["templates"] ?? []

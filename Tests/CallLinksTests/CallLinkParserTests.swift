@@ -43,7 +43,7 @@ struct CallLinkParserTests {
         "https://links.example.com/call/", "https://links.example.com/call/a%62c", "https://links.example.com/join/abc/def",
         "https://links.example.com/join?call_id=", "https://links.example.com/joinx?call_id=abc",
         "https://other.example.com/call/abc", "https://calls.example.com/call/abc", "https://links.example.com.evil.example/call/abc",
-        "http://links.example.com/call/abc", "examplevideo://call/abc", "https://links.example.com:8443/call/abc",
+        "http://links.example.com:443/call/abc", "examplevideo://call/abc", "https://links.example.com:8443/call/abc",
         "https://user@links.example.com/call/abc", "https://links.example.com/call/a bc", "//links.example.com/call/abc",
         "links.example.com/call/abc", "", "https://", "https://links.example.com:99999/call/abc",
     ])

@@ -97,11 +97,12 @@ test('Android: the intent through the https App Links filter leads', () => {
   }
 });
 
-test('computers: web join leads; the scheme button stays second', () => {
+test('computers: web join leads; a phone app\'s scheme is not offered (issue 32: dead-ends.test.js)', () => {
   const decision = page.decide(pageFor(agents.desktopChrome));
   assert.equal(decision.lead, 'web');
   assert.ok(!decision.openLeads);
-  assert.equal(page.decide(pageFor(agents.desktopChrome, { hasWeb: false })).lead, 'open');
+  assert.equal(decision.open, '');
+  assert.equal(page.decide(pageFor(agents.desktopChrome, { hasWeb: false })).lead, 'qr');
 });
 
 test('in-app browsers: Android leaves through an intent without a package; iOS 17+ through x-safari-https, with the hint', () => {

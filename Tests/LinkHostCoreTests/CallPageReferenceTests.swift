@@ -138,7 +138,7 @@ struct CallPageReferenceTests {
             case .imageURL: return imageURL
             case .qrCodeURL: return qrCodeURL
             case .qrCode: return qrCode
-            case .appName, .appStoreID, .appStoreURL, .lang, .dir, .languages, .appClipBundleID: return ""
+            case .appName, .appStoreID, .appStoreURL, .lang, .dir, .languages, .desktopScheme, .inPlayStore, .appClipBundleID: return ""
             }
         }
         return body

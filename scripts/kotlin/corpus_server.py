@@ -3,15 +3,20 @@
 
 config CORPUS DIR PORT   writes DIR/linkhost.json (and its page) serving the corpus's templates, hosts and scheme
 swift-line CORPUS        prints the `linkhost print swift-parser` line the corpus's parser settings give
-answers CORPUS PORT      asks the real server for every https row the parser reaches matching for (its scheme,
+answers CORPUS PORT      asks the real server for every http(s) row the parser reaches matching for (its scheme,
                          host and port are the parser's; the server's answer is about path and query) and
                          prints each row where a call page's call differs from the table; exit 1 on any
+match CORPUS LINKHOST CONFIG
+                         runs `linkhost match --platform both` on every url row and holds it to the table: the
+                         CallLinkParser line to the expected column, the Kotlin line to the android column (the
+                         compiled parser is held to the same column), and a URL iOS opens in the app must be
+                         read as a call by CallLinkParser; exit 1 on any row that differs
 page-links CORPUS PORT MANIFEST OUT
                          fetches the call page of every call the table names, writes the links it offers
                          (canonical, open-in-app scheme, intent, Play referrer) as corpus rows to OUT, and
                          checks the printed manifest claims each; exit 1 on any it does not
 """
-import html, json, re, socket, sys, urllib.parse
+import concurrent.futures, html, json, re, socket, subprocess, sys, urllib.parse
 
 def corpus(path):
     settings, rows = {}, []
@@ -22,7 +27,7 @@ def corpus(path):
         if line.startswith("@"):
             settings[fields[0][1:]] = fields[1:]
         else:
-            rows.append((number, fields[0], decode(fields[1]), fields[2], fields[1]))
+            rows.append((number, fields[0], decode(fields[1]), fields[2], fields[1], fields[3] if len(fields) > 3 else fields[2]))
     return settings, rows
 
 def decode(field):
@@ -80,10 +85,12 @@ def server_target(settings, url):
     if len(url.encode("utf-8")) > 2048 or any(ord(c) <= 0x20 or ord(c) == 0x7F for c in url):
         return None
     match = re.match(r"^([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)(.*)$", url, re.S)
-    if not match or match.group(1).lower() != "https" or "@" in match.group(2) or match.group(2).startswith("["):
+    # CallLinkParser reads http (port 80) as it reads https (port 443): iOS opens both in the app.
+    default_port = {"https": 443, "http": 80}.get(match.group(1).lower()) if match else None
+    if not match or default_port is None or "@" in match.group(2) or match.group(2).startswith("["):
         return None
     host, _, port = match.group(2).partition(":")
-    if ":" in match.group(2) and not (port.isascii() and port.isdigit() and len(port) <= 5 and int(port) == 443):
+    if ":" in match.group(2) and not (port.isascii() and port.isdigit() and len(port) <= 5 and int(port) == default_port):
         return None
     host = "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in host)
     if host.endswith(".") and len(host.encode()) > 1:
@@ -96,7 +103,7 @@ def server_target(settings, url):
 def answers(path, port):
     settings, rows = corpus(path)
     asked = disagreements = 0
-    for number, kind, url, expected, written in rows:
+    for number, kind, url, expected, written, _ in rows:
         target = server_target(settings, url) if kind == "url" else None
         if target is None:
             continue
@@ -105,8 +112,51 @@ def answers(path, port):
         if served != expected:
             disagreements += 1
             print(f"DISAGREE line {number} {written}: server {served}, table (CallLinkParser) {expected}")
-    print(f"server: {asked} https rows asked, {disagreements} disagreements")
+    print(f"server: {asked} http(s) rows asked, {disagreements} disagreements")
     return 1 if disagreements or asked < 200 else 0
+
+PARSER_LINE = re.compile(r'^  app parser: (CallLinkParser|Kotlin CallLinks) of \S+ \([^)]*\): (?:call "([^"]*)", type "([^"]*)"|none.*)$')
+
+def match_rows(path, binary, config):
+    """Every url row through `linkhost match`: the parsers it names answer as the table says."""
+    settings, rows = corpus(path)
+    rows = [row for row in rows if row[1] == "url" and not any(ord(c) <= 0x20 or ord(c) == 0x7F for c in row[2]) and not row[2].startswith("-")]
+    run_match = lambda url: subprocess.run([binary, "match", "--platform", "both", "--config", config, url], capture_output=True, text=True)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        runs = list(pool.map(run_match, [row[2] for row in rows]))
+    checked = disagreements = 0
+    for (number, kind, url, expected, written, android), run in zip(rows, runs):
+        answers = {}
+        for line in run.stdout.split("\n"):
+            found = PARSER_LINE.match(line)
+            if found:
+                answers[found.group(1)] = f"{found.group(2)} {found.group(3)}" if found.group(2) is not None else "-"
+        if run.returncode == 2 or not answers:
+            # A URL match cannot read (no scheme, no host): no parser line to compare.
+            continue
+        checked += 1
+        # A URL iOS opens in the app and the server answers with a call page must be that call to the app too.
+        # Only on a host the corpus lists, named without a port or user (match assumes the AASA is served at
+        # the URL's own authority), and within CallLinkParser.maxLength, which refuses a longer text unread;
+        # the AASA's breadth beyond the templates (/call/ab*c) is the server's 404 and no call either way.
+        page = re.search(r'^  linkhost: the call page of call "([^"]*)", type "([^"]*)"', run.stdout, re.M)
+        authority = re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)", url)
+        host = "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in authority.group(1)).rstrip(".") if authority else ""
+        listed = authority and "@" not in host and ":" not in host and any(covers(h, host) for h in settings["hosts"])
+        opens_on_ios = (listed and page is not None and run.returncode != 3 and len(url.encode("utf-8")) <= 2048
+                        and re.search(r"^ABCDE12345\.com\.acme\.video: match,", run.stdout, re.M) is not None)
+        problems = []
+        if answers.get("CallLinkParser", expected) != expected:
+            problems.append(f"match's CallLinkParser {answers['CallLinkParser']}, table {expected}")
+        if answers.get("Kotlin CallLinks", android) != android:
+            problems.append(f"match's Kotlin {answers['Kotlin CallLinks']}, table (android) {android}")
+        if opens_on_ios and answers.get("CallLinkParser", "-") != f"{page.group(1)} {page.group(2)}":
+            problems.append(f"iOS opens it in the app and the server serves call {page.group(1)} {page.group(2)}, but CallLinkParser reads {answers.get('CallLinkParser', '-')}")
+        if problems:
+            disagreements += 1
+            print(f"DISAGREE line {number} {written}: " + "; ".join(problems))
+    print(f"match: {checked} url rows, {disagreements} disagreements")
+    return 1 if disagreements or checked < 300 else 0
 
 def page_links(path, port, manifest_path, out_path):
     settings, rows = corpus(path)
@@ -114,11 +164,11 @@ def page_links(path, port, manifest_path, out_path):
     hosts = re.findall(r'android:host="([^"]*)"', manifest)
     claims = re.findall(r'android:(pathPrefix|path)="([^"]*)"', manifest)
     schemes = re.findall(r'android:scheme="([^"]*)"', manifest)
-    calls = sorted({expected for _, kind, url, expected, _ in rows if kind == "url" and expected != "-" and url.startswith("https://links.example.com/")})
+    calls = sorted({expected for _, kind, url, expected, _, _ in rows if kind == "url" and expected != "-" and url.startswith("https://links.example.com/")})
     out, problems = [], 0
     for call in calls:
         call_id, call_type = call.split(" ")
-        canonical_target = next(url for _, kind, url, expected, _ in rows if kind == "url" and expected == call and url.startswith("https://links.example.com/"))
+        canonical_target = next(url for _, kind, url, expected, _, _ in rows if kind == "url" and expected == call and url.startswith("https://links.example.com/"))
         served, page = request(port, server_target(settings, canonical_target))
         links = {name: html.unescape(value) for name, value in re.findall(r'<a id="(\w+)" href="([^"]*)"', page)}
         offered = [("url", links["canonical"]), ("url", links["app"])]
@@ -151,6 +201,8 @@ if __name__ == "__main__":
         print(swift_line(*arguments))
     elif command == "answers":
         sys.exit(answers(*arguments))
+    elif command == "match":
+        sys.exit(match_rows(*arguments))
     elif command == "page-links":
         sys.exit(page_links(*arguments))
     else:

@@ -15,6 +15,8 @@ public struct AppleApp: Sendable, Equatable {
     /// Bundle ID of the app's App Clip (same team, the app's bundle ID as its prefix): the site's AASA lists
     /// it under `appclips` and the call page's Smart App Banner shows its card.
     public var appClipBundleID: String?
+    /// Where an app outside the App Store is installed from (`installURL`); nil: the App Store (by `appStoreID`).
+    public var installPage: InstallPage? = nil
 
     /// `TEAMID.bundleID`, the identifier iOS uses in the AASA.
     public var appID: String { "\(teamID).\(bundleID)" }
@@ -36,6 +38,23 @@ public struct AndroidApp: Sendable, Equatable {
     public var name: String?
     /// The lint warnings turned off for this app (`"lint": {"ignore": ["LH403"]}`).
     public var ignoredLints: [LintCode] = []
+    /// Where an app outside Google Play is installed from (`installURL`); nil: Google Play.
+    public var installPage: InstallPage? = nil
+}
+
+/// The install page of an app outside the stores (TestFlight, Firebase App Distribution, an internal build):
+/// the page links there instead of a store listing that does not exist, or to nothing.
+public enum InstallPage: Sendable, Hashable {
+    /// `"installURL": "https://…"`: the app's own install page.
+    case page(String)
+    /// `"installURL": false`: no install link at all (a build handed out by device management).
+    case none
+
+    /// The link the page shows, or nil for none.
+    public var url: String? {
+        if case .page(let url) = self { return url }
+        return nil
+    }
 }
 
 /// Reads the `apps` and `android` sections (of the top level or of one site).
@@ -52,9 +71,14 @@ enum AppsReader {
             let bundleID = reader.string(object, "bundleID", at: path, required: true, expected: "a reverse-DNS bundle ID", code: .lh102, rule: Identifiers.bundleID)
             let appStoreID = readAppStoreID(object, at: path, reader: &reader)
             let urlScheme = reader.string(object, "urlScheme", at: path, expected: "a custom URL scheme such as \"examplevideo\"", rule: Identifiers.urlScheme)
+            let installPage = readInstallPage(object, at: path, reader: &reader)
+            if installPage != nil && appStoreID != nil {
+                reader.error(.lh109, ConfigReader.join(path, "installURL"), "is set with appStoreID; give appStoreID for an app in the App Store, installURL for one outside it (TestFlight, an internal build)")
+            }
             guard let name, let teamID, let bundleID else { continue }
             var app = AppleApp(name: name, teamID: teamID, bundleID: bundleID, appStoreID: appStoreID, urlScheme: urlScheme)
             app.appClipBundleID = readAppClip(object, of: app, at: path, reader: &reader)
+            app.installPage = installPage
             if let first = seen[app.appID] {
                 reader.error(.lh104, path, "app ID \"\(app.appID)\" is already listed at \(first); list each app once")
                 continue
@@ -109,15 +133,34 @@ enum AppsReader {
             let fingerprints = readFingerprints(object, at: path, reader: &reader)
             let dynamicRules = reader.boolean(object, "dynamicRules", at: path) ?? true
             let ignoredLints = readIgnoredLints(object, at: path, reader: &reader)
+            let installPage = readInstallPage(object, at: path, reader: &reader)
             guard let packageName else { continue }
             if let first = seen[packageName] {
                 reader.error(.lh404, path, "package \"\(packageName)\" is already listed at \(first); put all its fingerprints in one entry")
                 continue
             }
             seen[packageName] = path
-            apps.append(AndroidApp(packageName: packageName, sha256CertFingerprints: fingerprints, dynamicRules: dynamicRules, name: name, ignoredLints: ignoredLints))
+            apps.append(AndroidApp(packageName: packageName, sha256CertFingerprints: fingerprints, dynamicRules: dynamicRules, name: name, ignoredLints: ignoredLints, installPage: installPage))
         }
         return apps
+    }
+
+    /// `installURL`: an https install page, or `false` for none; nil when the app is in its store.
+    private static func readInstallPage(_ object: JSONObject, at path: String, reader: inout ConfigReader) -> InstallPage? {
+        guard let value = object["installURL"] else { return nil }
+        let expected = "the https URL of the app's install page (e.g. a TestFlight public link), or false for none"
+        switch value {
+        case .bool(false): return InstallPage.none
+        case .string(let url):
+            if let problem = URLTemplates.installPageRule(url) {
+                reader.error(.lh109, ConfigReader.join(path, "installURL"), "\(ConfigReader.show(value)) \(problem); expected \(expected)")
+                return nil
+            }
+            return .page(url)
+        default:
+            reader.typeMismatch(value, at: ConfigReader.join(path, "installURL"), expected: expected)
+            return nil
+        }
     }
 
     /// The lint warnings an Android app may turn off: the ones reported about one app alone.

@@ -20,6 +20,8 @@ public struct CallLinkSettings: Sendable, Equatable {
     public var webJoinURL: String?
     /// Custom-scheme URL template that reopens the app; defaults to `{urlScheme}://{path}/{callId}?type={callType}`.
     public var openInAppURL: String?
+    /// Whether a desktop app declares the page's custom scheme, so computers are offered it too.
+    public var desktopScheme = false
     /// A second host of the same site (one of its `hosts`) that the iPhone open button links to: iOS opens
     /// the app for a tap on a universal link to another domain than the page's, and serves the page there
     /// (which then knows the app is missing) when it is not installed.
@@ -107,6 +109,7 @@ enum CallLinkSettingsReader {
         settings.baseURL = reader.string(object, "baseURL", at: path, expected: "the public origin, e.g. \"https://links.example.com\"", rule: URLTemplates.originRule)
         settings.webJoinURL = reader.string(object, "webJoinURL", at: path, expected: "an https URL template with {callId} and {callType}", rule: URLTemplates.webJoinRule)
         settings.openInAppURL = reader.string(object, "openInAppURL", at: path, expected: "a custom-scheme URL template with {callId} and {callType}", rule: URLTemplates.openInAppRule)
+        settings.desktopScheme = reader.boolean(object, "desktopScheme", at: path) ?? false
         settings.openInAppHost = reader.string(object, "openInAppHost", at: path, expected: "a host name of this site, e.g. \"open.links.example.com\"", code: .lh116, rule: { host in
             host.hasPrefix("*.") ? "is a wildcard; name one host the site lists, e.g. \"open.links.example.com\"" : CallLinkHost.problem(host)
         }).map { $0.lowercased() }

@@ -28,6 +28,14 @@ public enum KotlinParserGenerator {
         "val", "var", "when", "while",
     ]
 
+    /// The web schemes the printed parser reads: the ones `print android-manifest` declares in its App Links
+    /// filters, as Android hands an app only URLs of a scheme its filter lists ("If any schemes are included
+    /// in the filter, then an Intent's data must be either one of these schemes or a matching data type",
+    /// developer.android.com/reference/android/content/IntentFilter#addDataScheme(java.lang.String)). An
+    /// `http` link stays in the browser on Android, so the Kotlin parser reads none, unlike `CallLinkParser`:
+    /// iOS opens `http` universal links in the app.
+    public static let webSchemes = ["https"]
+
     /// The file for `site` on `hosts`, in package `package`; `source` names the config, `app` the Android app.
     public static func file(for site: SiteConfig, hosts: [String], package: String, app: String?, source: String) -> String {
         let templates = site.callLinks.links.templates
@@ -42,6 +50,8 @@ public enum KotlinParserGenerator {
             const val DEFAULT_TYPE: String = \(literal(site.callLinks.defaultType))
             /** The hosts links are accepted on, lowercased; "*.example.com" covers every subdomain. */
             val HOSTS: List<String> = listOf(\(hosts.map(literal).joined(separator: ", ")))
+            /** The web schemes Android hands the app: the ones the printed manifest's App Links filters declare. */
+            val WEB_SCHEMES: List<String> = listOf(\(webSchemes.map(literal).joined(separator: ", ")))
             /** The custom schemes whose links ("scheme://call/abc") the page writes, lowercased. */
             val SCHEMES: List<String> = listOf(\(scheme.map(literal) ?? ""))
 
@@ -89,7 +99,7 @@ data class CallLink(val callId: String, val callType: String)
 /**
  * The call links of this site, read as linkhost's server reads them (the Swift apps' CallLinkParser).
  *
- * A link is a call link when it is https, on one of HOSTS (port 443 or none), and its path and query fit a
+ * A link is a call link when it is in one of WEB_SCHEMES, on one of HOSTS (the scheme's port or none), and its path and query fit a
  * template exactly; the fragment is ignored. "scheme://call/abc?type=video" in one of SCHEMES reads like
  * "https://host/call/abc?type=video". Nothing is decoded: an escaped ID is no ID.
  */
@@ -109,7 +119,7 @@ object CallLinks {
         val schemePath = schemeForm(url)
         if (schemePath != null) return matchPathAndQuery(schemePath)
         val parts = split(url) ?: return null
-        if (parts.scheme != "https" || (parts.port != null && parts.port != 443)) return null
+        if (parts.scheme !in WEB_SCHEMES || (parts.port != null && parts.port != (if (parts.scheme == "http") 80 else 443))) return null
         if (HOSTS.none { covers(it, parts.host) }) return null
         return match(parts.path, if (parts.query == null) emptyMap() else firstValues(parts.query))
     }

@@ -19,6 +19,8 @@ struct BakedPages: Sendable {
         let appStoreID: String?
         let appClipBundleID: String?
         let hasAndroidApp: Bool
+        let installPages: [InstallPage?]
+        let desktopScheme: Bool
         let canOpenApp: Bool
         let hasOpenInAppHost: Bool
         let hasWebJoinURL: Bool
@@ -47,6 +49,7 @@ struct BakedPages: Sendable {
         return Key(templatePath: callLinks.template,
                    locales: locales.map { Key.LocaleKey(tag: $0.tag.text, isRightToLeft: $0.isRightToLeft, strings: $0.strings) },
                    appName: site.appName, appStoreID: app?.appStoreID, appClipBundleID: app?.appClipBundleID, hasAndroidApp: !site.android.isEmpty,
+                   installPages: [app?.installPage, site.android.first?.installPage], desktopScheme: callLinks.desktopScheme,
                    canOpenApp: canOpenApp(site), hasOpenInAppHost: callLinks.openInAppHost != nil, hasWebJoinURL: callLinks.webJoinURL != nil, imageURL: imageURL(callLinks))
     }
 
@@ -71,6 +74,7 @@ struct BakedPages: Sendable {
         let callLinks = site.callLinks
         let app = site.apps.first
         let hasAndroidApp = !site.android.isEmpty
+        let androidInstallPage = site.android.first?.installPage
         let canOpenApp = Self.canOpenApp(site)
         let imageURL = Self.imageURL(callLinks)
         let languages = locales.map(\.tag.text).joined(separator: " ")
@@ -82,8 +86,11 @@ struct BakedPages: Sendable {
                 case .appStoreID: return app?.appStoreID ?? ""
                 // The card names the clip of the app the banner names (its app-id): the first app's.
                 case .appClipBundleID: return app?.appClipBundleID ?? ""
-                case .appStoreURL: return app?.appStoreID.map { "https://apps.apple.com/app/id\($0)" } ?? ""
-                case .playStoreURL: return hasAndroidApp ? nil : ""
+                // An app outside a store links to its own install page, or to nothing: never to a listing that does not exist.
+                case .appStoreURL: return app?.installPage.map { $0.url ?? "" } ?? app?.appStoreID.map { "https://apps.apple.com/app/id\($0)" } ?? ""
+                case .playStoreURL: return hasAndroidApp ? androidInstallPage.map { $0.url ?? "" } : ""
+                case .inPlayStore: return hasAndroidApp && androidInstallPage == nil ? "true" : ""
+                case .desktopScheme: return callLinks.desktopScheme && canOpenApp ? "true" : ""
                 // The intent opens the app through its https App Links filter: no custom scheme needed.
                 case .intentURL: return hasAndroidApp ? nil : ""
                 case .openInAppHostURL: return callLinks.openInAppHost == nil ? "" : nil

@@ -34,6 +34,10 @@ package struct CallPage: Sendable {
     let playStorePrefix: URLText
     /// The intent URL's fixed part between the open-in-app URL's scheme and the Play URL.
     let intentPackagePart: URLText
+    /// Where an Android app outside Google Play is installed from (`android[].installURL`); nil: Play.
+    let androidInstallPage: InstallPage?
+    /// `androidInstallPage`'s URL, for the intent's fallback.
+    let androidInstallURL: URLText?
     /// `/` and the preview image's name: the image URL after the origin.
     let previewImagePath: URLText
     /// The per-request fields the templates use (`usedFields` without the ones baked at load).
@@ -80,6 +84,8 @@ package struct CallPage: Sendable {
         baseURLText = callLinks.baseURL.map(URLText.init)
         playStorePrefix = URLText("https://play.google.com/store/apps/details?id=\(androidApp?.packageName ?? "")&referrer=")
         intentPackagePart = URLText(";package=\(androidApp?.packageName ?? "");S.browser_fallback_url=")
+        androidInstallPage = androidApp?.installPage
+        androidInstallURL = androidApp?.installPage?.url.map(URLText.init)
         previewImagePath = URLText(BakedPages.previewImagePath(callLinks))
         renderedFields = PageFieldSet(usedFields)
         chooser = LanguageChooser(tags: locales.map(\.tag.text), defaultIndex: 0)

@@ -60,8 +60,17 @@ extension CallPage {
                     bytes.append(contentsOf: Self.intentScheme)
                     bytes.append(contentsOf: scheme)
                     bytes.append(contentsOf: intentPackagePart.escaped)
-                    bytes.append(contentsOf: playStorePrefix.encoded)
-                    canonicalURL(.encodedTwice, into: &bytes)
+                    // Chrome loads the fallback when the app is missing: Play, the app's own install page, or
+                    // (an app with none) this page again, never a Play listing that does not exist.
+                    switch androidInstallPage {
+                    case nil:
+                        bytes.append(contentsOf: playStorePrefix.encoded)
+                        canonicalURL(.encodedTwice, into: &bytes)
+                    case .page?:
+                        bytes.append(contentsOf: androidInstallURL?.encoded ?? [])
+                    case .none?:
+                        canonicalURL(.encoded, into: &bytes)
+                    }
                     bytes.append(contentsOf: Self.intentEnd)
                 }
             }

@@ -13,6 +13,7 @@ struct NotFoundPages: Sendable {
         "notFoundTitle": "Link not found",
         "notFoundHeading": "This link doesn’t work",
         "notFoundLead": "The page or call you’re looking for isn’t here. Check that you copied the whole link, or ask the person who sent it for a new one.",
+        "notFoundNext": "If someone sent you a call link, open it on the phone where {appName} is installed. On a computer, the call’s page shows a QR code to scan with that phone.",
     ]
 
     /// The static file that is the not-found page's template.
@@ -55,13 +56,7 @@ struct NotFoundPages: Sendable {
         var bodies: [[UInt8]] = []
         for locale in locales {
             let baked = template.baked(strings: Self.builtInStrings.merging(locale.strings) { $1 }) { field in
-                switch field {
-                case .appName: return appName
-                case .lang: return locale.tag.text
-                case .dir: return locale.isRightToLeft ? "rtl" : "ltr"
-                case .languages: return languages
-                default: return nil
-                }
+                Self.value(of: field, locale: locale, languages: languages, appName: appName)
             }
             // A string's own {callId} or {callType} is left over once the strings are in.
             if let left = baked.usedFields.first {
@@ -84,6 +79,17 @@ struct NotFoundPages: Sendable {
     }
 
     private init(responses: [Response]) { self.responses = responses }
+
+    /// What a page without a call (this one, the home page) bakes `field` to; nil for a field it has no value of.
+    static func value(of field: PageTemplate.Field, locale: PageLocale, languages: String, appName: String) -> String? {
+        switch field {
+        case .appName: return appName
+        case .lang: return locale.tag.text
+        case .dir: return locale.isRightToLeft ? "rtl" : "ltr"
+        case .languages: return languages
+        default: return nil
+        }
+    }
 
     /// Kept a minute: a link that is 404 now may be a page after the next deploy.
     private static let cacheControl = HTTPHeader("Cache-Control", "public, max-age=60")

@@ -129,8 +129,8 @@ struct PageValues {
     /// The values' bytes, one after the other.
     var bytes: [UInt8] = []
     private var empty: UInt32 = 0
-    private var starts = InlineArray<18, Int>(repeating: 0)
-    private var ends = InlineArray<18, Int>(repeating: 0)
+    private var starts = InlineArray<20, Int>(repeating: 0)
+    private var ends = InlineArray<20, Int>(repeating: 0)
 
     init(capacity: Int) {
         bytes.reserveCapacity(capacity)
@@ -147,7 +147,7 @@ struct PageValues {
     /// A digest of the values' bytes and where each field's stand, folded into `seed`.
     func digest(seed: UInt64) -> UInt64 {
         var hash = EntityTag.combine(seed, EntityTag.digest(bytes.span))
-        for slot in 0..<18 { hash = EntityTag.combine(hash, UInt64(starts[slot]) << 32 | UInt64(ends[slot])) }
+        for slot in 0..<20 { hash = EntityTag.combine(hash, UInt64(starts[slot]) << 32 | UInt64(ends[slot])) }
         return hash
     }
 
@@ -193,6 +193,8 @@ extension PageTemplate.Field {
         case .languages: return 15
         case .openInAppHostURL: return 16
         case .appClipBundleID: return 17
+        case .desktopScheme: return 18
+        case .inPlayStore: return 19
         }
     }
 }

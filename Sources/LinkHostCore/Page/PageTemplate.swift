@@ -17,6 +17,10 @@ public struct PageTemplate: Sendable {
         case canonicalURL, imageURL, qrCodeURL, qrCode, lang, dir, languages, openInAppHostURL
         /// The first app's App Clip bundle ID (`apps[].appClipBundleID`), for the Smart App Banner's card.
         case appClipBundleID
+        /// `true` when a desktop app declares the page's scheme (`callLinks.desktopScheme`), else empty.
+        case desktopScheme
+        /// `true` when `playStoreURL` is a Google Play listing, empty when it is an app's own install page or none.
+        case inPlayStore
 
         /// Fields whose value is a URL; only these may fill URL attributes such as `href`.
         var isURL: Bool {

@@ -53,6 +53,13 @@ public enum URLTemplates {
         return unknownPlaceholder(template)
     }
 
+    /// `installURL`: an https page, written straight into the page's links (no placeholders).
+    static func installPageRule(_ url: String) -> String? {
+        guard scheme(of: url) == "https", url.utf8.count > "https://".utf8.count else { return "is not an https URL" }
+        if hasUnsafeCharacters(url) { return "contains spaces, quotes or angle brackets" }
+        return nil
+    }
+
     /// `openInAppURL`: a custom-scheme URL template (a web scheme would just reload the page).
     static func openInAppRule(_ template: String) -> String? {
         guard let scheme = scheme(of: template) else { return "has no URL scheme, e.g. \"examplevideo://call/{callId}\"" }

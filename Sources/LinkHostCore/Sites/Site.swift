@@ -40,7 +40,9 @@ public final class Site: Sendable {
         let template = try Self.template(config, build: &build)
         let tree = try Self.staticTree(config, isDefault: index == 0, build: &build)
         let notFoundStrings = tree.notFoundTemplate?.usedStrings.subtracting(NotFoundPages.builtInStrings.keys) ?? []
-        let locales = try Self.locales(config, usedStrings: template.usedStrings.union(notFoundStrings), build: &build)
+        let homeTemplate = try Self.homeTemplate(config, tree: tree)
+        let homeStrings = homeTemplate?.usedStrings.subtracting(HomePage.builtInStrings.keys) ?? []
+        let locales = try Self.locales(config, usedStrings: template.usedStrings.union(notFoundStrings).union(homeStrings), build: &build)
         callPage = CallPage(site: config, baked: Self.bakedPages(config, template: template, locales: locales, build: &build), locales: locales)
         notFoundPages = try Self.notFoundPages(config, tree: tree, locales: locales, build: &build)
         if let image = config.callLinks.previewImage, tree.resources.value(for: ("/" + image).utf8) == nil {
@@ -64,6 +66,14 @@ public final class Site: Sendable {
                 build.documents[key] = resource
             }
             generated.insert(Array(path.utf8), resource)
+        }
+        if let homeTemplate, let locale = locales.first {
+            // `/` names the site's app and the next step, in the site's default language.
+            let body = HomePage.body(homeTemplate, locale: locale, languages: locales.map(\.tag.text).joined(separator: " "), appName: config.appName ?? "")
+            let resource = build.prepared.resource(body: body, contentType: "text/html; charset=utf-8", maxAge: config.staticFiles.cacheMaxAge,
+                                                   route: .staticFile, extraHeaders: CallPage.securityHeaders)
+            generated.insert(Array("/".utf8), resource)
+            generated.insert(Array(HomePage.path.utf8), resource)
         }
         if config.callLinks.previewImage == nil {
             // One prepared image for every site without its own preview picture.
@@ -121,7 +131,7 @@ public final class Site: Sendable {
         // Sites share their locale folder as a rule: read and checked once (a thousand sites read seven files each otherwise).
         if let cached = build.locales[key] { return cached }
         let loaded = try PageLocaleLoader.load(folder: callLinks.locales, defaultTag: defaultTag, usedStrings: usedStrings,
-                                              optionalStrings: Set(NotFoundPages.builtInStrings.keys),
+                                              optionalStrings: Set(NotFoundPages.builtInStrings.keys).union(HomePage.builtInStrings.keys),
                                               setting: config.sections.source("callLinks", "locales"))
         for warning in loaded.warnings where !build.warnings.contains(warning) { build.warnings.append(warning) }
         // A folder with warnings is read again for each site, so each site's setting is named in them as before.
@@ -186,6 +196,12 @@ public final class Site: Sendable {
         build.warnings.append(ConfigDiagnostic(.lh310, path: "static.root",
             message: "\(shown) in the top level's folder answer only on the top level's hosts, not on the sites' (a site's /.well-known/ comes from its own static folder)",
             severity: .warning))
+    }
+
+    /// The static tree's `index.html` as the home page's template, or nil when it is a plain page (or none).
+    private static func homeTemplate(_ config: SiteConfig, tree: SnapshotBuild.StaticTree) throws(ConfigError) -> PageTemplate? {
+        guard let file = tree.resources.value(for: HomePage.path.utf8) else { return nil }
+        return try HomePage.template(file.ok.body, diskPath: config.staticFiles.root + HomePage.path, setting: config.sections.sectionPath(of: "static", "root"))
     }
 
     /// The site's not-found page, baked once per static tree, locales and app name however many sites share them.
