@@ -2,9 +2,10 @@ extension ConfigKeyTable {
     /// The site-level sections: the top level's are the default site's and what sites inherit.
     static let siteLevel: [ConfigKey] = apps + callLinks + aasa + staticFiles
 
-    /// `apps` and `android`: lists, so a site's list replaces the top level's whole.
+    /// `apps` and `android`: one unit per site, so one tenant's visitors are never sent to another's app.
     static let apps: [ConfigKey] = [
-        ConfigKey("apps", "array of objects", note: "required (or `android`)", site: .withSection, "iOS apps that open links on these hosts"),
+        ConfigKey("apps", "array of objects", note: "required (or `android`)", site: .withSection,
+                  "iOS apps that open links on these hosts. `apps` and `android` are one unit: a site that writes either takes neither from the top level (`\"android\": []` says \"none\"; `validate` asks for it, LH125); a site that writes neither takes both"),
         ConfigKey("apps[].name", "string", site: .wholeList, "display name shown on the call page"),
         ConfigKey("apps[].teamID", "10 × `A-Z0-9`", site: .wholeList, "Apple Developer Team ID"),
         ConfigKey("apps[].bundleID", "reverse-DNS string", site: .wholeList, "bundle identifier"),
@@ -14,7 +15,8 @@ extension ConfigKeyTable {
                   "the app's App Clip (same team, the app's bundle ID and a suffix, e.g. `com.example.video.Clip`): the sites of this app list it under `appclips` in their AASA, and their call page's Smart App Banner shows its card (`app-clip-display=card`); see [docs/app-clip.md](docs/app-clip.md)"),
         ConfigKey("apps[].installURL", "https URL or `false`", note: "the App Store, by `appStoreID`", site: .wholeList,
                   "for an app outside the App Store (TestFlight, an internal build): the page's install link goes to this page instead, or with `false` the page shows none; not with `appStoreID`"),
-        ConfigKey("android", "array of objects", site: .withSection, "Android apps for `/.well-known/assetlinks.json`"),
+        ConfigKey("android", "array of objects", site: .withSection,
+                  "Android apps for `/.well-known/assetlinks.json`; one unit with `apps`: a site that writes either takes neither from the top level (`[]` for none, LH125)"),
         ConfigKey("android[].name", "string", site: .wholeList, "the call page's app name when the site has no iOS app; such a site needs one (LH108)"),
         ConfigKey("android[].packageName", "string", site: .wholeList, "application ID"),
         ConfigKey("android[].sha256CertFingerprints", "array of strings", site: .wholeList, "signing certificate fingerprints, any case (served uppercase); list the Play app-signing key too"),

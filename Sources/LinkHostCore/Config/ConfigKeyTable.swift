@@ -10,7 +10,7 @@ enum ConfigKeyTable {
     static let file: [ConfigKey] = [
         ConfigKey("$schema", "string", site: .topLevelOnly, "the JSON Schema that editors check the file against (`config/linkhost.schema.json`); linkhost ignores it"),
         ConfigKey("example", "boolean", default: "false", note: "the shipped config: `true`", site: .topLevelOnly,
-                  "marks the shipped example config: `serve` refuses ACME for it (unless `LINKHOST_ALLOW_EXAMPLE=1`) and warns loudly off loopback; `validate` warns (LH121) about it and about the example's Team ID `ABCDE12345` or package `com.example.video` in any config. Remove it with the example's apps"),
+                  "marks the shipped example config: `serve` warns loudly off loopback; with automatic HTTPS the guard judges content, so `serve` refuses (and `validate` reports LH121 as an error) the example or any config carrying its apps, packages, fingerprints or URLs, marked or not, unless `LINKHOST_ALLOW_EXAMPLE=1`; without it `validate` warns (LH121) about the mark and the example's Team ID `ABCDE12345` or package `com.example.video`. Remove it with the example's apps"),
     ]
 
     /// `server`: the listener and its limits.
@@ -19,7 +19,7 @@ enum ConfigKeyTable {
         ConfigKey("server.host", "string", default: "\"::\"", reload: .restart, site: .topLevelOnly, "address to bind: `::` dual stack, `0.0.0.0` IPv4 only, or one address"),
         ConfigKey("server.port", "integer 0–65535", default: "8080", reload: .restart, site: .topLevelOnly, "TCP port (0: any free port)"),
         ConfigKey("server.httpPort", "integer 0–65535", note: "none (image with ACME: `8080`)", reload: .restart, site: .topLevelOnly,
-                  "plain-HTTP listener beside HTTPS: ACME challenges, association files, health and metrics; 308 to HTTPS for the rest. Required with ACME"),
+                  "plain-HTTP listener beside HTTPS: ACME challenges, association files, health and metrics; 308 to HTTPS for the rest on the hosts the config names (and loopback names); any other Host gets 404. Required with ACME"),
         ConfigKey("server.threads", "integer 0–1024", default: "0", site: .topLevelOnly, "worker threads (0: one per core)"),
         ConfigKey("server.connectionTimeout", "integer 1–3600", default: "15", site: .topLevelOnly, "seconds an idle connection is kept"),
         ConfigKey("server.connectionLimit", "integer 1–1000000", default: "4096", site: .topLevelOnly, "most connections at once"),
