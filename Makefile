@@ -60,7 +60,11 @@ run: release
 # session whose steps each wait for the last). Every test still runs, in one of the two.
 HEAVY_TESTS = ReloadMemoryTests|DerivedRulesFuzzTests|SignalStateTests|CheckFleetTests|HostileLoadTests|TLSRenegotiationTests
 
+# The checks that need no build come first: every import declared (scripts/check-imports.py), with a self-test
+# that plants an undeclared import in a copy of the package and requires the check to name it.
 test: test-deps
+	python3 scripts/check-imports.py
+	python3 scripts/check-imports.py --self-test
 	$(SWIFT) build
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(HEAVY_TESTS)'
