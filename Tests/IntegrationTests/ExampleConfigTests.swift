@@ -15,7 +15,7 @@ struct ExampleConfigTests {
     /// What the image sets, plus a CA nobody answers on: nothing here may reach Let's Encrypt.
     private func acmeEnvironment(_ site: SiteFixture) throws -> [String: String] {
         ["LINKHOST_ACME_HOSTS": "links.mycompany.com", "LINKHOST_ACME_DIRECTORY": "https://127.0.0.1:9/directory",
-         "LINKHOST_HTTP_PORT": String(try RawHTTPClientPortPicker.freePort()),
+         "LINKHOST_HTTP_PORT": String(try TestPorts.candidates(1)[0]),
          "LINKHOST_ACME_DEFAULT_STATE_DIRECTORY": site.directory + "/acme"]
     }
 
