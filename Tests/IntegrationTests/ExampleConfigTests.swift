@@ -70,7 +70,8 @@ struct ExampleConfigTests {
         let own = try await serveEverywhere(try SiteFixture())
         #expect(!own.contains("EXAMPLE"), "\(own)")
         let loopback = try await LinkHostProcess.start(try shippedSite())
-        try await Task.sleep(for: .milliseconds(200))
+        // The warning would come between the listening line and the "serving" line: that later line shows it did not.
+        try await loopback.waitForStderr(containing: "(generation 1)")
         #expect(!loopback.stderr.contains("EXAMPLE"), "\(loopback.stderr)")
     }
 
