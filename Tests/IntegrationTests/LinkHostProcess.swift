@@ -90,8 +90,11 @@ final class LinkHostProcess: Sendable {
     }
 
     /// A new connection to the server, connected on a thread of its own.
+    /// Its failures and responses carry the tail of this server's stderr.
     func connect(timeout: Duration = .seconds(5)) async throws -> RawHTTPClient {
-        try await RawHTTPClient.open(host: host, port: port, timeout: timeout)
+        let client = try await RawHTTPClient.open(host: host, port: port, timeout: timeout)
+        client.serverLog = { [self] in stderrTail() }
+        return client
     }
 
     /// One request on a new connection, its socket I/O on a thread of its own. The response's description (and

@@ -80,6 +80,10 @@ final class RawHTTPClient: @unchecked Sendable {
     private let timeout: Duration
     /// Bytes received but not yet consumed by a parsed response.
     private var pending: [UInt8] = []
+    /// The last bytes written (up to 1 KB), for failure messages.
+    private var lastSent: [UInt8] = []
+    /// What the server said meanwhile (LinkHostProcess.connect sets it to its stderr tail), for failure messages.
+    var serverLog: (@Sendable () -> String)?
 
     init(host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(5)) throws(HTTPClientError) {
         self.host = host
@@ -107,14 +111,31 @@ final class RawHTTPClient: @unchecked Sendable {
     /// `send` on a thread of its own.
     func send(_ bytes: [UInt8]) async throws { try await onThread { try self.send(bytes) } }
 
-    /// `request` on a thread of its own.
+    /// `request` on a thread of its own; its response (or error) carries the request sent and the server's log.
     func request(_ method: String = "GET", _ path: String, headers: [(String, String)] = [], body: [UInt8]? = nil) async throws -> HTTPResponse {
-        try await onThread("request \(method) \(path)") { try self.request(method, path, headers: headers, body: body) }
+        try await withContext { try self.request(method, path, headers: headers, body: body) }
     }
 
-    /// `readResponse` on a thread of its own.
+    /// `readResponse` on a thread of its own; its response (or error) carries the last bytes sent and the server's log.
     func readResponse(toMethod method: String = "GET") async throws -> HTTPResponse {
-        try await onThread { try self.readResponse(toMethod: method) }
+        try await withContext { try self.readResponse(toMethod: method) }
+    }
+
+    /// The last bytes sent and, when known, the server's log tail: what a failure message needs beside the answer.
+    var exchangeContext: String {
+        let sent = String(decoding: lastSent, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        return "--- last bytes sent ---\n\(sent)" + (serverLog.map { "\n--- server stderr, last lines ---\n\($0())" } ?? "")
+    }
+
+    /// Runs a blocking exchange on a thread of its own and attaches `exchangeContext` to its response or error.
+    private func withContext(_ exchange: @escaping @Sendable () throws -> HTTPResponse) async throws -> HTTPResponse {
+        do {
+            var response = try await onThread("HTTP exchange with \(host):\(port)", exchange)
+            response.context = exchangeContext
+            return response
+        } catch {
+            throw HarnessError("\(error)\n\(exchangeContext)")
+        }
     }
 
     /// `readUntilClosed` on a thread of its own.
@@ -127,6 +148,7 @@ final class RawHTTPClient: @unchecked Sendable {
 
     /// Writes raw bytes, all of them.
     func send(_ bytes: [UInt8]) throws(HTTPClientError) {
+        lastSent = Array(bytes.prefix(1_000))
         var remaining = bytes
         while !remaining.isEmpty {
             let size = remaining.count
