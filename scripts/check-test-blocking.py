@@ -9,7 +9,8 @@ comment says "Off-pool:" (it runs the closure on a thread of its own), or in a f
 says "Blocking:" (it runs on such a thread; calling it is then a blocking call like the others).
 Anything else is reported as FILE:LINE with the call, and the check fails.
 
-    scripts/check-test-blocking.py [FOLDER]   check FOLDER (default: Tests/IntegrationTests of this package)
+    scripts/check-test-blocking.py [FOLDER…]  check these test folders (default: Tests/IntegrationTests and
+                                              Tests/LinkHostQRTests, the targets that run sockets and processes)
     scripts/check-test-blocking.py --self-test   plant blocking calls in a copy and show each is reported
 """
 import os
@@ -224,5 +225,7 @@ def self_test():
 if __name__ == "__main__":
     if sys.argv[1:] == ["--self-test"]:
         sys.exit(self_test())
-    default = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "IntegrationTests")
-    sys.exit(check(sys.argv[1] if len(sys.argv) > 1 else default))
+    tests = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests")
+    # The test targets that run sockets or processes (LinkHostQRTests runs tools through ChildProcess.swift).
+    folders = sys.argv[1:] or [os.path.join(tests, "IntegrationTests"), os.path.join(tests, "LinkHostQRTests")]
+    sys.exit(max(check(folder) for folder in folders))
