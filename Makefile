@@ -4,7 +4,7 @@ CONFIG ?= config/linkhost.json
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 
-.PHONY: deps test-deps build release package run test diagnostics-doc config-doc check-recipes check-apple check-html screenshots fuzz sanitize soak slowloris flood bench bench-engine bench-profile clean
+.PHONY: deps test-deps build release package run test diagnostics-doc config-doc check-recipes check-apple check-html soak-tests screenshots fuzz sanitize soak slowloris flood bench bench-engine bench-profile clean
 
 # Installs the C libraries' headers when pkg-config cannot find them (fresh Debian/Ubuntu machines):
 # libmicrohttpd (the server) and libqrencode (QR codes on call pages).
@@ -65,11 +65,23 @@ run: release
 # session whose steps each wait for the last). Every test still runs, in one of the two.
 HEAVY_TESTS = ReloadMemoryTests|DerivedRulesFuzzTests|SignalStateTests|CheckFleetTests|HostileLoadTests|TLSRenegotiationTests
 
+# The checks that need no build come first, each with a self-test that plants a violation in a copy and requires
+# the check to name it: every import declared in Package.swift (scripts/check-imports.py), and no blocking call
+# in async test code outside the helpers made for it (scripts/check-test-blocking.py).
 test: test-deps
+	python3 scripts/check-imports.py
+	python3 scripts/check-imports.py --self-test
+	python3 scripts/check-test-blocking.py
+	python3 scripts/check-test-blocking.py --self-test
 	$(SWIFT) build
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(HEAVY_TESTS)'
 	$(SWIFT) test --skip-build --filter '$(HEAVY_TESTS)'
+
+# `make test` N times in a row beside a one-core busy loop, one line per run (docs/soak-tests.md).
+N ?= 5
+soak-tests:
+	scripts/soak-tests.sh $(N)
 
 # Typechecks CallLinks for iOS 15 and macOS 12 against the standard library's Apple availability (no SDK needed).
 check-apple:

@@ -62,30 +62,29 @@ int lhtest_ipv6_loopback_available(void) {
     return ok;
 }
 
-int lhtest_free_ports(int count, int *ports) {
-    if (count <= 0 || count > 64) { errno = EINVAL; return -1; }
-    int sockets[64];
-    int opened = 0, result = 0;
-    for (; opened < count; opened++) {
-        int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        struct sockaddr_in address;
-        memset(&address, 0, sizeof address);
-        address.sin_family = AF_INET;
-        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t length = sizeof address;
-        if (fd < 0 || bind(fd, (struct sockaddr *)&address, sizeof address) != 0 ||
-            getsockname(fd, (struct sockaddr *)&address, &length) != 0) {
-            int saved = errno;
-            if (fd >= 0) close(fd);
-            errno = saved;
-            result = -1;
-            break;
-        }
-        sockets[opened] = fd;
-        ports[opened] = ntohs(address.sin_port);
-    }
+int lhtest_port_is_free(int port) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    int on = 1;
+    // As the servers under test bind (SO_REUSEADDR): a port left in TIME_WAIT by an earlier test counts as free.
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    struct sockaddr_in address;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = htons((unsigned short)port);
+    int result = bind(fd, (struct sockaddr *)&address, sizeof address) == 0 ? 1 : (errno == EADDRINUSE ? 0 : -1);
     int saved = errno;
-    for (int index = 0; index < opened; index++) close(sockets[index]);
+    close(fd);
     errno = saved;
     return result;
+}
+
+int lhtest_local_port(int fd) {
+    struct sockaddr_storage address;
+    socklen_t length = sizeof address;
+    if (getsockname(fd, (struct sockaddr *)&address, &length) != 0) return -1;
+    if (address.ss_family == AF_INET) return ntohs(((struct sockaddr_in *)&address)->sin_port);
+    if (address.ss_family == AF_INET6) return ntohs(((struct sockaddr_in6 *)&address)->sin6_port);
+    return -1;
 }

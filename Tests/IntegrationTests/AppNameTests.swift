@@ -13,7 +13,7 @@ struct AppNameTests {
         config.includesApple = false
         config.name = "Droid Calls"
         let server = try await LinkHostProcess.start(SiteFixture(config))
-        let page = try server.request("GET", "/call/abc?type=video", headers: [("Accept-Language", "en")])
+        let page = try await server.request("GET", "/call/abc?type=video", headers: [("Accept-Language", "en")])
         #expect(page.status == 200, "\(page)")
         #expect(page.text.contains("Open it in Droid Calls to join"), "\(page.text)")
         #expect(page.text.contains(#"<p class="app-name">Droid Calls</p>"#), "\(page.text)")

@@ -26,7 +26,7 @@ struct AssociationFileTests {
         var bodies: [[UInt8]] = []
         var etags: [String?] = []
         for path in Self.aasaPaths {
-            let response = try server.request("GET", path)
+            let response = try await server.request("GET", path)
             expectJSONDocumentHeaders(response, path: path)
             bodies.append(response.body)
             etags.append(response.header("ETag"))
@@ -43,8 +43,8 @@ struct AssociationFileTests {
     @Test("A query string does not change the AASA path (still 200, same bytes)")
     func aasaIgnoresQuery() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        let plain = try server.request("GET", Self.aasaPaths[0])
-        let withQuery = try server.request("GET", Self.aasaPaths[0] + "?cache-buster=1")
+        let plain = try await server.request("GET", Self.aasaPaths[0])
+        let withQuery = try await server.request("GET", Self.aasaPaths[0] + "?cache-buster=1")
         #expect(withQuery.status == 200, "\(withQuery)")
         #expect(withQuery.body == plain.body)
     }
@@ -53,7 +53,7 @@ struct AssociationFileTests {
     func assetLinks() async throws {
         let config = TestConfig()
         let server = try await LinkHostProcess.start(SiteFixture(config))
-        let response = try server.request("GET", "/.well-known/assetlinks.json")
+        let response = try await server.request("GET", "/.well-known/assetlinks.json")
         expectJSONDocumentHeaders(response, path: "/.well-known/assetlinks.json")
 
         let printed = try await LinkHostCLI.run(["print", "assetlinks", "--config", server.site.configPath], directory: server.site.directory)
@@ -73,10 +73,10 @@ struct AssociationFileTests {
         var config = TestConfig()
         config.includesAndroid = false
         let server = try await LinkHostProcess.start(SiteFixture(config))
-        let response = try server.request("GET", "/.well-known/assetlinks.json")
+        let response = try await server.request("GET", "/.well-known/assetlinks.json")
         #expect(response.status == 404, "\(response)")
         #expect(response.header("Location") == nil)
-        #expect(try server.request("GET", Self.aasaPaths[0]).status == 200, "the AASA is still served")
+        #expect(try await server.request("GET", Self.aasaPaths[0]).status == 200, "the AASA is still served")
     }
 
     @Test("Both AASA paths are 404 when the config has no iOS app, while assetlinks.json is served")
@@ -85,21 +85,21 @@ struct AssociationFileTests {
         config.includesApple = false
         let server = try await LinkHostProcess.start(SiteFixture(config))
         for path in Self.aasaPaths {
-            let response = try server.request("GET", path)
+            let response = try await server.request("GET", path)
             #expect(response.status == 404, "\(path): \(response)")
         }
-        #expect(try server.request("GET", "/.well-known/assetlinks.json").status == 200)
+        #expect(try await server.request("GET", "/.well-known/assetlinks.json").status == 200)
     }
 
     @Test("HEAD answers with GET's headers (Content-Length included) and no body; a GET on the same connection still parses")
     func headHasHeadersButNoBody() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
         for path in Self.aasaPaths + ["/.well-known/assetlinks.json", "/no/such/file"] {
-            let get = try server.request("GET", path)
-            let connection = try server.connect()
-            let head = try connection.request("HEAD", path)
+            let get = try await server.request("GET", path)
+            let connection = try await server.connect()
+            let head = try await connection.request("HEAD", path)
             // If HEAD had sent a body, these bytes would sit in front of the next status line.
-            let after = try connection.request("GET", path)
+            let after = try await connection.request("GET", path)
             #expect(head.status == get.status, "\(path): HEAD \(head)")
             for name in ["Content-Type", "Content-Length", "ETag", "Cache-Control", "X-Content-Type-Options", "Server"] {
                 #expect(head.header(name) == get.header(name), "\(path): HEAD and GET differ in \(name): HEAD \(head)\nGET \(get)")
@@ -113,22 +113,22 @@ struct AssociationFileTests {
     func conditionalRequests() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
         for path in Self.aasaPaths + ["/.well-known/assetlinks.json"] {
-            let full = try server.request("GET", path)
+            let full = try await server.request("GET", path)
             let etag = try #require(full.header("ETag"), "\(path): \(full)")
-            let connection = try server.connect()
+            let connection = try await server.connect()
             for matching in [etag, "*", "W/\(etag)", "\"other\", \(etag)"] {
                 // Each 304 is followed by a GET on the same connection: a stray body would break its parse.
-                let response = try connection.request("GET", path, headers: [("If-None-Match", matching)])
+                let response = try await connection.request("GET", path, headers: [("If-None-Match", matching)])
                 #expect(response.status == 304, "\(path) If-None-Match: \(matching) → \(response)")
                 #expect(response.header("ETag") == etag, "\(path): a 304 must repeat the ETag: \(response)")
                 #expect(response.body.isEmpty)
-                let next = try connection.request("GET", path)
+                let next = try await connection.request("GET", path)
                 #expect(next.status == 200 && next.body == full.body, "\(path): the request after a 304: \(next)")
             }
-            let other = try connection.request("GET", path, headers: [("If-None-Match", "\"0000000000000000-0\"")])
+            let other = try await connection.request("GET", path, headers: [("If-None-Match", "\"0000000000000000-0\"")])
             #expect(other.status == 200, "\(path) with a different tag must get the full document: \(other)")
             #expect(other.body == full.body)
-            let head = try connection.request("HEAD", path, headers: [("If-None-Match", etag)])
+            let head = try await connection.request("HEAD", path, headers: [("If-None-Match", etag)])
             #expect(head.status == 304, "\(path): HEAD with a matching tag: \(head)")
         }
     }
@@ -139,9 +139,9 @@ struct AssociationFileTests {
     func notModifiedContentLength() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
         for path in [Self.aasaPaths[0], "/style.css"] {
-            let full = try server.request("GET", path)
+            let full = try await server.request("GET", path)
             let etag = try #require(full.header("ETag"))
-            let notModified = try server.request("GET", path, headers: [("If-None-Match", etag)])
+            let notModified = try await server.request("GET", path, headers: [("If-None-Match", etag)])
             #expect(notModified.status == 304)
             let length = notModified.header("Content-Length")
             #expect(length == nil || length == String(full.body.count),
@@ -154,7 +154,7 @@ struct AssociationFileTests {
         let server = try await LinkHostProcess.start(SiteFixture())
         for path in Self.aasaPaths + ["/.well-known/assetlinks.json"] {
             let body: [UInt8]? = ["POST", "PUT", "PATCH"].contains(method) ? Array("{}".utf8) : nil
-            let response = try server.request(method, path, body: body)
+            let response = try await server.request(method, path, body: body)
             #expect(response.status == 405, "\(method) \(path): \(response)")
             #expect(response.header("Allow") == "GET, HEAD", "\(method) \(path): \(response)")
             #expect(response.header("Content-Length") == String(response.body.count))
@@ -164,19 +164,19 @@ struct AssociationFileTests {
     @Test("A POST with a small body gets 405 and leaves the connection usable; a body past 1024 bytes gets 413 and a clean close")
     func postWithBodyKeepsConnectionSane() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        let connection = try server.connect()
-        let small = try connection.request("POST", Self.aasaPaths[0], headers: [("Content-Type", "application/json")], body: Array(String(repeating: "x", count: 1024).utf8))
+        let connection = try await server.connect()
+        let small = try await connection.request("POST", Self.aasaPaths[0], headers: [("Content-Type", "application/json")], body: Array(String(repeating: "x", count: 1024).utf8))
         #expect(small.status == 405, "\(small)")
         #expect(small.header("Allow") == "GET, HEAD")
-        let next = try connection.request("GET", Self.aasaPaths[0])
+        let next = try await connection.request("GET", Self.aasaPaths[0])
         #expect(next.status == 200, "the request after the POST: \(next)")
 
-        let large = try server.connect()
-        try large.send(RawHTTPClient.requestBytes("POST", Self.aasaPaths[0], headers: [("Content-Type", "application/json")], body: Array(String(repeating: "x", count: 10_000).utf8)))
-        let refused = try large.readResponse()
+        let large = try await server.connect()
+        try await large.send(RawHTTPClient.requestBytes("POST", Self.aasaPaths[0], headers: [("Content-Type", "application/json")], body: Array(String(repeating: "x", count: 10_000).utf8)))
+        let refused = try await large.readResponse()
         #expect(refused.status == 413, "\(refused)")
         // Closed after the 413, cleanly: not a byte of the body is read as a request or echoed back.
-        let rest = try #require(large.readUntilClosed(wait: .seconds(3)), "the connection stays open after the 413")
+        let rest = try #require(await large.readUntilClosed(wait: .seconds(3)), "the connection stays open after the 413")
         #expect(rest.isEmpty, "\(String(decoding: rest, as: UTF8.self))")
     }
 }

@@ -19,8 +19,8 @@ struct BeaconTests {
     }
 
     /// The sample lines of the beacon families, by series.
-    static func beaconSeries(_ server: LinkHostProcess) throws -> [String: Int] {
-        let text = try server.request("GET", "/metrics", headers: [("Host", "localhost")]).text
+    static func beaconSeries(_ server: LinkHostProcess) async throws -> [String: Int] {
+        let text = try await server.request("GET", "/metrics", headers: [("Host", "localhost")]).text
         var series: [String: Int] = [:]
         for line in text.split(separator: "\n") where ["linkhost_page_views_total{", "linkhost_page_actions_total{", "linkhost_beacons_dropped_total{"].contains(where: { line.hasPrefix($0) }) {
             let parts = line.split(separator: " ")
@@ -29,23 +29,23 @@ struct BeaconTests {
         return series
     }
 
-    static func beacon(_ server: LinkHostProcess, host: String, _ query: String) throws -> HTTPResponse {
-        try server.request("POST", BeaconWire.path + "?" + query, headers: [("Host", host)])
+    static func beacon(_ server: LinkHostProcess, host: String, _ query: String) async throws -> HTTPResponse {
+        try await server.request("POST", BeaconWire.path + "?" + query, headers: [("Host", host)])
     }
 
     @Test("each site counts its own views by platform and taps by action; unknown words are 400 and counted as dropped; GET is 405; nothing is cached or names a call")
     func countsPerSite() async throws {
         let server = try await LinkHostProcess.start(try Self.tenants())
-        for _ in 0..<3 { #expect(try Self.beacon(server, host: "one.example", "e=view&p=ios").status == 204) }
-        let accepted = try Self.beacon(server, host: "one.example", "e=store&p=ios")
+        for _ in 0..<3 { #expect(try await Self.beacon(server, host: "one.example", "e=view&p=ios").status == 204) }
+        let accepted = try await Self.beacon(server, host: "one.example", "e=store&p=ios")
         #expect(accepted.status == 204 && accepted.header("Cache-Control") == "no-store" && accepted.body.isEmpty, "\(accepted)")
-        #expect(try Self.beacon(server, host: "two.example:443", "e=view&p=in_app").status == 204)
-        let unknown = try Self.beacon(server, host: "two.example", "e=view&p=abc123&call=abc123")
+        #expect(try await Self.beacon(server, host: "two.example:443", "e=view&p=in_app").status == 204)
+        let unknown = try await Self.beacon(server, host: "two.example", "e=view&p=abc123&call=abc123")
         #expect(unknown.status == 400 && unknown.header("Cache-Control") == "no-store", "\(unknown)")
-        #expect(try server.request("GET", BeaconWire.path + "?e=view&p=ios", headers: [("Host", "one.example")]).header("Allow") == "POST")
-        #expect(try Self.beacon(server, host: "nobody.example", "e=view&p=ios").status == 404, "strict hosts: a host no site lists counts nothing")
+        #expect(try await server.request("GET", BeaconWire.path + "?e=view&p=ios", headers: [("Host", "one.example")]).header("Allow") == "POST")
+        #expect(try await Self.beacon(server, host: "nobody.example", "e=view&p=ios").status == 404, "strict hosts: a host no site lists counts nothing")
 
-        let series = try Self.beaconSeries(server)
+        let series = try await Self.beaconSeries(server)
         #expect(series["linkhost_page_views_total{site=\"customer1\",platform=\"ios\"}"] == 3, "\(series)")
         #expect(series["linkhost_page_actions_total{site=\"customer1\",action=\"store\",platform=\"ios\"}"] == 1)
         #expect(series["linkhost_page_views_total{site=\"customer2\",platform=\"in_app\"}"] == 1)
@@ -60,7 +60,7 @@ struct BeaconTests {
     @Test("a bounded flood of beacons, real and fake, from many hosts: the label set does not grow, counts stay within the allowance, and RSS stays flat")
     func flood() async throws {
         let server = try await LinkHostProcess.start(try Self.tenants())
-        let labelsBefore = Set(try Self.beaconSeries(server).keys)
+        let labelsBefore = Set(try await Self.beaconSeries(server).keys)
         var resident: [Int] = []
         var counted: [Int] = []
         let started = ContinuousClock.now
@@ -84,7 +84,7 @@ struct BeaconTests {
                 return failures
             }
             #expect(failures == [0, 0], "round \(round): \(failures)")
-            let series = try Self.beaconSeries(server)
+            let series = try await Self.beaconSeries(server)
             #expect(Set(series.keys).isSubset(of: labelsBefore.union(Self.possibleSeries)), "new series: \(Set(series.keys).subtracting(labelsBefore.union(Self.possibleSeries)))")
             counted.append(series.filter { !$0.key.hasPrefix("linkhost_beacons_") }.values.reduce(0, +))
             resident.append(try HardeningRoundThreeTests.residentKB(server))
@@ -95,7 +95,7 @@ struct BeaconTests {
         #expect(counted[2] > 0)
         // The first round warms the allocator's arenas; after it, beacons hold nothing.
         #expect(resident[2] - resident[1] < 4_096, "RSS by round (kB): \(resident)")
-        #expect(try server.request("GET", "/healthz", headers: [("Host", "localhost")]).status == 200)
+        #expect(try await server.request("GET", "/healthz", headers: [("Host", "localhost")]).status == 200)
     }
 
     @Test("in Chromium, a view and each tap on the page's actions move their counters: open, store (with its copy), web join, leaving an in-app browser")
@@ -121,14 +121,14 @@ struct BeaconTests {
             // sendBeacon queues the report and returns: it may land a moment after the visit ends.
             var series: [String: Int] = [:]
             for _ in 0..<50 {
-                series = try Self.beaconSeries(server)
+                series = try await Self.beaconSeries(server)
                 if wanted.allSatisfy({ series[$0] == 1 }) { break }
                 try await Task.sleep(for: .milliseconds(100))
             }
             for name in wanted { #expect(series[name] == 1, "\(tap.device) tapping #\(tap.id): \(name) is \(series[name] ?? 0)") }
         }
         // Four views, one per platform, and the five taps: nothing counted twice, nothing else counted.
-        let final = try Self.beaconSeries(server)
+        let final = try await Self.beaconSeries(server)
         let total = final.filter { !$0.key.hasPrefix("linkhost_beacons_") }.values.reduce(0, +)
         #expect(total == 9, "\(final.filter { $0.value > 0 })")
     }
@@ -153,7 +153,7 @@ struct BeaconTests {
         let site = try Self.tenants()
         let server = try await LinkHostProcess.start(site)
         for query in ["e=view&p=ios", "e=view&p=ios", "e=view&p=android", "e=store&p=ios", "e=copy&p=ios"] {
-            #expect(try Self.beacon(server, host: "one.example", query).status == 204)
+            #expect(try await Self.beacon(server, host: "one.example", query).status == 204)
         }
         let metrics = "http://127.0.0.1:\(server.port)/metrics"
         // With the server's config, a site that has counted nothing is listed too (the metrics leave it out).

@@ -18,8 +18,8 @@ struct CDNCacheTests {
     }
 
     /// How many times linkhost answered `route` with a status of `statusClass`, from its /metrics.
-    static func count(_ server: LinkHostProcess, route: String, statusClass: String = "2xx") throws -> Int {
-        let metrics = try server.request("GET", "/metrics").text
+    static func count(_ server: LinkHostProcess, route: String, statusClass: String = "2xx") async throws -> Int {
+        let metrics = try await server.request("GET", "/metrics").text
         let series = "linkhost_requests_total{site=\"default\",route=\"\(route)\",status=\"\(statusClass)\"} "
         guard let line = metrics.split(separator: "\n").first(where: { $0.hasPrefix(series) }) else { return 0 }
         return Int(line.dropFirst(series.count)) ?? -1
@@ -37,7 +37,7 @@ struct CDNCacheTests {
         let iPad = try await HeadlessChromium.visit(url, as: .iPad)
 
         // One rendering served them all: the cache held one copy of the page, the same bytes for every device.
-        #expect(try Self.count(server, route: "call_page") == 1)
+        #expect(try await Self.count(server, route: "call_page") == 1)
 
         #expect(desktop.htmlTag.contains("data-platform=\"desktop\""), "\(desktop.htmlTag)")
         #expect(desktop.requests.contains(cache.url("/call/abc123/qr.svg?type=video")), "\(desktop.requests)")
@@ -87,17 +87,17 @@ struct CDNCacheTests {
         var wrong: [String] = []
         var answered = 0
         for connection in 0..<10 {
-            let client = try cache.connect()
+            let client = try await cache.connect()
             for index in (connection * 100)..<((connection + 1) * 100) {
                 let (acceptLanguage, tag) = languages[index % languages.count]
-                let page = try client.request("GET", "/call/viral42?type=video", headers: [("Host", "127.0.0.1:\(cache.port)"), ("User-Agent", agents[index % agents.count]), ("Accept-Language", acceptLanguage)])
+                let page = try await client.request("GET", "/call/viral42?type=video", headers: [("Host", "127.0.0.1:\(cache.port)"), ("User-Agent", agents[index % agents.count]), ("Accept-Language", acceptLanguage)])
                 answered += 1
                 if page.status != 200 || page.header("Content-Language") != tag || !page.text.contains("<code dir=\"ltr\">viral42</code>") {
                     wrong.append("request \(index): \(page.status) \(page.header("Content-Language") ?? "-")")
                 }
             }
         }
-        let renders = try Self.count(server, route: "call_page")
+        let renders = try await Self.count(server, route: "call_page")
         print("Varnish: \(answered) requests, \(agents.count) User-Agents, \(languages.count) languages; linkhost answered \(renders)")
         #expect(answered == 1000 && wrong.isEmpty, "\(wrong.prefix(5))")
         #expect(renders >= 1 && renders <= languages.count, "linkhost answered \(renders) of 1,000 requests")
@@ -114,14 +114,14 @@ struct CDNCacheTests {
         let cache = cacheName == "nginx" ? try await CacheProxy.nginx(backend: server.port, ignoringVary: false) : try await CacheProxy.varnish(backend: server.port)
         var first: [String: HTTPResponse] = [:]
         for path in Self.revalidated {
-            let response = try cache.request(path, headers: [("Accept-Language", "fr")])
+            let response = try await cache.request(path, headers: [("Accept-Language", "fr")])
             #expect(response.status == 200 && isStrongETag(response.header("ETag")), "\(path): \(response)")
             first[path] = response
         }
         try await Task.sleep(for: .milliseconds(2_200))
         // Expired now: the cache asks linkhost with If-None-Match, gets 304 and serves its copy.
         for path in Self.revalidated {
-            let again = try cache.request(path, headers: [("Accept-Language", "fr")])
+            let again = try await cache.request(path, headers: [("Accept-Language", "fr")])
             #expect(again.status == 200 && again.body == first[path]?.body && again.header("ETag") == first[path]?.header("ETag"), "\(path): \(again)")
         }
         let notModified = try await eventually {

@@ -23,27 +23,26 @@ final class CacheProxy {
     }
 
     deinit {
+        // Stopped and its folder removed on a thread of its own: the last reference may go on a pool thread.
+        let (child, folder) = (child, folder)
         child.send(SIGTERM)
-        for _ in 0..<100 where child.isRunning { usleep(30_000) }
-        try? FileManager.default.removeItem(atPath: folder)
+        Thread {
+            for _ in 0..<100 where child.isRunning { usleep(30_000) }
+            try? FileManager.default.removeItem(atPath: folder)
+        }.start()
     }
 
     /// nginx with `proxy_cache` and `proxy_cache_revalidate`; `ignoringVary` adds `proxy_ignore_headers Vary`,
     /// which is what CloudFront's and Cloudflare's defaults amount to: one copy per URL for everyone.
     static func nginx(backend: Int, ignoringVary: Bool) async throws -> CacheProxy {
-        // A free port can be taken by another test between the pick and nginx's bind: try a second one.
-        do {
-            return try await startNginx(backend: backend, ignoringVary: ignoringVary)
-        } catch {
-            print("CacheProxy: nginx did not start, trying another port: \(error)")
-            return try await startNginx(backend: backend, ignoringVary: ignoringVary)
+        let binary = try requireTool("nginx")
+        return try await TestPorts.binding(1, "nginx") { ports in
+            try await startNginx(binary, port: ports[0], backend: backend, ignoringVary: ignoringVary)
         }
     }
 
-    private static func startNginx(backend: Int, ignoringVary: Bool) async throws -> CacheProxy {
-        let binary = try requireTool("nginx")
+    private static func startNginx(_ binary: String, port: Int, backend: Int, ignoringVary: Bool) async throws -> CacheProxy {
         let folder = try makeFolder("nginx")
-        let port = try RawHTTPClientPortPicker.freePort()
         let config = """
         master_process off;
         daemon off;
@@ -84,8 +83,11 @@ final class CacheProxy {
     /// revalidated with `If-None-Match` instead of fetched anew.
     static func varnish(backend: Int) async throws -> CacheProxy {
         let binary = try requireTool("varnishd")
+        return try await TestPorts.binding(1, "Varnish") { ports in try await startVarnish(binary, port: ports[0], backend: backend) }
+    }
+
+    private static func startVarnish(_ binary: String, port: Int, backend: Int) async throws -> CacheProxy {
         let folder = try makeFolder("varnish")
-        let port = try RawHTTPClientPortPicker.freePort()
         let child = try ChildProcess(
             executable: binary,
             arguments: ["-F", "-n", folder, "-a", "127.0.0.1:\(port)", "-b", "127.0.0.1:\(backend)", "-s", "malloc,32m", "-T", "none", "-j", "none",
@@ -96,12 +98,12 @@ final class CacheProxy {
         return proxy
     }
 
-    /// A new connection to the cache.
-    func connect() throws -> RawHTTPClient { try RawHTTPClient(host: "127.0.0.1", port: port, timeout: .seconds(10)) }
+    /// A new connection to the cache, connected on a thread of its own.
+    func connect() async throws -> RawHTTPClient { try await RawHTTPClient.open(host: "127.0.0.1", port: port, timeout: .seconds(10)) }
 
-    /// One request on a new connection.
-    func request(_ path: String, headers: [(String, String)] = []) throws -> HTTPResponse {
-        try connect().request("GET", path, headers: headers)
+    /// One request on a new connection, on a thread of its own.
+    func request(_ path: String, headers: [(String, String)] = []) async throws -> HTTPResponse {
+        try await connect().request("GET", path, headers: headers)
     }
 
     /// The cache's URL for a path.
@@ -116,7 +118,7 @@ final class CacheProxy {
         while true {
             attempts += 1
             do {
-                _ = try connect()
+                _ = try await connect()
                 return
             } catch {
                 lastError = "\(error)"
@@ -130,14 +132,14 @@ final class CacheProxy {
         // Whether another process gets through where this one is refused, and every socket on the port.
         let curl = (try? await runTool("curl", ["-sS", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "3", "http://127.0.0.1:\(port)/"], timeout: .seconds(10))).map { "exit \($0.status) \($0.stdout)\($0.stderr)" } ?? "?"
         let sockets = (try? await runTool("ss", ["-tanpe", "( sport = :\(port) or dport = :\(port) )"], timeout: .seconds(10)))?.stdout ?? "?"
-        let again = (try? connect()) != nil ? "connects now" : "still refused"
+        let again = await acceptsConnections(port: port) ? "connects now" : "still refused"
         throw HarnessError("\(name) did not listen on 127.0.0.1:\(port) within \(seconds) s (\(attempts) attempts, the last: \(lastError); curl from another process: \(curl); this process \(again)):\n\(child.stderr.text)\((try? String(contentsOfFile: folder + "/error.log", encoding: .utf8)) ?? "(no error.log)")\n\(Self.processState(child.pid))\nss:\n\(sockets)")
     }
 
     /// What a child that does not answer is doing, from /proc: its state, the kernel function it waits in, its open descriptors.
     private static func processState(_ pid: pid_t) -> String {
         func read(_ name: String) -> String {
-            ((try? String(contentsOfFile: "/proc/\(pid)/\(name)", encoding: .utf8)) ?? "?").trimmingCharacters(in: .whitespacesAndNewlines)
+            LinkHostProcess.readWhole("/proc/\(pid)/\(name)").trimmingCharacters(in: .whitespacesAndNewlines)
         }
         let state = read("status").split(separator: "\n").filter { $0.hasPrefix("State:") || $0.hasPrefix("Threads:") }.joined(separator: ", ")
         let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count).map(String.init) ?? "?"

@@ -77,7 +77,7 @@ struct CallLinkParserServerTests {
             let target = try #require(url.range(of: "links.example.com").map { String(url[$0.upperBound...]) })
             // Browsers never send the fragment.
             let request = String(target[..<(target.firstIndex(of: "#") ?? target.endIndex)])
-            let response = try server.request("GET", request.isEmpty ? "/" : request, headers: [("Host", "links.example.com")])
+            let response = try await server.request("GET", request.isEmpty ? "/" : request, headers: [("Host", "links.example.com")])
             var served: CallLink?
             if response.status == 200, let range = response.text.range(of: "<p>"), let end = response.text.range(of: "</p>", range: range.upperBound..<response.text.endIndex) {
                 let parts = response.text[range.upperBound..<end.lowerBound].split(separator: "|", omittingEmptySubsequences: false)

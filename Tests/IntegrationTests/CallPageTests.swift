@@ -11,7 +11,7 @@ struct CallPageTests {
     @Test("A valid call link answers 200 HTML with the call ID, type, app name and locked-down headers")
     func validLink() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        let page = try server.request("GET", "/call/abc_DEF-123?type=video")
+        let page = try await server.request("GET", "/call/abc_DEF-123?type=video")
         #expect(page.status == 200, "\(page)")
         #expect(page.header("Content-Type") == "text/html; charset=utf-8")
         #expect(page.header("Content-Length") == String(page.body.count))
@@ -33,20 +33,20 @@ struct CallPageTests {
     @Test("The type:callId link shape and a trailing slash are accepted; a missing type falls back to the default")
     func linkShapes() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        let shaped = try server.request("GET", "/call/livestream:xyz789")
+        let shaped = try await server.request("GET", "/call/livestream:xyz789")
         #expect(shaped.status == 200 && shaped.text.contains("<code dir=\"ltr\">xyz789</code>") && shaped.text.contains("<dd><bdi>livestream</bdi></dd>"), "\(shaped)")
-        let slash = try server.request("GET", "/call/xyz789/")
+        let slash = try await server.request("GET", "/call/xyz789/")
         #expect(slash.status == 200 && slash.text.contains("<dd><bdi>default</bdi></dd>"), "\(slash)")
     }
 
     @Test("HEAD on a call page sends the headers only")
     func head() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        let client = try server.connect()
-        try client.send(RawHTTPClient.requestBytes("HEAD", "/call/abc"))
-        let head = try client.readResponse(toMethod: "HEAD")
+        let client = try await server.connect()
+        try await client.send(RawHTTPClient.requestBytes("HEAD", "/call/abc"))
+        let head = try await client.readResponse(toMethod: "HEAD")
         #expect(head.status == 200 && head.body.isEmpty)
-        let get = try client.request("GET", "/call/abc")
+        let get = try await client.request("GET", "/call/abc")
         #expect(head.header("Content-Length") == String(get.body.count))
     }
 
@@ -59,7 +59,7 @@ struct CallPageTests {
     @Test("Invalid call links get the friendly 404 page and never reflect the input", arguments: invalidLinks)
     func invalidLink(path: String) async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        let response = try server.request("GET", path)
+        let response = try await server.request("GET", path)
         #expect(response.status == 404, "\(response)")
         for marker in ["script", "alert", "Set-Cookie", "evil", "INJECT", "onload", "secret", "ttttt", "xxxxx"] {
             #expect(!response.text.contains(marker), "404 for \(path) reflects \(marker)")
@@ -76,21 +76,21 @@ struct CallPageTests {
         // A bad call link and an unknown path take different turns in the server; both end on this page.
         let query = lang.map { "?lang=\($0)" } ?? ""
         for path in ["/call/a%3Cb" + query, "/no/such/page" + query] {
-            let response = try server.request("GET", path, headers: [("Accept-Language", acceptLanguage)])
+            let response = try await server.request("GET", path, headers: [("Accept-Language", acceptLanguage)])
             #expect(response.status == 404 && response.header("Content-Type") == "text/html; charset=utf-8", "\(path): \(response)")
             #expect(response.header("Content-Language") == tag, "\(path): \(response)")
             #expect(response.header("Vary") == "Accept-Language")
             #expect(response.text.contains("<html lang=\"\(tag)\" dir=\"\(direction)\">"), "\(response.text)")
             #expect(!response.text.contains("{{"))
         }
-        let raw = try server.request("GET", "/404.html")
+        let raw = try await server.request("GET", "/404.html")
         #expect(raw.status == 404 && !raw.text.contains("{{"), "404.html is the template, never served raw: \(raw)")
     }
 
     @Test("Query items other than type are ignored, never reflected")
     func otherQueryItems() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        let page = try server.request("GET", "/call/abc?type=video&utm_source=%3Cb%3Ereflected%3C/b%3E&x=REFLECTED")
+        let page = try await server.request("GET", "/call/abc?type=video&utm_source=%3Cb%3Ereflected%3C/b%3E&x=REFLECTED")
         #expect(page.status == 200)
         #expect(!page.text.contains("reflected") && !page.text.contains("REFLECTED"))
     }
@@ -99,7 +99,8 @@ struct CallPageTests {
     func platforms() async throws {
         let server = try await LinkHostProcess.start(SiteFixture(TestConfig(urlScheme: "examplevideo")))
         let agents = ["Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/120 Mobile", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)", "Mozilla/5.0 (X11; Linux x86_64) Firefox/120"]
-        let pages = try agents.map { try server.request("GET", "/call/abc?type=video", headers: [("User-Agent", $0), ("Host", "links.example.com")]) }
+        var pages: [HTTPResponse] = []
+        for agent in agents { pages.append(try await server.request("GET", "/call/abc?type=video", headers: [("User-Agent", agent), ("Host", "links.example.com")])) }
         #expect(pages.allSatisfy { $0.body == pages[0].body && $0.header("ETag") == pages[0].header("ETag") && $0.header("Vary") == "Accept-Language" })
         let page = pages[0].text
         #expect(page.contains("data-intent=\"intent://links.example.com/call/abc?type=video#Intent;scheme=https;package="), "\(pages[0])")
@@ -118,10 +119,10 @@ struct CallPageTests {
         let server = try await LinkHostProcess.start(SiteFixture(config))
         // The browser below asks as 127.0.0.1, a loopback name: the image encodes it.
         let host = ("Host", "127.0.0.1:\(server.port)")
-        let image = try server.request("GET", path, headers: [host])
+        let image = try await server.request("GET", path, headers: [host])
         #expect(image.status == 200 && image.header("Content-Type") == "image/svg+xml", "\(image)")
         let etag = try #require(image.header("ETag"))
-        let again = try server.request("GET", path, headers: [host, ("If-None-Match", etag)])
+        let again = try await server.request("GET", path, headers: [host, ("If-None-Match", etag)])
         #expect(again.status == 304 && again.body.isEmpty && again.header("ETag") == etag)
         // What a mail client shows: Chromium draws the image, zbarimg reads it back.
         let png = server.site.directory + "/qr.png"
@@ -135,35 +136,35 @@ struct CallPageTests {
         var config = TestConfig()
         config.extra = ["callLinks": ["links": ["/join?call_id={callId}&call_type={callType}"], "baseURL": "https://links.example.com"]]
         let server = try await LinkHostProcess.start(SiteFixture(config))
-        let image = try server.request("GET", "/join/qr.svg?call_type=audio&call_id=abc")
+        let image = try await server.request("GET", "/join/qr.svg?call_type=audio&call_id=abc")
         #expect(image.status == 200 && image.text.contains("aria-label=\"https://links.example.com/join?call_id=abc&amp;call_type=audio\""), "\(image)")
         for refused in ["/join/qr.svg?call_type=audio", "/join/qr.svg?call_id=%3Cx%3E", "/join//qr.svg?call_id=abc", "/joinqr.svg?call_id=abc"] {
-            #expect(try server.request("GET", refused).status == 404, "\(refused)")
+            #expect(try await server.request("GET", refused).status == 404, "\(refused)")
         }
-        let page = try server.request("GET", "/join?call_id=abc&call_type=audio")
+        let page = try await server.request("GET", "/join?call_id=abc&call_type=audio")
         #expect(page.text.contains("srcset=\"/join/qr.svg?call_id=abc&amp;call_type=audio\""), "\(page)")
     }
 
     @Test("A rendered page revalidates with 304 from the server's page cache too, per language")
     func pageRevalidation() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        let german = try server.request("GET", "/call/abc", headers: [("Accept-Language", "de-DE,de;q=0.9")])
+        let german = try await server.request("GET", "/call/abc", headers: [("Accept-Language", "de-DE,de;q=0.9")])
         #expect(german.header("Content-Language") == "de" && german.text.contains("<html lang=\"de\" dir=\"ltr\""))
         let etag = try #require(german.header("ETag"))
         for _ in 0..<2 {
-            let again = try server.request("GET", "/call/abc", headers: [("Accept-Language", "de"), ("If-None-Match", etag)])
+            let again = try await server.request("GET", "/call/abc", headers: [("Accept-Language", "de"), ("If-None-Match", etag)])
             #expect(again.status == 304 && again.header("ETag") == etag && again.header("Vary") == "Accept-Language", "\(again)")
         }
-        let arabic = try server.request("GET", "/call/abc", headers: [("Accept-Language", "ar"), ("If-None-Match", etag)])
+        let arabic = try await server.request("GET", "/call/abc", headers: [("Accept-Language", "ar"), ("If-None-Match", etag)])
         #expect(arabic.status == 200 && arabic.text.contains("dir=\"rtl\"") && arabic.header("Content-Language") == "ar")
-        let chosen = try server.request("GET", "/call/abc?lang=ja", headers: [("Accept-Language", "de")])
+        let chosen = try await server.request("GET", "/call/abc?lang=ja", headers: [("Accept-Language", "de")])
         #expect(chosen.header("Content-Language") == "ja" && chosen.header("Vary") == nil)
     }
 
     @Test("A hostile Host header cannot reach the page's URLs")
     func hostileHost() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        let page = try server.request("GET", "/call/abc", headers: [("Host", "evil.example\"><script>x</script>")])
+        let page = try await server.request("GET", "/call/abc", headers: [("Host", "evil.example\"><script>x</script>")])
         #expect(page.status == 200 || page.status == 400, "\(page)")
         #expect(!page.text.contains("<script>x") && !page.text.contains("evil.example"))
     }
@@ -172,7 +173,7 @@ struct CallPageTests {
     func templateNotServed() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
         for path in ["/call.html", "/public/call.html", "/%63all.html", "/linkhost.json", "/../linkhost.json"] {
-            let response = try server.request("GET", path)
+            let response = try await server.request("GET", path)
             #expect(response.status == 404, "\(path): \(response)")
             #expect(!response.text.contains("{{"), "\(path) leaked the template")
         }
@@ -182,15 +183,15 @@ struct CallPageTests {
     func pageCache() async throws {
         let site = try SiteFixture()
         let server = try await LinkHostProcess.start(site)
-        let first = try server.request("GET", "/call/cached1?type=video")
-        let again = try server.request("GET", "/call/cached1?type=video")
+        let first = try await server.request("GET", "/call/cached1?type=video")
+        let again = try await server.request("GET", "/call/cached1?type=video")
         #expect(first.status == 200 && again.body == first.body)
-        let other = try server.request("GET", "/call/cached2?type=video")
+        let other = try await server.request("GET", "/call/cached2?type=video")
         #expect(other.text.contains("<code dir=\"ltr\">cached2</code>") && !other.text.contains("cached1"))
         var renamed = TestConfig()
         renamed.name = "Renamed App"
         try site.writeConfig(renamed)
         server.signal(SIGHUP)
-        #expect(try await eventually { try server.request("GET", "/call/cached1?type=video").text.contains("Renamed App") })
+        #expect(try await eventually { try await server.request("GET", "/call/cached1?type=video").text.contains("Renamed App") })
     }
 }

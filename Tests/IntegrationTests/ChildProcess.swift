@@ -3,7 +3,7 @@
 // process group, and is killed when its object goes away or the test process dies.
 //
 //   Run a tool to its end:    let ended = try await runTool("openssl", ["x509", "-noout", "-text"], input: pem)
-//                             (from code that is not async, the same call without `await` blocks its thread)
+//                             (the same call without `await` blocks its thread: only inside onThread { … })
 //   Start a server:           let server = try ChildProcess(executable: path, arguments: [...])
 //                             try await server.waitForStderr(containing: "listening on", timeout: .seconds(10))
 //                             server.send(SIGTERM); let ended = try await server.waitForExit(timeout: .seconds(10))
@@ -252,7 +252,12 @@ final class ChildProcess: Sendable {
     deinit {
         if ended.withLock({ $0 }) == nil {
             killGroup()
-            _ = reap(timeoutMilliseconds: 5_000)
+            // Reaped on a thread of its own: the last reference may go away on a cooperative-pool thread.
+            let pid = pid
+            Thread {
+                var exitCode: Int32 = 0, signal: Int32 = 0
+                _ = lhtest_wait(pid, 5_000, &exitCode, &signal)
+            }.start()
         }
         closeInput()
     }
@@ -326,17 +331,18 @@ final class ChildProcess: Sendable {
         try await waitFor(text, in: "the output", timeout: timeout) { output }
     }
 
-    /// SIGTERM, then SIGKILL to its group after `grace`; waits on the calling thread and returns how it ended.
-    @discardableResult
-    func stop(grace: Duration = .seconds(2)) -> Termination {
+    /// SIGTERM now, then SIGKILL to its group after `grace` and reaping, on a thread of its own: callable from a
+    /// `defer` in async code without blocking it. For a stop whose outcome matters, send SIGTERM and await `waitForExit`.
+    func stop(grace: Duration = .seconds(2)) {
         send(SIGTERM)
-        let deadline = ContinuousClock.now + grace
-        while reap(timeoutMilliseconds: 10) == nil && ContinuousClock.now < deadline {}
-        if ended.withLock({ $0 }) == nil {
-            killGroup()
-            _ = reap(timeoutMilliseconds: 5_000)
-        }
-        return termination()
+        Thread { [self] in
+            let deadline = ContinuousClock.now + grace
+            while reap(timeoutMilliseconds: 10) == nil && ContinuousClock.now < deadline {}
+            if ended.withLock({ $0 }) == nil {
+                killGroup()
+                _ = reap(timeoutMilliseconds: 5_000)
+            }
+        }.start()
     }
 
     private func waitFor(_ text: String, in stream: String, timeout: Duration, _ read: () -> String) async throws {
@@ -378,22 +384,30 @@ final class ChildProcess: Sendable {
         }
     }
 
-    /// Reaps the child if it has ended (waiting up to the timeout); nil while it runs.
+    /// Reaps the child if it has ended (waiting up to the timeout, on the calling thread); nil while it runs.
+    /// The lock is held only for each look (waitpid with WNOHANG), never through the pauses between looks, so
+    /// `isRunning`, `send` and other waiters are not held up by a waiting thread.
     private func reap(timeoutMilliseconds: Int32) -> (exitCode: Int32?, signal: Int32?)? {
-        ended.withLock { state in
-            if let state { return state }
-            var exitCode: Int32 = 0
-            var signal: Int32 = 0
-            switch lhtest_wait(pid, timeoutMilliseconds, &exitCode, &signal) {
-            case 1:
-                state = signal == 0 ? (exitCode, nil) : (nil, signal)
-            case -1:
-                // Not our child any more: nothing left to wait for or to kill.
-                state = (nil, nil)
-            default:
-                break
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeoutMilliseconds))
+        while true {
+            let state: (exitCode: Int32?, signal: Int32?)? = ended.withLock { state in
+                if state != nil { return state }
+                var exitCode: Int32 = 0
+                var signal: Int32 = 0
+                switch lhtest_wait(pid, 0, &exitCode, &signal) {
+                case 1:
+                    state = signal == 0 ? (exitCode, nil) : (nil, signal)
+                case -1:
+                    // Not our child any more: nothing left to wait for or to kill.
+                    state = (nil, nil)
+                default:
+                    break
+                }
+                return state
             }
-            return state
+            if let state { return state }
+            if ContinuousClock.now >= deadline { return nil }
+            usleep(500)
         }
     }
 }

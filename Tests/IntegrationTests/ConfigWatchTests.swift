@@ -51,14 +51,15 @@ struct ConfigWatchTests {
         }
     }
 
-    /// The app IDs the server's AASA names now, empty when it cannot be read.
+    /// The app IDs the server's AASA names now, empty when it cannot be read. Blocking: for the steps, which run
+    /// on a thread of their own (`underLoad`).
     static func servedAppIDs(_ server: LinkHostProcess) -> [String] {
-        guard let response = try? server.request("GET", aasaPath), response.status == 200 else { return [] }
+        guard let response = try? server.blockingRequest("GET", aasaPath), response.status == 200 else { return [] }
         return aasaAppIDs(parseJSON(response.body))
     }
 
-    /// Polls `condition` on this thread (a thread of its own, not the test's) until it holds or `limit` passes;
-    /// returns how long it took, nil when it never held.
+    /// Polls `condition` on this thread until it holds or `limit` passes; returns how long it took, nil when it
+    /// never held. Blocking: for the steps, which run on a thread of their own (`underLoad`).
     static func timeUntil(_ limit: Duration, _ condition: () -> Bool) -> Duration? {
         let start = ContinuousClock.now
         while ContinuousClock.now - start < limit {
@@ -69,7 +70,7 @@ struct ConfigWatchTests {
     }
 
     /// Runs `steps` on a thread of its own while four clients keep requesting; returns the clients' tally and
-    /// the steps' problems (a thrown error is one).
+    /// the steps' problems (a thrown error is one). Off-pool: its closure may block.
     static func underLoad(_ server: LinkHostProcess, _ steps: @escaping @Sendable (inout [String]) throws -> Void) async -> (ok: Int, failed: [String], problems: [String]) {
         let running = Atomic<Bool>(true)
         let clients = 4
@@ -98,7 +99,7 @@ struct ConfigWatchTests {
         let site = try SiteFixture()
         let volume = try ConfigMapVolume(in: site, first: Self.watchedConfig(site, bundleID: "com.example.first"))
         let server = try await LinkHostProcess.start(site, arguments: ["serve", "--config", volume.configPath, "--host", "127.0.0.1", "--port", "0"])
-        #expect(Self.servedAppIDs(server) == ["ABCDE12345.com.example.first"])
+        #expect(await onThread { Self.servedAppIDs(server) } == ["ABCDE12345.com.example.first"])
         let result = await Self.underLoad(server) { problems in
             try volume.swap(to: Self.watchedConfig(site, bundleID: "com.example.second"), version: "..2026_12_02_00_01_00.2")
             let took = Self.timeUntil(Self.reloadWait) { Self.servedAppIDs(server) == ["ABCDE12345.com.example.second"] }
@@ -106,10 +107,10 @@ struct ConfigWatchTests {
 
             try volume.swap(to: Self.watchedConfig(site, bundleID: "com.example.broken", teamID: "broken"), version: "..2026_12_02_00_02_00.3")
             let noticed = Self.timeUntil(Self.reloadWait) {
-                (try? server.request("GET", "/metrics").text.contains("\nlinkhost_config_reload_failed 1\n")) == true
+                (try? server.blockingRequest("GET", "/metrics").text.contains("\nlinkhost_config_reload_failed 1\n")) == true
             }
             if noticed == nil { problems.append("the broken swap did not set linkhost_config_reload_failed within \(Self.reloadWait)") }
-            let health = try server.request("GET", "/healthz")
+            let health = try server.blockingRequest("GET", "/healthz")
             if health.status != 200 || !health.text.contains("last reload FAILED") || !server.stderr.contains("apps[0].teamID") {
                 problems.append("healthz after the broken swap: \(health.status) \(health.text)")
             }
@@ -121,7 +122,7 @@ struct ConfigWatchTests {
             }
             // The gauge is cleared just after the new snapshot is installed: allow it that moment.
             let cleared = Self.timeUntil(.seconds(2)) {
-                (try? server.request("GET", "/metrics").text.contains("\nlinkhost_config_reload_failed 0\n")) == true
+                (try? server.blockingRequest("GET", "/metrics").text.contains("\nlinkhost_config_reload_failed 0\n")) == true
             }
             if cleared == nil { problems.append("the gauge stayed up after a good reload") }
         }
@@ -135,6 +136,11 @@ struct ConfigWatchTests {
         let site = try SiteFixture()
         try site.writeConfigText(Self.watchedConfig(site, bundleID: "com.example.first"))
         let server = try await LinkHostProcess.start(site)
+        // A twin that watches its own config: changes served by it after the unwatched server's file changed are
+        // the later events that show the unwatched server had as long to act (no sleep standing for "nothing").
+        let twinSite = try SiteFixture()
+        try twinSite.writeConfigText(Self.watchedConfig(twinSite, bundleID: "com.example.twin0"))
+        let twin = try await LinkHostProcess.start(twinSite)
         let result = await Self.underLoad(server) { problems in
             // Data.write(options: .atomic): a temporary file renamed over linkhost.json.
             try site.writeConfigText(Self.watchedConfig(site, bundleID: "com.example.renamed"))
@@ -155,7 +161,14 @@ struct ConfigWatchTests {
             if Self.timeUntil(Self.reloadWait, { Self.servedAppIDs(server) == [unwatched.appID] }) == nil { problems.append("the config turning the watch off was not served") }
             unwatched.bundleID = "com.example.ignored"
             try site.writeConfig(unwatched)
-            usleep(3_500_000)
+            // Two changes in a row served by the watching twin: each takes it at least two polls, so both
+            // watchers (the same one-second poll, whatever their phase) have looked at the files since.
+            for change in 1...2 {
+                try twinSite.writeConfigText(Self.watchedConfig(twinSite, bundleID: "com.example.twin\(change)"))
+                if Self.timeUntil(Self.reloadWait, { Self.servedAppIDs(twin) == ["ABCDE12345.com.example.twin\(change)"] }) == nil {
+                    problems.append("the watching twin did not serve its change \(change) within \(Self.reloadWait)")
+                }
+            }
             if Self.servedAppIDs(server) != ["ABCDE12345.com.example.unwatched"] { problems.append("a change was reloaded with watchConfig off") }
         }
         Self.expectClean(result, server)

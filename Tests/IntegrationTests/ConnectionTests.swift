@@ -8,23 +8,24 @@ struct ConnectionTests {
     @Test("Three requests one after another are answered on one TCP connection (keep-alive)")
     func keepAlive() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        let connection = try server.connect()
+        let connection = try await server.connect()
         let paths = ["/.well-known/apple-app-site-association", "/style.css", "/.well-known/assetlinks.json"]
         for path in paths {
-            let response = try connection.request("GET", path)
+            let response = try await connection.request("GET", path)
             #expect(response.status == 200, "\(path) on the shared connection: \(response)")
             #expect(response.header("Connection")?.lowercased() != "close", "\(path): the server asked to close: \(response)")
         }
-        #expect(connection.readUntilClosed(wait: .milliseconds(200)) == nil, "the server closed an idle keep-alive connection at once")
+        #expect(await connection.readUntilClosed(wait: .milliseconds(200)) == nil, "the server closed an idle keep-alive connection at once")
     }
 
     @Test("Pipelined requests sent in one write are answered in order on one connection")
     func pipelining() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        let connection = try server.connect()
+        let connection = try await server.connect()
         let paths = ["/style.css", "/no-such-page", "/apple-app-site-association"]
-        try connection.send(paths.flatMap { RawHTTPClient.requestBytes("GET", $0) })
-        let statuses = try paths.map { _ in try connection.readResponse().status }
+        try await connection.send(paths.flatMap { RawHTTPClient.requestBytes("GET", $0) })
+        var statuses: [Int] = []
+        for _ in paths { statuses.append(try await connection.readResponse().status) }
         #expect(statuses == [200, 404, 200])
     }
 
@@ -34,7 +35,7 @@ struct ConnectionTests {
         let server = try await LinkHostProcess.start(site, arguments: ["serve", "--config", site.configPath, "--host", "::1", "--port", "0"])
         #expect(server.host == "::1")
         #expect(server.stderr.contains("linkhost: listening on http://[::1]:\(server.port)"), "IPv6 addresses must be bracketed in the URL: \(server.stderr)")
-        let response = try RawHTTPClient(host: "::1", port: server.port).request("GET", "/.well-known/apple-app-site-association")
+        let response = try await RawHTTPClient.open(host: "::1", port: server.port).request("GET", "/.well-known/apple-app-site-association")
         #expect(response.status == 200, "\(response)")
     }
 
@@ -49,6 +50,6 @@ struct ConnectionTests {
         #expect(second.stderr.contains("already in use"), "\(second)")
         #expect(second.stderr.contains(String(first.port)), "the message should name the port: \(second)")
         #expect(!second.stderr.contains("listening on"), "\(second)")
-        #expect(try first.request("GET", "/apple-app-site-association").status == 200)
+        #expect(try await first.request("GET", "/apple-app-site-association").status == 200)
     }
 }

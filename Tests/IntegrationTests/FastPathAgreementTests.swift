@@ -17,7 +17,7 @@ struct FastPathAgreementTests {
             for path in generated + site.staticPaths + ["/healthz"] {
                 for method in ["GET", "HEAD"] {
                     let expected = router.respond(to: Request(method: method, path: path, host: host))
-                    let got = try server.request(method, path, headers: [("Host", host)])
+                    let got = try await server.request(method, path, headers: [("Host", host)])
                     Self.expectSame(got, expected, method: method, "\(method) \(path) on \(host)")
                     compared += 1
                 }
@@ -46,11 +46,11 @@ struct FastPathAgreementTests {
                         var headers = [("Host", host)]
                         if let language { headers.append(("Accept-Language", language)) }
                         let expected = router.respond(to: Request(method: method, path: path, query: query, host: host, acceptLanguage: language))
-                        let got = try server.request(method, target, headers: headers)
+                        let got = try await server.request(method, target, headers: headers)
                         let where_ = "\(method) \(target) on \(host) (\(language ?? "no Accept-Language"), request \(attempt))"
                         Self.expectSame(got, expected, method: method, where_)
                         if expected.status == 200, let etag = expected.header("ETag") {
-                            let again = try server.request("GET", target, headers: headers + [("If-None-Match", etag)])
+                            let again = try await server.request("GET", target, headers: headers + [("If-None-Match", etag)])
                             #expect(again.status == 304 && again.header("ETag") == etag, "\(where_), revalidated")
                         }
                         compared += 1

@@ -22,11 +22,12 @@ struct HSTSTests {
         _ = try requireTool("curl")
         _ = try requireTool("openssl")
         let site = try SiteFixture()
-        let httpPort = try RawHTTPClientPortPicker.freePort()
         var config = try await site.servingHTTPS()
-        config.serverExtra["httpPort"] = httpPort
-        try site.writeConfig(config)
-        let server = try await LinkHostProcess.start(site)
+        let (server, httpPort) = try await TestPorts.binding(1, "linkhost's HTTP listener") { ports in
+            config.serverExtra["httpPort"] = ports[0]
+            try site.writeConfig(config)
+            return (try await LinkHostProcess.start(site), ports[0])
+        }
         let https = "https://127.0.0.1:\(server.port)"
         let aasa = try await hsts(https + "/.well-known/apple-app-site-association")
         let paths = ["/.well-known/apple-app-site-association", "/.well-known/assetlinks.json", "/call/abc?type=video",

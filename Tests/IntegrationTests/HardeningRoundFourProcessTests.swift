@@ -18,14 +18,14 @@ struct HardeningRoundFourProcessTests {
         config.extra["sites"] = [["id": "one", "hosts": ["one.example"]]]
         try site.writeConfig(config)
         let server = try await LinkHostProcess.start(site)
-        let plain = try RawHTTPClient(port: try HardeningRoundFourServerTests.httpListenerPort(server.stderr))
-        let foreign = try plain.request("GET", "/call/abc?type=video", headers: [("Host", "evil.example")])
+        let plain = try await RawHTTPClient.open(port: try HardeningRoundFourServerTests.httpListenerPort(server.stderr))
+        let foreign = try await plain.request("GET", "/call/abc?type=video", headers: [("Host", "evil.example")])
         #expect(foreign.status == 404 && foreign.header("Location") == nil && foreign.header("Cache-Control") == "no-store", "\(foreign.status) \(foreign.headers)")
-        let listed = try plain.request("GET", "/call/abc?type=video", headers: [("Host", "one.example")])
+        let listed = try await plain.request("GET", "/call/abc?type=video", headers: [("Host", "one.example")])
         #expect(listed.status == 308 && listed.header("Location") == "https://one.example/call/abc?type=video", "\(listed.headers)")
-        let local = try plain.request("GET", "/call/abc?type=video", headers: [("Host", "127.0.0.1:8080")])
+        let local = try await plain.request("GET", "/call/abc?type=video", headers: [("Host", "127.0.0.1:8080")])
         #expect(local.status == 308 && local.header("Location") == "https://127.0.0.1/call/abc?type=video", "a local try-out: \(local.headers)")
-        #expect(try plain.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "evil.example")]).status == 200,
+        #expect(try await plain.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "evil.example")]).status == 200,
                 "association files are served on HTTP as before")
     }
 

@@ -38,24 +38,25 @@ struct HardeningRoundFourServerTests {
     @Test("item 1: after a refused, a failed and an applied reload, no output holds the MAC key; refusals name keys; the public /healthz says only that a reload failed")
     func secretsStayOut() async throws {
         let site = try SiteFixture()
-        let metricsPort = try RawHTTPClientPortPicker.freePort()
-        try site.writeConfig(Self.acmeConfig(site, email: "ops@example.com", hmacKey: Self.plantedKey, bundleID: "com.example.first", metricsPort: metricsPort))
-        let server = try await LinkHostProcess.start(site)
+        let (server, metricsPort) = try await TestPorts.binding(1, "linkhost's metrics listener") { ports in
+            try site.writeConfig(Self.acmeConfig(site, email: "ops@example.com", hmacKey: Self.plantedKey, bundleID: "com.example.first", metricsPort: ports[0]))
+            return (try await LinkHostProcess.start(site), ports[0])
+        }
         let httpPort = try Self.httpListenerPort(server.stderr)
-        let metrics = try RawHTTPClient(port: metricsPort)
+        let metrics = try await RawHTTPClient.open(port: metricsPort)
 
         /// Every output a visitor or an operator sees, after each kind of reload.
-        func everyOutput() throws -> [(name: String, text: String)] {
-            let plain = try RawHTTPClient(port: httpPort)
+        func everyOutput() async throws -> [(name: String, text: String)] {
+            let plain = try await RawHTTPClient.open(port: httpPort)
             return [("stderr", server.stderr), ("stdout", server.stdout),
-                    ("public /healthz, listed host", try plain.request("GET", "/healthz", headers: [("Host", "links.example.com")]).text),
-                    ("public /healthz, any host", try plain.request("GET", "/healthz", headers: [("Host", "evil.example")]).text),
-                    ("public /metrics", try plain.request("GET", "/metrics", headers: [("Host", "links.example.com")]).text),
-                    ("metrics port /metrics", try metrics.request("GET", "/metrics").text),
-                    ("metrics port /healthz", try metrics.request("GET", "/healthz").text)]
+                    ("public /healthz, listed host", try await plain.request("GET", "/healthz", headers: [("Host", "links.example.com")]).text),
+                    ("public /healthz, any host", try await plain.request("GET", "/healthz", headers: [("Host", "evil.example")]).text),
+                    ("public /metrics", try await plain.request("GET", "/metrics", headers: [("Host", "links.example.com")]).text),
+                    ("metrics port /metrics", try await metrics.request("GET", "/metrics").text),
+                    ("metrics port /healthz", try await metrics.request("GET", "/healthz").text)]
         }
-        func expectNoSecret(after reload: String) throws {
-            for (name, text) in try everyOutput() {
+        func expectNoSecret(after reload: String) async throws {
+            for (name, text) in try await everyOutput() {
                 #expect(!text.contains(Self.plantedKey) && !text.contains("Secret"), "after the \(reload) reload, \(name) holds the key: \(text.suffix(800))")
             }
         }
@@ -66,10 +67,10 @@ struct HardeningRoundFourServerTests {
         try await server.waitForStderr(containing: "reload refused")
         let refusal = try #require(server.stderr.split(separator: "\n").first { $0.contains("reload refused") })
         #expect(refusal.contains("server.tls.acme.email changed") && !refusal.contains("example.com") && !refusal.contains("kid-round-four"), "\(refusal)")
-        try expectNoSecret(after: "refused")
-        let publicHealth = try RawHTTPClient(port: httpPort).request("GET", "/healthz", headers: [("Host", "evil.example")]).text
+        try await expectNoSecret(after: "refused")
+        let publicHealth = try await RawHTTPClient.open(port: httpPort).request("GET", "/healthz", headers: [("Host", "evil.example")]).text
         #expect(publicHealth.contains("last reload FAILED") && !publicHealth.contains("server.tls.acme"), "the public probe says that, not what: \(publicHealth)")
-        #expect(try metrics.request("GET", "/healthz").text.contains("refused server.tls.acme.email changed"), "the metrics port's probe says what")
+        #expect(try await metrics.request("GET", "/healthz").text.contains("refused server.tls.acme.email changed"), "the metrics port's probe says what")
 
         // Failed: a malformed key. The diagnostic names its path, not its text.
         try site.writeConfig(Self.acmeConfig(site, email: "ops@example.com", hmacKey: Self.malformedKey, bundleID: "com.example.first", metricsPort: metricsPort))
@@ -77,16 +78,16 @@ struct HardeningRoundFourServerTests {
         try await server.waitForStderr(containing: "reload failed")
         #expect(server.stderr.contains("server.tls.acme.externalAccountBinding.hmacKey"), "\(server.stderr)")
         #expect(!server.stderr.contains(Self.malformedKey) && !server.stderr.contains("plantedMalformed"), "\(server.stderr)")
-        try expectNoSecret(after: "failed")
-        let healthAfterFailure = try RawHTTPClient(port: httpPort).request("GET", "/healthz", headers: [("Host", "links.example.com")]).text
+        try await expectNoSecret(after: "failed")
+        let healthAfterFailure = try await RawHTTPClient.open(port: httpPort).request("GET", "/healthz", headers: [("Host", "links.example.com")]).text
         #expect(!healthAfterFailure.contains("hmacKey") && !healthAfterFailure.contains(site.directory), "\(healthAfterFailure)")
 
         // Applied: the same ACME settings, another app.
         try site.writeConfig(Self.acmeConfig(site, email: "ops@example.com", hmacKey: Self.plantedKey, bundleID: "com.example.second", metricsPort: metricsPort))
         server.signal(SIGHUP)
         try await server.waitForStderr(containing: "(generation 2)")
-        try expectNoSecret(after: "applied")
-        let healthy = try RawHTTPClient(port: httpPort).request("GET", "/healthz", headers: [("Host", "links.example.com")])
+        try await expectNoSecret(after: "applied")
+        let healthy = try await RawHTTPClient.open(port: httpPort).request("GET", "/healthz", headers: [("Host", "links.example.com")])
         #expect(healthy.status == 200 && healthy.text.hasPrefix("ok\nconfig sha256:") && healthy.text.contains("generation 2\n") && !healthy.text.contains("FAILED"), "\(healthy.text)")
     }
 
@@ -140,8 +141,8 @@ struct HardeningRoundFourServerTests {
     }
 
     /// The dropped series of one site and reason.
-    static func dropped(_ server: LinkHostProcess, site: String, reason: String) throws -> Int {
-        try BeaconTests.beaconSeries(server)["linkhost_beacons_dropped_total{site=\"\(site)\",reason=\"\(reason)\"}"] ?? 0
+    static func dropped(_ server: LinkHostProcess, site: String, reason: String) async throws -> Int {
+        try await BeaconTests.beaconSeries(server)["linkhost_beacons_dropped_total{site=\"\(site)\",reason=\"\(reason)\"}"] ?? 0
     }
 
     @Test("item 8: a beacon from another site's page is 403 and counted cross_site; the page's own are counted; one address flooding leaves the allowance to others")
@@ -171,15 +172,15 @@ struct HardeningRoundFourServerTests {
         for fields in own {
             #expect(try await server.request("POST", path, headers: [("Host", "one.example")] + fields).status == 204, "\(fields)")
         }
-        let series = try BeaconTests.beaconSeries(server)
+        let series = try await BeaconTests.beaconSeries(server)
         #expect(series["linkhost_page_actions_total{site=\"customer1\",action=\"store\",platform=\"ios\"}"] == 3, "\(series)")
-        #expect(try Self.dropped(server, site: "customer1", reason: "cross_site") == 4)
+        #expect(try await Self.dropped(server, site: "customer1", reason: "cross_site") == 4)
 
         // One client behind the trusted proxy sends more than the site's whole burst on one connection.
-        let client = try server.connect(timeout: .seconds(10))
+        let client = try await server.connect(timeout: .seconds(10))
         var statuses: [Int: Int] = [:]
         for _ in 0..<(BeaconWire.burst + 100) {
-            let response = try client.request("POST", BeaconWire.path + "?e=view&p=android",
+            let response = try await client.request("POST", BeaconWire.path + "?e=view&p=android",
                                               headers: [("Host", "two.example"), ("X-Forwarded-For", "203.0.113.5"), ("Sec-Fetch-Site", "same-origin")])
             statuses[response.status, default: 0] += 1
         }
@@ -204,9 +205,9 @@ struct HardeningRoundFourServerTests {
         let otherPort = try #require(other.stdout.text.firstMatch(of: /port (\d+)/).flatMap { Int($0.1) }, "\(other.stdout.text)")
         // localhost and 127.0.0.1 are different sites: the browser says cross-site.
         _ = try await HeadlessChromium.visit("http://localhost:\(otherPort)/elsewhere.html", as: .desktop)
-        let dropped = try await eventually { try Self.dropped(server, site: "default", reason: "cross_site") == 5 }
+        let dropped = try await eventually { try await Self.dropped(server, site: "default", reason: "cross_site") == 5 }
         #expect(dropped, "beacons here: \(server.stdout.split(separator: "\n").filter { $0.contains("beacon") }); elsewhere: \(other.stderr.text)")
-        #expect(try BeaconTests.beaconSeries(server)["linkhost_page_actions_total{site=\"default\",action=\"store\",platform=\"ios\"}"] == 0)
+        #expect(try await BeaconTests.beaconSeries(server)["linkhost_page_actions_total{site=\"default\",action=\"store\",platform=\"ios\"}"] == 0)
     }
 
     @Test("item 9: a hundred scrapes back to back render the metrics page a bounded number of times")
@@ -214,13 +215,13 @@ struct HardeningRoundFourServerTests {
         var config = TestConfig()
         config.extra["sites"] = (1...60).map { ["id": "tenant\($0)", "hosts": ["t\($0).example"]] }
         let server = try await LinkHostProcess.start(try SiteFixture(config))
-        let client = try server.connect(timeout: .seconds(30))
+        let client = try await server.connect(timeout: .seconds(30))
         var last = ""
         // Each rendering counts the scrapes before it: the number of different counts is the number of renderings.
         var counts: Set<Int> = []
         let started = ContinuousClock.now
         for _ in 0..<100 {
-            let response = try client.request("GET", "/metrics", headers: [("Host", "localhost")])
+            let response = try await client.request("GET", "/metrics", headers: [("Host", "localhost")])
             #expect(response.status == 200)
             last = response.text
             let line = try #require(last.split(separator: "\n").first { $0.hasPrefix("linkhost_requests_total{site=\"default\",route=\"metrics\",status=\"2xx\"}") })

@@ -7,10 +7,10 @@ import Testing
 @Suite("Hardening round four: the wire", .timeLimit(.minutes(1)))
 struct HardeningRoundFourWireTests {
     /// Sends `head` on a new connection and returns everything the server sent before it closed.
-    static func exchange(_ server: LinkHostProcess, _ head: String) throws -> String {
-        let connection = try server.connect()
-        try connection.send(head)
-        let received = try #require(connection.readUntilClosed(wait: .seconds(10)), "the server kept the connection open")
+    static func exchange(_ server: LinkHostProcess, _ head: String) async throws -> String {
+        let connection = try await server.connect()
+        try await connection.send(head)
+        let received = try #require(await connection.readUntilClosed(wait: .seconds(10)), "the server kept the connection open")
         return String(decoding: received, as: UTF8.self)
     }
 
@@ -24,7 +24,7 @@ struct HardeningRoundFourWireTests {
     func foldedFraming(field: String) async throws {
         let server = try await LinkHostProcess.start(try SiteFixture(TestConfig()))
         let head = "POST /style.css HTTP/1.1\r\nHost: links.example.com\r\n\(field)\r\n\r\nhelloGET /healthz HTTP/1.1\r\nHost: links.example.com\r\n\r\n"
-        let answer = try Self.exchange(server, head)
+        let answer = try await Self.exchange(server, head)
         #expect(answer.hasPrefix("HTTP/1.1 400 "), "\(field.debugDescription): \(answer)")
         #expect(answer.components(separatedBy: "HTTP/1.1 ").count == 2, "one response only, no second request parsed: \(answer)")
         // The next request's line in the log shows the smuggled one never reached the router.
@@ -36,7 +36,7 @@ struct HardeningRoundFourWireTests {
     @Test("Item 6: an unfolded request with the same fields, and spaces before a value, still get their answers")
     func unfoldedStillServed() async throws {
         let server = try await LinkHostProcess.start(try SiteFixture(TestConfig()))
-        let answer = try server.request("GET", "/style.css", headers: [("X-Spaced", "   value"), ("X-Empty", "")])
+        let answer = try await server.request("GET", "/style.css", headers: [("X-Spaced", "   value"), ("X-Empty", "")])
         #expect(answer.status == 200, "\(answer)")
     }
 

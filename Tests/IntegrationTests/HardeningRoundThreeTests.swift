@@ -20,17 +20,17 @@ struct HardeningRoundThreeTests {
         let server = try await LinkHostProcess.start(try SiteFixture(config))
         let proxy = try await CacheProxy.nginx(backend: server.port, ignoringVary: false)
         for path in [Self.victimQR, Self.victim] {
-            let forged = try proxy.request(path, headers: [("Host", "evil.example")])
+            let forged = try await proxy.request(path, headers: [("Host", "evil.example")])
             #expect(forged.status == 404, "\(path) with a forged Host: \(forged)")
             #expect(forged.header("Cache-Control") == "no-store", "a refusal no cache may keep: \(forged)")
             #expect(!forged.text.contains("evil.example"))
             // The real (loopback, for this try-out config) host gets its own page, not the refusal and not the forger's URLs.
-            let real = try proxy.request(path, headers: [("Host", "localhost:\(proxy.port)")])
+            let real = try await proxy.request(path, headers: [("Host", "localhost:\(proxy.port)")])
             #expect(real.status == 200, "\(path) for the real host after a forged request: \(real)")
             #expect(!real.text.contains("evil.example"))
             #expect(real.text.contains(path == Self.victim ? "https://localhost:\(proxy.port)/call/victim42?type=video" : "<svg"))
             // Now cached: a forged Host is handed the real host's copy, which names only the real host.
-            let again = try proxy.request(path, headers: [("Host", "evil.example")])
+            let again = try await proxy.request(path, headers: [("Host", "evil.example")])
             #expect(!again.text.contains("evil.example"), "\(again)")
         }
     }
@@ -44,7 +44,7 @@ struct HardeningRoundThreeTests {
         config.baseURL = nil
         config.extra["sites"] = [["hosts": ["links.example.com"]]]
         let server = try await LinkHostProcess.start(try SiteFixture(config))
-        let page = try server.request("GET", Self.victim, headers: [("Host", host)])
+        let page = try await server.request("GET", Self.victim, headers: [("Host", host)])
         #expect(page.status == status, "\(host): \(page)")
         if status == 200 {
             #expect(page.text.contains("href=\"https://links.example.com/call/victim42?type=video\""), "\(page.text)")
@@ -61,11 +61,11 @@ struct HardeningRoundThreeTests {
     ])
     func largeBodiesAreRefusedAtOnce(field: String) async throws {
         let server = try await LinkHostProcess.start(try SiteFixture())
-        let client = try server.connect(timeout: .seconds(3))
-        try client.send("GET /.well-known/apple-app-site-association HTTP/1.1\r\nHost: localhost\r\n\(field)\r\n\r\n")
-        let response = try client.readResponse()
+        let client = try await server.connect(timeout: .seconds(3))
+        try await client.send("GET /.well-known/apple-app-site-association HTTP/1.1\r\nHost: localhost\r\n\(field)\r\n\r\n")
+        let response = try await client.readResponse()
         #expect(response.status == 413, "\(response)")
-        #expect(client.readUntilClosed(wait: .seconds(2)) != nil, "the connection is closed after the refusal")
+        #expect(await client.readUntilClosed(wait: .seconds(2)) != nil, "the connection is closed after the refusal")
     }
 
     @Test("R2: one deadline covers head and body: a small body trickled a byte at a time is cut at server.headerTimeout")
@@ -94,20 +94,24 @@ struct HardeningRoundThreeTests {
     @Test("R2: 300 connections announcing huge bodies hold nothing: each is refused at once, and a normal client is served")
     func slowBodiesHoldNothing() async throws {
         let server = try await LinkHostProcess.start(try SiteFixture())
-        var held: [RawHTTPClient] = []
-        for index in 0..<300 {
-            let client = try server.connect(timeout: .seconds(3))
-            try client.send("GET /call/c\(index)?type=video HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000000\r\n\r\nx")
-            held.append(client)
+        // 300 connects, sends and reads: blocking socket I/O, on a thread of its own.
+        let (refused, held) = try await onThread("300 connections with huge bodies") { [port = server.port] () throws -> (Int, Int) in
+            var held: [RawHTTPClient] = []
+            for index in 0..<300 {
+                let client = try RawHTTPClient(port: port, timeout: .seconds(3))
+                try client.send("GET /call/c\(index)?type=video HTTP/1.1\r\nHost: localhost\r\nContent-Length: 100000000\r\n\r\nx")
+                held.append(client)
+            }
+            // One more byte on each: a server reading bodies would keep every one of these open for the idle timeout.
+            for client in held { try? client.send("y") }
+            var refused = 0
+            for client in held {
+                if let response = try? client.readResponse(), response.status == 413 { refused += 1 }
+            }
+            return (refused, held.count)
         }
-        // One more byte on each: a server reading bodies would keep every one of these open for the idle timeout.
-        for client in held { try? client.send("y") }
-        var refused = 0
-        for client in held {
-            if let response = try? client.readResponse(), response.status == 413 { refused += 1 }
-        }
-        #expect(refused == held.count, "\(refused) of \(held.count) refused")
-        let normal = try server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "localhost")])
+        #expect(refused == held, "\(refused) of \(held) refused")
+        let normal = try await server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "localhost")])
         #expect(normal.status == 200)
     }
 
@@ -121,16 +125,19 @@ struct HardeningRoundThreeTests {
                                           "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}", "\u{0085}", "\u{009B}", "\u{1F600}"]
         sent += controls.map { Array("a\($0)b".utf8) }
         sent += [[0xFF, 0xFE], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x80]]
-        for value in sent {
-            let client = try server.connect()
-            let target: [UInt8] = Array("/x".utf8) + value.filter { $0 > 0x20 && $0 != 0x7F } + Array("?q=".utf8) + value.filter { $0 > 0x20 && $0 != 0x7F }
-            var request = Array("GET ".utf8) + target + Array(" HTTP/1.1\r\nHost: localhost\r\nUser-Agent: ".utf8)
-            request += value.filter { $0 != 0 } + Array("\r\nConnection: close\r\n\r\n".utf8)
-            try client.send(request)
-            _ = client.readUntilClosed(wait: .seconds(2))
+        // About 270 connects, sends and reads until closed: blocking socket I/O, on a thread of its own.
+        try await onThread("one connection per byte value") { [port = server.port, sent] in
+            for value in sent {
+                let client = try RawHTTPClient(port: port)
+                let target: [UInt8] = Array("/x".utf8) + value.filter { $0 > 0x20 && $0 != 0x7F } + Array("?q=".utf8) + value.filter { $0 > 0x20 && $0 != 0x7F }
+                var request = Array("GET ".utf8) + target + Array(" HTTP/1.1\r\nHost: localhost\r\nUser-Agent: ".utf8)
+                request += value.filter { $0 != 0 } + Array("\r\nConnection: close\r\n\r\n".utf8)
+                try client.send(request)
+                _ = client.readUntilClosed(wait: .seconds(2))
+            }
         }
-        _ = try server.request("GET", "/healthz", headers: [("Host", "localhost")])
-        try await Task.sleep(for: .milliseconds(300))
+        // Every line is out once a later request's line is (the log is written in order): no sleep for the flusher.
+        try await server.flushAccessLog()
         let lines = server.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }
         #expect(lines.count >= sent.count / 2, "\(lines.count) log lines")
         var decodedAgents: Set<String> = []
@@ -159,11 +166,11 @@ struct HardeningRoundThreeTests {
         let server = try await LinkHostProcess.start(site)
         for (host, path) in [("localhost", "/brand.html"), ("brand.example", "/call.html"), ("brand.example", "/locales/en.json"),
                              ("localhost", "/locales/en.json"), ("brand.example", "/brand.html")] {
-            let response = try server.request("GET", path, headers: [("Host", host)])
+            let response = try await server.request("GET", path, headers: [("Host", host)])
             #expect(response.status == 404, "\(host)\(path): \(response.status)")
             #expect(!response.text.contains("{{"), "raw template markup served")
         }
-        #expect(try server.request("GET", "/style.css", headers: [("Host", "brand.example")]).status == 200, "other static files are still served")
+        #expect(try await server.request("GET", "/style.css", headers: [("Host", "brand.example")]).status == 200, "other static files are still served")
         let validate = try await LinkHostCLI.run(["validate", "--config", site.configPath], directory: site.directory)
         #expect((validate.stdout + validate.stderr).contains("LH306"), "\(validate)")
     }
@@ -171,8 +178,8 @@ struct HardeningRoundThreeTests {
     // MARK: R6, R8 — the page cache: a key that always fits, a bound over every site
 
     /// The value of an unlabelled metric, read from the server's `/metrics`.
-    static func metric(_ name: String, _ server: LinkHostProcess) throws -> Int {
-        let text = try server.request("GET", "/metrics", headers: [("Host", "localhost")]).text
+    static func metric(_ name: String, _ server: LinkHostProcess) async throws -> Int {
+        let text = try await server.request("GET", "/metrics", headers: [("Host", "localhost")]).text
         let line = try #require(text.split(separator: "\n").first { $0.hasPrefix(name + " ") }, "no \(name) in /metrics")
         return try #require(Int(line.split(separator: " ")[1]))
     }
@@ -188,14 +195,14 @@ struct HardeningRoundThreeTests {
         #expect(host.utf8.count == 384)
         var tags: Set<String> = []
         for _ in 0..<3 {
-            let page = try server.request("GET", "/call/\(id)?type=\(type)", headers: [("Host", host)])
+            let page = try await server.request("GET", "/call/\(id)?type=\(type)", headers: [("Host", host)])
             #expect(page.status == 200, "\(page)")
             // Longer than a DNS name, so not written as an origin: the key still holds all of it.
             #expect(page.text.contains("<code dir=\"ltr\">\(id)</code>"))
             tags.insert(page.header("ETag") ?? "")
         }
         #expect(tags.count == 1, "one ETag for one page: \(tags)")
-        #expect(try Self.metric("linkhost_page_cache_bytes", server) > 0, "the page is kept from its second request on")
+        #expect(try await Self.metric("linkhost_page_cache_bytes", server) > 0, "the page is kept from its second request on")
     }
 
     /// The server's resident memory in kB (VmRSS).
@@ -229,7 +236,7 @@ struct HardeningRoundThreeTests {
                 return failures
             }[0]
             #expect(failures == 0, "round \(round): \(failures) requests failed")
-            let held = try Self.metric("linkhost_page_cache_bytes", server)
+            let held = try await Self.metric("linkhost_page_cache_bytes", server)
             #expect(held > 0 && held <= budget, "round \(round): \(held) bytes held, budget \(budget)")
             resident.append(try Self.residentKB(server))
         }

@@ -42,11 +42,10 @@ enum HeadlessChromium {
     /// The browser runs for seconds: the wait happens on a thread of its own, so it never holds one of the few
     /// threads the other tests run on.
     static func visit(_ url: String, as device: Device, acceptLanguage: String = "en-US,en;q=0.9", screenshot: String? = nil, click: String? = nil) async throws -> Visit {
-        try await onThreads([0], width: 1) { _ in
-            Result { try visitBlocking(url, as: device, acceptLanguage: acceptLanguage, screenshot: screenshot, click: click) }
-        }[0].get()
+        try await onThread("Chromium visit") { try visitBlocking(url, as: device, acceptLanguage: acceptLanguage, screenshot: screenshot, click: click) }
     }
 
+    /// One visit on the calling thread. Blocking: `visit` runs it on a thread of its own.
     private static func visitBlocking(_ url: String, as device: Device, acceptLanguage: String, screenshot: String?, click: String?) throws -> Visit {
         _ = try requireTool("chromium")
         let folder = NSTemporaryDirectory() + "linkhost-visit-" + UUID().uuidString

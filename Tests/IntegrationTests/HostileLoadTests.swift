@@ -29,7 +29,7 @@ struct HostileLoadTests {
             case .attack:
                 return .attack(Self.trickle(host: host, port: port, count: attackers, duration: .seconds(5), interval: .seconds(1)))
             case .probe:
-                return .probe(Self.probe(host: host, port: port, source: "127.0.0.2", duration: .seconds(5), every: .milliseconds(200)))
+                return .probe(Self.probeClient(host: host, port: port, source: "127.0.0.2", duration: .seconds(5), every: .milliseconds(200)))
             }
         }
         guard case .attack(let attack) = reports[0], case .probe(let probe) = reports[1] else {
@@ -59,48 +59,51 @@ struct HostileLoadTests {
         let server = try await LinkHostProcess.start(SiteFixture(config))
         _ = lhtest_raise_fd_limit(Int(attempts) + 256)
 
-        var descriptors: [Int32] = []
-        defer { for descriptor in descriptors { close(descriptor) } }
-        for _ in 0..<attempts {
-            let descriptor = lhtest_connect(server.host, Int32(server.port), 2_000)
-            #expect(descriptor >= 0, "connect failed: \(errorText(errno))")
-            if descriptor >= 0 { descriptors.append(descriptor) }
-        }
-        // Every connection asks for the health probe at once; only admitted ones can be answered.
-        let request = RawHTTPClient.requestBytes("GET", "/healthz")
-        for descriptor in descriptors { _ = lhtest_send_nowait(descriptor, request, request.count) }
-        var answered = 0
-        var closedUnanswered = 0
-        var silent = 0
-        var deadline = ContinuousClock.now + .seconds(3)
-        var undecided = Set(descriptors)
-        while !undecided.isEmpty && ContinuousClock.now < deadline {
-            // Once the admitted ones have answered, a short look is enough to see no others are.
-            if answered >= limit { deadline = min(deadline, ContinuousClock.now + .milliseconds(300)) }
-            for descriptor in undecided {
-                var reader = SocketReader(descriptor: descriptor)
-                switch reader.read(for: .milliseconds(5)) {
-                case .data(let bytes):
-                    if bytes.starts(with: Array("HTTP/1.1 200".utf8)) { answered += 1 } else { closedUnanswered += 1 }
-                    undecided.remove(descriptor)
-                case .closed:
-                    closedUnanswered += 1
-                    undecided.remove(descriptor)
-                case .quiet:
-                    break
+        // Connects, sends and polls: blocking socket I/O, on a thread of its own. The descriptors stay open (the
+        // admitted connections hold their slots) until the test closes them below.
+        let (descriptors, answered, closedUnanswered, silent, connectErrors) = await onThread("64 connections") {
+            [host = server.host, port = server.port] () -> ([Int32], Int, Int, Int, [String]) in
+            var descriptors: [Int32] = []
+            var connectErrors: [String] = []
+            for _ in 0..<attempts {
+                let descriptor = lhtest_connect(host, Int32(port), 2_000)
+                if descriptor >= 0 { descriptors.append(descriptor) } else { connectErrors.append(errorText(errno)) }
+            }
+            // Every connection asks for the health probe at once; only admitted ones can be answered.
+            let request = RawHTTPClient.requestBytes("GET", "/healthz")
+            for descriptor in descriptors { _ = lhtest_send_nowait(descriptor, request, request.count) }
+            var answered = 0
+            var closedUnanswered = 0
+            var deadline = ContinuousClock.now + .seconds(3)
+            var undecided = Set(descriptors)
+            while !undecided.isEmpty && ContinuousClock.now < deadline {
+                // Once the admitted ones have answered, a short look is enough to see no others are.
+                if answered >= limit { deadline = min(deadline, ContinuousClock.now + .milliseconds(300)) }
+                for descriptor in undecided {
+                    var reader = SocketReader(descriptor: descriptor)
+                    switch reader.read(for: .milliseconds(5)) {
+                    case .data(let bytes):
+                        if bytes.starts(with: Array("HTTP/1.1 200".utf8)) { answered += 1 } else { closedUnanswered += 1 }
+                        undecided.remove(descriptor)
+                    case .closed:
+                        closedUnanswered += 1
+                        undecided.remove(descriptor)
+                    case .quiet:
+                        break
+                    }
                 }
             }
+            return (descriptors, answered, closedUnanswered, undecided.count, connectErrors)
         }
-        silent = undecided.count
+        #expect(connectErrors.isEmpty, "connect failed: \(connectErrors)")
         print("connection limit: \(answered) answered, \(closedUnanswered) closed unanswered, \(silent) left waiting (of \(attempts), limit \(limit))")
         #expect(answered == limit, "the server admits exactly connectionLimit connections: answered \(answered), closed \(closedUnanswered), silent \(silent)")
         #expect(answered + closedUnanswered + silent == attempts)
         // Connections over the limit are either closed at once or left waiting in the listen backlog;
         // none gets a wrong answer (counted with closedUnanswered above when bytes were not a 200).
         for descriptor in descriptors { close(descriptor) }
-        descriptors = []
         let freed = try await eventually {
-            (try? server.request("GET", "/healthz").status) == 200
+            (try? await server.request("GET", "/healthz").status) == 200
         }
         #expect(freed, "after the flood went away the server must serve again")
         #expect(server.isRunning, "\(server.stderr)")
@@ -120,7 +123,7 @@ struct HostileLoadTests {
             case .attack:
                 return .attack(Self.trickle(host: host, port: port, count: 120, duration: .seconds(4), interval: .milliseconds(200), sources: 40))
             case .probe:
-                return .probe(Self.probe(host: host, port: port, source: "127.0.0.2", duration: .seconds(4), every: .milliseconds(200)))
+                return .probe(Self.probeClient(host: host, port: port, source: "127.0.0.2", duration: .seconds(4), every: .milliseconds(200)))
             }
         }
         guard case .attack(let attack) = reports[0], case .probe(let probe) = reports[1] else {
@@ -140,7 +143,7 @@ struct HostileLoadTests {
 
     /// Opens `count` connections (from 127.0.0.1, or spread over `sources` addresses 127.1.0.1 …), sends
     /// half a request on each, then one more header byte per `interval` until `duration` ends; counts the
-    /// ones the server closes or answers 408, and how long after connecting it did.
+    /// ones the server closes or answers 408, and how long after connecting it did. Blocking: runs on a load thread.
     static func trickle(host: String, port: Int, count: Int, duration: Duration, interval: Duration, sources: Int = 0) -> AttackReport {
         _ = lhtest_raise_fd_limit(count + 256)
         var report = AttackReport()
@@ -185,8 +188,8 @@ struct HostileLoadTests {
         return report
     }
 
-    /// The normal client: a fresh connection from `source` and one AASA GET every `every`, timed.
-    static func probe(host: String, port: Int, source: String, duration: Duration, every: Duration) -> ProbeReport {
+    /// The normal client: a fresh connection from `source` and one AASA GET every `every`, timed. Blocking: runs on a load thread.
+    static func probeClient(host: String, port: Int, source: String, duration: Duration, every: Duration) -> ProbeReport {
         var report = ProbeReport()
         let timing = HostileTiming(firstResponse: .seconds(3), noResponse: .seconds(3), settle: .zero, close: .zero)
         let end = ContinuousClock.now + duration

@@ -44,7 +44,7 @@ struct HostileRequestTests {
         let server = try await LinkHostProcess.start(SiteFixture())
         let library = try await LibrarySeries.of(server)
         let series = library.series
-        let tags = try Self.knownBodies(server)
+        let tags = try await Self.knownBodies(server)
         let recordPath = ProcessInfo.processInfo.environment["HOSTILE_RECORD"].flatMap { $0.isEmpty ? nil : $0 }
         var timing = HostileTiming()
         if recordPath != nil {
@@ -104,8 +104,9 @@ struct HostileRequestTests {
         let elapsed = ContinuousClock.now - started
 
         #expect(server.isRunning, "the server died during the table: \(server.stderr)")
-        // The access log is JSON lines on stdout: hostile paths and headers must never break a line.
-        try await Task.sleep(for: .milliseconds(300))
+        // The access log is JSON lines on stdout: hostile paths and headers must never break a line. Every line
+        // is out once a later request's line is (the log is written in order): no sleep for the flusher.
+        try await server.flushAccessLog()
         let logLines = server.stdout.split(separator: "\n").dropFirst()
         for line in logLines {
             #expect((try? JSONSerialization.jsonObject(with: Data(line.utf8))) != nil, "an access-log line is not JSON: \(line)")
@@ -122,7 +123,7 @@ struct HostileRequestTests {
     }
 
     /// The bodies of the plain documents, so each response in the table is named by what it is.
-    static func knownBodies(_ server: LinkHostProcess) throws -> HostileExchange.BodyTags {
+    static func knownBodies(_ server: LinkHostProcess) async throws -> HostileExchange.BodyTags {
         let documents: [(String, String, String)] = [
             ("aasa", "GET", "/.well-known/apple-app-site-association"), ("assetlinks", "GET", "/.well-known/assetlinks.json"),
             ("style", "GET", "/style.css"), ("index", "GET", "/"), ("sub", "GET", "/sub/"), ("space", "GET", "/a%20b.txt"),
@@ -130,7 +131,7 @@ struct HostileRequestTests {
         ]
         var tags: HostileExchange.BodyTags = []
         for (tag, method, path) in documents {
-            let response = try server.request(method, path)
+            let response = try await server.request(method, path)
             #expect(!response.body.isEmpty, "\(method) \(path) has an empty body, so it cannot name responses: \(response)")
             #expect(!tags.contains { $0.body == response.body }, "\(path) has the same body as another known document")
             tags.append((tag, response.body))
@@ -161,7 +162,7 @@ struct CaseResult: Sendable {
     var error: String?
     var healthError: String?
 
-    /// Runs the case on a fresh connection, then probes `/healthz` on another.
+    /// Runs the case on a fresh connection, then probes `/healthz` on another. Blocking: made inside `onThreads`.
     init(testCase: HostileCase, host: String, port: Int, tags: HostileExchange.BodyTags, timing: HostileTiming) {
         self.testCase = testCase
         do {
@@ -182,44 +183,4 @@ extension String {
     func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
-}
-
-/// Results filled in by worker threads, and how many workers are still running.
-final class ThreadResults<Output: Sendable>: Sendable {
-    let results: Mutex<[Output?]>
-    let next = Atomic<Int>(0)
-    let running: Atomic<Int>
-
-    init(count: Int, workers: Int) {
-        results = Mutex(Array(repeating: nil, count: count))
-        running = Atomic(workers)
-    }
-}
-
-/// Runs `body` over `items` on `width` plain threads (blocking socket I/O must not tie up the two
-/// threads Swift's cooperative pool has on this machine) and returns the results in item order.
-func onThreads<Item: Sendable, Output: Sendable>(
-    _ items: [Item], width: Int, _ body: @escaping @Sendable (Item) -> Output
-) async -> [Output] {
-    let workers = max(1, min(width, items.count))
-    let shared = ThreadResults<Output>(count: items.count, workers: workers)
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-        for index in 0..<workers {
-            let thread = Thread {
-                while true {
-                    let position = shared.next.add(1, ordering: .relaxed).oldValue
-                    guard position < items.count else { break }
-                    let output = body(items[position])
-                    shared.results.withLock { $0[position] = output }
-                }
-                // The last worker out wakes the test.
-                if shared.running.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
-                    continuation.resume()
-                }
-            }
-            thread.name = "hostile worker \(index)"
-            thread.start()
-        }
-    }
-    return shared.results.withLock { $0.map { $0! } }
 }

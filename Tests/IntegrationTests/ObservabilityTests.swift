@@ -7,9 +7,9 @@ struct ObservabilityTests {
     @Test("Every request gets one JSON access-log line on stdout with the documented fields, control characters escaped")
     func accessLogJSON() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        _ = try server.request("GET", "/.well-known/apple-app-site-association", headers: [("User-Agent", "AASA-Bot/1.0.0")])
-        _ = try server.request("GET", "/call/abc?type=secret-token-in-query")
-        _ = try server.request("GET", "/nope%0d%0a{\"forged\":1}", headers: [("User-Agent", "quote\" back\\slash")])
+        _ = try await server.request("GET", "/.well-known/apple-app-site-association", headers: [("User-Agent", "AASA-Bot/1.0.0")])
+        _ = try await server.request("GET", "/call/abc?type=secret-token-in-query")
+        _ = try await server.request("GET", "/nope%0d%0a{\"forged\":1}", headers: [("User-Agent", "quote\" back\\slash")])
         let lines = { server.stdout.split(separator: "\n").filter { $0.hasPrefix("{") } }
         #expect(try await eventually { lines().count >= 3 }, "stdout: \(server.stdout)")
         var paths: [String] = []
@@ -33,8 +33,8 @@ struct ObservabilityTests {
     @Test("stdout is the access log alone: every line of it is JSON, and the start line is on stderr")
     func stdoutIsTheAccessLogOnly() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        _ = try server.request("GET", "/.well-known/apple-app-site-association")
-        _ = try server.request("GET", "/missing")
+        _ = try await server.request("GET", "/.well-known/apple-app-site-association")
+        _ = try await server.request("GET", "/missing")
         server.signal(SIGTERM)
         let ended = try await server.waitForExit(timeout: happensWithin)
         #expect(ended.exitCode == 0, "\(ended)")
@@ -47,9 +47,9 @@ struct ObservabilityTests {
     @Test("/metrics parses with Prometheus' own parser and counts what was served")
     func metrics() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        for _ in 0..<3 { _ = try server.request("GET", "/.well-known/apple-app-site-association", headers: [("User-Agent", "AASA-Bot/1.0.0")]) }
-        _ = try server.request("GET", "/missing")
-        let page = try server.request("GET", "/metrics")
+        for _ in 0..<3 { _ = try await server.request("GET", "/.well-known/apple-app-site-association", headers: [("User-Agent", "AASA-Bot/1.0.0")]) }
+        _ = try await server.request("GET", "/missing")
+        let page = try await server.request("GET", "/metrics")
         #expect(page.status == 200)
         #expect(page.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
         let script = """
@@ -75,7 +75,7 @@ struct ObservabilityTests {
     @Test("/healthz answers 200 ok and the served config's hash and generation, without caching")
     func health() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        let response = try server.request("GET", "/healthz")
+        let response = try await server.request("GET", "/healthz")
         let lines = response.text.split(separator: "\n")
         #expect(response.status == 200 && lines.count == 2 && lines.first == "ok", "\(response.text)")
         #expect(lines.last?.wholeMatch(of: /config sha256:[0-9a-f]{64} generation 1/) != nil, "\(response.text)")
@@ -100,19 +100,14 @@ struct ObservabilityTests {
 
     @Test("Metrics can move to their own port, off the public listener")
     func metricsPort() async throws {
-        var config = TestConfig()
-        let probe = try RawHTTPClientPortPicker.freePort()
-        config.extra["observability"] = ["metrics": ["port": probe, "host": "127.0.0.1"], "accessLog": "off"]
-        let server = try await LinkHostProcess.start(SiteFixture(config))
-        #expect(try server.request("GET", "/metrics").status == 404)
-        let metrics = try RawHTTPClient(port: probe).request("GET", "/metrics")
+        let (server, probe) = try await TestPorts.binding(1, "linkhost's metrics listener") { ports in
+            var config = TestConfig()
+            config.extra["observability"] = ["metrics": ["port": ports[0], "host": "127.0.0.1"], "accessLog": "off"]
+            return (try await LinkHostProcess.start(SiteFixture(config)), ports[0])
+        }
+        #expect(try await server.request("GET", "/metrics").status == 404)
+        let metrics = try await RawHTTPClient.open(port: probe).request("GET", "/metrics")
         #expect(metrics.status == 200 && metrics.text.contains("linkhost_requests_total"), "\(metrics)")
         #expect(!server.stdout.contains("{\"time\""), "accessLog off still logged")
     }
-}
-
-/// Finds a free TCP port on 127.0.0.1 by binding a throwaway socket (`freePorts`).
-enum RawHTTPClientPortPicker {
-    /// One free loopback port.
-    static func freePort() throws -> Int { try freePorts(1)[0] }
 }

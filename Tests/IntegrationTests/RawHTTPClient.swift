@@ -6,13 +6,16 @@ import Glibc
 #endif
 
 /// One parsed HTTP response.
-struct HTTPResponse: CustomStringConvertible {
+struct HTTPResponse: Sendable, CustomStringConvertible {
     let version: String
     let status: Int
     let reason: String
     /// Header fields in the order received.
     let headers: [(name: String, value: String)]
     let body: [UInt8]
+    /// What was sent and what the server logged meanwhile (LinkHostProcess.request fills it), so a failed
+    /// expectation that prints the response also shows the request and the server's side.
+    var context: String = ""
 
     /// The value of the first field named `name`, compared case-insensitively.
     func header(_ name: String) -> String? {
@@ -30,7 +33,7 @@ struct HTTPResponse: CustomStringConvertible {
     var description: String {
         let head = (["\(version) \(status) \(reason)"] + headers.map { "\($0.name): \($0.value)" }).joined(separator: "\n")
         let shown = body.count > 400 ? String(decoding: body.prefix(400), as: UTF8.self) + "… (\(body.count) bytes)" : text
-        return head + "\n\n" + shown
+        return head + "\n\n" + shown + (context.isEmpty ? "" : "\n" + context)
     }
 }
 
@@ -62,18 +65,25 @@ enum HTTPClientError: Error, CustomStringConvertible {
     }
 }
 
-/// A blocking HTTP/1.1 client over one TCP connection, writing raw bytes and parsing what comes back.
+/// An HTTP/1.1 client over one TCP connection, writing raw bytes and parsing what comes back.
 ///
 /// Several requests can go over the same connection (keep-alive and pipelining); bytes past one
 /// response are kept for the next. Every read is bounded by the socket timeout and an overall
-/// deadline, so no test can hang on a silent server.
-final class RawHTTPClient {
+/// deadline, so no test can hang on a silent server. Each blocking method has an async form of the same
+/// name (chosen in async code) that runs it on a thread of its own (OffPool.swift); the blocking forms are
+/// for code already on such a thread. Unchecked Sendable: one task uses a connection at a time, and each
+/// async call waits for its thread to finish before the next starts.
+final class RawHTTPClient: @unchecked Sendable {
     let host: String
     let port: Int
     private let descriptor: Int32
     private let timeout: Duration
     /// Bytes received but not yet consumed by a parsed response.
     private var pending: [UInt8] = []
+    /// The last bytes written (up to 1 KB), for failure messages.
+    private var lastSent: [UInt8] = []
+    /// What the server said meanwhile (LinkHostProcess.connect sets it to its stderr tail), for failure messages.
+    var serverLog: (@Sendable () -> String)?
 
     init(host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(5)) throws(HTTPClientError) {
         self.host = host
@@ -87,11 +97,58 @@ final class RawHTTPClient {
 
     deinit { close(descriptor) }
 
+    /// This end's port, which names the connection in the kernel's socket tables (/proc/net/tcp).
+    var localPort: Int { Int(lhtest_local_port(descriptor)) }
+
+    /// Connects on a thread of its own (a connect to a full backlog blocks).
+    static func open(host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(5)) async throws -> RawHTTPClient {
+        try await onThread("connect to \(host):\(port)") { try RawHTTPClient(host: host, port: port, timeout: timeout) }
+    }
+
+    /// `send` on a thread of its own.
+    func send(_ text: String) async throws { try await onThread { try self.send(text) } }
+
+    /// `send` on a thread of its own.
+    func send(_ bytes: [UInt8]) async throws { try await onThread { try self.send(bytes) } }
+
+    /// `request` on a thread of its own; its response (or error) carries the request sent and the server's log.
+    func request(_ method: String = "GET", _ path: String, headers: [(String, String)] = [], body: [UInt8]? = nil) async throws -> HTTPResponse {
+        try await withContext { try self.request(method, path, headers: headers, body: body) }
+    }
+
+    /// `readResponse` on a thread of its own; its response (or error) carries the last bytes sent and the server's log.
+    func readResponse(toMethod method: String = "GET") async throws -> HTTPResponse {
+        try await withContext { try self.readResponse(toMethod: method) }
+    }
+
+    /// The last bytes sent and, when known, the server's log tail: what a failure message needs beside the answer.
+    var exchangeContext: String {
+        let sent = String(decoding: lastSent, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+        return "--- last bytes sent ---\n\(sent)" + (serverLog.map { "\n--- server stderr, last lines ---\n\($0())" } ?? "")
+    }
+
+    /// Runs a blocking exchange on a thread of its own and attaches `exchangeContext` to its response or error.
+    private func withContext(_ exchange: @escaping @Sendable () throws -> HTTPResponse) async throws -> HTTPResponse {
+        do {
+            var response = try await onThread("HTTP exchange with \(host):\(port)", exchange)
+            response.context = exchangeContext
+            return response
+        } catch {
+            throw HarnessError("\(error)\n\(exchangeContext)")
+        }
+    }
+
+    /// `readUntilClosed` on a thread of its own.
+    func readUntilClosed(wait: Duration) async -> [UInt8]? {
+        await onThread { self.readUntilClosed(wait: wait) }
+    }
+
     /// Writes raw text.
     func send(_ text: String) throws(HTTPClientError) { try send(Array(text.utf8)) }
 
     /// Writes raw bytes, all of them.
     func send(_ bytes: [UInt8]) throws(HTTPClientError) {
+        lastSent = Array(bytes.prefix(1_000))
         var remaining = bytes
         while !remaining.isEmpty {
             let size = remaining.count
@@ -247,5 +304,15 @@ final class RawHTTPClient {
             if Array(haystack[start..<(start + needle.count)]) == needle { return start }
         }
         return nil
+    }
+}
+
+/// Whether `host`:`port` accepts a TCP connection now (tried on a thread of its own; closed at once).
+func acceptsConnections(host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(1)) async -> Bool {
+    await onThread("probe \(host):\(port)") {
+        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let descriptor = lhtest_connect(host, Int32(port), milliseconds)
+        if descriptor >= 0 { close(descriptor) }
+        return descriptor >= 0
     }
 }

@@ -25,9 +25,9 @@ struct ReloadFileKindTests {
         try site.write("added after the fix\n", to: "public/fixed.txt")
         server.signal(SIGHUP)
         try await server.waitForStderr(containing: "reloaded", timeout: happensWithin)
-        let served = try await eventually { try server.request("GET", "/fixed.txt").status == 200 }
+        let served = try await eventually { try await server.request("GET", "/fixed.txt").status == 200 }
         #expect(served, "\(server.stderr)")
-        let metrics = try server.request("GET", "/metrics").text
+        let metrics = try await server.request("GET", "/metrics").text
         #expect(metrics.contains("linkhost_reloads_total{result=\"failed\"} 1"), "\(metrics)")
     }
 
@@ -41,7 +41,7 @@ struct ReloadFileKindTests {
         // Before the fix the reload thread blocked in open() for ever and logged nothing.
         try await server.waitForStderr(containing: "reload failed", timeout: happensWithin)
         #expect(server.stderr.contains("\(pipe) is a FIFO (named pipe), not a regular file"), "\(server.stderr)")
-        #expect(try server.request("GET", "/style.css").status == 200)
+        #expect(try await server.request("GET", "/style.css").status == 200)
         try #require(unlink(pipe) == 0)
         try await expectFixedReloadApplies(server, site)
     }
@@ -82,11 +82,11 @@ struct ReloadFileKindTests {
         try site.writeConfig(changed)
         server.signal(SIGHUP)
         let applied = try await eventually(timeout: .seconds(60)) {
-            aasaAppIDs(parseJSON(try server.request("GET", "/.well-known/apple-app-site-association").body)) == [changed.appID]
+            aasaAppIDs(parseJSON(try await server.request("GET", "/.well-known/apple-app-site-association").body)) == [changed.appID]
         }
         #expect(applied, "\(server.stderr)")
         #expect(server.stderr.contains("the reload that was stuck ended after"), "\(server.stderr)")
-        let metrics = try server.request("GET", "/metrics").text
+        let metrics = try await server.request("GET", "/metrics").text
         #expect(metrics.contains("linkhost_reloads_stuck_total ") && !metrics.contains("linkhost_reloads_stuck_total 0\n"), "\(metrics)")
     }
 

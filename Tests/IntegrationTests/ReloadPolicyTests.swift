@@ -12,22 +12,19 @@ struct ReloadPolicyTests {
     static let aasaPath = "/.well-known/apple-app-site-association"
 
     /// `linkhost_reloads_total{result="RESULT"}` from the server's metrics.
-    static func reloads(_ server: LinkHostProcess, _ result: String) throws -> Int? {
-        let text = try server.request("GET", "/metrics").text
+    static func reloads(_ server: LinkHostProcess, _ result: String) async throws -> Int? {
+        let text = try await server.request("GET", "/metrics").text
         let prefix = "linkhost_reloads_total{result=\"\(result)\"} "
         return text.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) }
     }
 
     @Test("A new server.port is refused: one log line naming it, result=\"refused\", the old AASA and port keep serving")
     func portChangeRefused() async throws {
-        var config = TestConfig()
-        config.serverPort = try RawHTTPClientPortPicker.freePort()
-        let site = try SiteFixture(config)
         // No --port override: the file's port is the one in force, so changing it means something.
-        let server = try await LinkHostProcess.start(site, arguments: ["serve", "--config", site.configPath, "--host", "127.0.0.1"])
-        let before = try server.request("GET", Self.aasaPath)
+        let (server, config, site, movedPort) = try await LinkHostProcess.startOnConfiguredPort()
+        let before = try await server.request("GET", Self.aasaPath)
         var moved = config
-        moved.serverPort = try RawHTTPClientPortPicker.freePort()
+        moved.serverPort = movedPort
         moved.bundleID = "com.example.moved"
         try site.writeConfig(moved)
         server.signal(SIGHUP)
@@ -36,9 +33,10 @@ struct ReloadPolicyTests {
         #expect(lines.count == 1, "\(server.stderr)")
         // The key, never its values (issue 30): a value may be a secret.
         #expect(lines.first?.contains("server.port changed") == true && lines.first?.contains("\(moved.serverPort)") == false, "\(lines)")
-        #expect(try Self.reloads(server, "refused") == 1)
-        #expect(try Self.reloads(server, "ok") == 0)
-        #expect(try server.request("GET", Self.aasaPath).body == before.body, "the refused config must not be half applied")
+        // The counter is recorded just after the log line: wait for it, then for nothing else.
+        #expect(try await eventually { try await Self.reloads(server, "refused") == 1 })
+        #expect(try await Self.reloads(server, "ok") == 0)
+        #expect(try await server.request("GET", Self.aasaPath).body == before.body, "the refused config must not be half applied")
     }
 
     @Test("A new observability.accessLog format is refused; the next reload without it is applied")
@@ -55,9 +53,10 @@ struct ReloadPolicyTests {
         try site.writeConfig(fixed)
         server.signal(SIGHUP)
         try await server.waitForStderr(containing: "reloaded")
-        #expect(aasaAppIDs(parseJSON(try server.request("GET", Self.aasaPath).body)) == [fixed.appID])
-        #expect(try Self.reloads(server, "refused") == 1)
-        #expect(try Self.reloads(server, "ok") == 1)
+        #expect(aasaAppIDs(parseJSON(try await server.request("GET", Self.aasaPath).body)) == [fixed.appID])
+        // The counter is recorded just after the "reloaded" line: wait for it.
+        #expect(try await eventually { try await Self.reloads(server, "ok") == 1 })
+        #expect(try await Self.reloads(server, "refused") == 1)
     }
 
     @Test("A new server.headerTimeout is applied: after the reload a trickled head is cut after 1 s instead of 10 s")
@@ -85,7 +84,7 @@ struct ReloadPolicyTests {
         }[0]
         #expect(closed, "the trickled head was still open after 5 s")
         #expect(took < .seconds(3), "cut after \(took); the reloaded deadline is 1 s")
-        #expect(try server.request("GET", "/healthz").status == 200)
+        #expect(try await server.request("GET", "/healthz").status == 200)
     }
 
     @Test("A new server.shutdownTimeout is applied to the next drain (30 s → 1 s)")
@@ -99,7 +98,7 @@ struct ReloadPolicyTests {
         try site.writeConfig(shorter)
         server.signal(SIGHUP)
         try await server.waitForStderr(containing: "reloaded")
-        let held = try SignalTests.holdRequest(on: server)
+        let held = try await SignalTests.holdRequest(on: server)
         let drained = await server.signalAndTimeExit(SIGTERM)
         let ended = try await server.waitForExit(timeout: happensWithin)
         #expect(ended.exitCode == 0, "\(ended)")
@@ -117,12 +116,12 @@ struct ReloadPolicyTests {
         try site.writeConfig(changed)
         server.signal(SIGHUP)
         try await server.waitForStderr(containing: "reloaded")
-        #expect(try server.request("GET", "/ready").text.hasPrefix("ok\n"))
-        #expect(try server.request("GET", "/healthz").status == 404)
+        #expect(try await server.request("GET", "/ready").text.hasPrefix("ok\n"))
+        #expect(try await server.request("GET", "/healthz").status == 404)
     }
 }
 
-/// True when the server has closed (or reset) the client's connection.
+/// True when the server has closed (or reset) the client's connection. Blocking: for a trickle on its own thread.
 func lhtestPeerClosed(_ client: RawHTTPClient) -> Bool {
     client.readUntilClosed(wait: .milliseconds(1)) != nil
 }

@@ -84,8 +84,8 @@ struct ReloadTests {
         #expect(ok > 100, "too few requests to prove anything: \(ok)")
         // The last signal's reload may still be building; the newest generation serves the last config.
         let settled = try await eventually {
-            let metrics = try server.request("GET", "/metrics").text
-            let aasa = try server.request("GET", "/.well-known/apple-app-site-association")
+            let metrics = try await server.request("GET", "/metrics").text
+            let aasa = try await server.request("GET", "/.well-known/apple-app-site-association")
             return metrics.contains("linkhost_reloads_total{result=\"failed\"} 0") && aasaAppIDs(parseJSON(aasa.body)) == [TestConfig().appID]
                 && !metrics.contains("linkhost_reloads_total{result=\"ok\"} 0\n")
         }
@@ -101,13 +101,13 @@ struct ReloadTests {
         _ = try requireTool("openssl")
         _ = try requireTool("curl")
         let site = try SiteFixture()
-        func makeCertificate(_ name: String) throws {
-            let result = try runTool("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+        func makeCertificate(_ name: String) async throws {
+            let result = try await runTool("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
                                                           "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", site.directory + "/\(name).key", "-out", site.directory + "/\(name).pem"])
             try #require(result.status == 0, "\(result.stderr)")
         }
-        try makeCertificate("first")
-        try makeCertificate("second")
+        try await makeCertificate("first")
+        try await makeCertificate("second")
         try FileManager.default.copyItem(atPath: site.directory + "/first.pem", toPath: site.directory + "/cert.pem")
         try FileManager.default.copyItem(atPath: site.directory + "/first.key", toPath: site.directory + "/key.pem")
         var config = TestConfig()
@@ -115,30 +115,31 @@ struct ReloadTests {
         try site.writeConfig(config)
         let server = try await LinkHostProcess.start(site)
         let url = "https://127.0.0.1:\(server.port)/.well-known/apple-app-site-association"
-        func fetch(trusting certificate: String) throws -> Termination {
-            try runTool("curl", ["-sS", "--max-time", "5", "--cacert", site.directory + "/\(certificate).pem", "-o", "/dev/null", "-w", "%{http_code} %{content_type}", url])
+        func fetch(trusting certificate: String) async throws -> Termination {
+            try await runTool("curl", ["-sS", "--max-time", "5", "--cacert", site.directory + "/\(certificate).pem", "-o", "/dev/null", "-w", "%{http_code} %{content_type}", url])
         }
         #expect(server.stderr.contains("linkhost: listening on https://"))
-        let first = try fetch(trusting: "first")
+        let first = try await fetch(trusting: "first")
         #expect(first.stdout == "200 application/json", "\(first.stdout) \(first.stderr)")
-        #expect(try fetch(trusting: "second").status != 0, "an untrusted certificate was accepted")
+        #expect(try await fetch(trusting: "second").status != 0, "an untrusted certificate was accepted")
 
         try site.write(try String(contentsOfFile: site.directory + "/second.pem", encoding: .utf8), to: "cert.pem")
         try site.write(try String(contentsOfFile: site.directory + "/second.key", encoding: .utf8), to: "key.pem")
         server.signal(SIGHUP)
-        #expect(try await eventually { try fetch(trusting: "second").stdout == "200 application/json" }, "rotated certificate not served: \(server.stderr)")
+        #expect(try await eventually { try await fetch(trusting: "second").stdout == "200 application/json" }, "rotated certificate not served: \(server.stderr)")
 
         // A key that does not belong to the certificate: the reload fails and the second pair keeps serving.
         try site.write(try String(contentsOfFile: site.directory + "/first.key", encoding: .utf8), to: "key.pem")
         server.signal(SIGHUP)
         try await server.waitForStderr(containing: "reload failed")
-        #expect(try fetch(trusting: "second").stdout == "200 application/json")
+        #expect(try await fetch(trusting: "second").stdout == "200 application/json")
     }
 }
 
 /// A client that keeps one connection alive (reconnecting only when the server closes it) and asks for
 /// the AASA, a call page, a static file and the health probe in turn, until `done()` or five failures.
 enum LoadClient {
+    /// Requests until `done()` holds. Blocking: it runs on a thread of its own, inside `onThreads`.
     static func run(port: Int, index: Int, until done: () -> Bool) -> (ok: Int, failed: [String]) {
         var ok = 0
         var failed: [String] = []

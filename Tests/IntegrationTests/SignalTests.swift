@@ -14,8 +14,8 @@ struct SignalTests {
     func stopSignal(signal: Int32) async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
         // An idle keep-alive connection must not hold the exit back.
-        let idle = try server.connect()
-        _ = try idle.request("GET", "/style.css")
+        let idle = try await server.connect()
+        _ = try await idle.request("GET", "/style.css")
         server.signal(signal)
         let ended = try await server.waitForExit(timeout: .seconds(3))
         #expect(ended.exitCode == 0, "\(ended)")
@@ -27,9 +27,10 @@ struct SignalTests {
         var config = TestConfig()
         config.shutdownTimeout = 2
         let server = try await LinkHostProcess.start(SiteFixture(config))
-        let slow = try server.connect()
-        try slow.send("GET \(Self.aasaPath) HTTP/1.1\r\nHost: links.example.com\r\nUser-Ag")
-        try await Task.sleep(for: .milliseconds(100))
+        let slow = try await server.connect()
+        try await slow.send("GET \(Self.aasaPath) HTTP/1.1\r\nHost: links.example.com\r\nUser-Ag")
+        // The signal must find the half head read by the server, or the test would show nothing about it.
+        try await server.waitUntilRead(by: slow)
         server.signal(SIGTERM)
         let ended = try await server.waitForExit(timeout: .seconds(6))
         #expect(ended.exitCode == 0, "\(ended)")
@@ -40,12 +41,12 @@ struct SignalTests {
         var config = TestConfig()
         config.shutdownTimeout = 1
         let server = try await LinkHostProcess.start(SiteFixture(config))
-        let slow = try server.connect()
-        try slow.send("POST \(Self.aasaPath) HTTP/1.1\r\nHost: links.example.com\r\nContent-Length: 1000\r\nExpect: 100-continue\r\n\r\n")
+        let slow = try await server.connect()
+        try await slow.send("POST \(Self.aasaPath) HTTP/1.1\r\nHost: links.example.com\r\nContent-Length: 1000\r\nExpect: 100-continue\r\n\r\n")
         // 100 Continue proves the server has the request in hand (it is in flight) before the signal.
-        let interim = try slow.readResponse()
+        let interim = try await slow.readResponse()
         #expect(interim.status == 100, "\(interim)")
-        try slow.send("only part of the body")
+        try await slow.send("only part of the body")
         server.signal(SIGTERM)
         let ended = try await server.waitForExit(timeout: .seconds(6))
         #expect(ended.exitCode == 0, "\(ended)")
@@ -56,8 +57,8 @@ struct SignalTests {
         let (server, client) = try await Self.startHoldingRequest()
         server.signal(SIGTERM)
         try await server.waitForStderr(containing: "stopping")
-        try client.send("67890")
-        let answer = try client.readResponse(toMethod: "POST")
+        try await client.send("67890")
+        let answer = try await client.readResponse(toMethod: "POST")
         #expect(answer.status == 405, "the in-flight request must still be answered during the drain: \(answer)")
         let ended = try await server.waitForExit(timeout: .seconds(5))
         #expect(ended.exitCode == 0, "\(ended)")
@@ -78,17 +79,17 @@ struct SignalTests {
     /// A server on `site` (by default one with `drainConfig`) with a request in flight on it (`holdRequest`).
     static func startHoldingRequest(on site: SiteFixture? = nil) async throws -> (LinkHostProcess, RawHTTPClient) {
         let server = try await LinkHostProcess.start(site ?? SiteFixture(drainConfig))
-        return (server, try holdRequest(on: server))
+        return (server, try await holdRequest(on: server))
     }
 
     /// A request the server has in hand and waits on: headers with `Expect: 100-continue`, the 100
     /// read back (so the access handler has counted it in flight), then half of its body.
-    static func holdRequest(on server: LinkHostProcess) throws -> RawHTTPClient {
-        let client = try server.connect()
-        try client.send("POST \(aasaPath) HTTP/1.1\r\nHost: links.example.com\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n")
-        let interim = try client.readResponse()
+    static func holdRequest(on server: LinkHostProcess) async throws -> RawHTTPClient {
+        let client = try await server.connect()
+        try await client.send("POST \(aasaPath) HTTP/1.1\r\nHost: links.example.com\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n")
+        let interim = try await client.readResponse()
         #expect(interim.status == 100, "\(interim)")
-        try client.send("12345")
+        try await client.send("12345")
         return client
     }
 
@@ -121,8 +122,8 @@ struct SignalTests {
         try site.writeConfig(changed)
         server.signal(SIGHUP)
         try await server.waitForStderr(containing: "SIGHUP ignored: stopping")
-        try held.send("67890")
-        let answer = try held.readResponse(toMethod: "POST")
+        try await held.send("67890")
+        let answer = try await held.readResponse(toMethod: "POST")
         #expect(answer.status == 405, "\(answer)")
         let ended = try await server.waitForExit(timeout: .seconds(5))
         #expect(ended.exitCode == 0, "\(ended)")
@@ -133,7 +134,7 @@ struct SignalTests {
     func reloadGoodConfig() async throws {
         let site = try SiteFixture()
         let server = try await LinkHostProcess.start(site)
-        let before = try server.request("GET", Self.aasaPath)
+        let before = try await server.request("GET", Self.aasaPath)
         #expect(aasaAppIDs(parseJSON(before.body)) == [TestConfig().appID])
 
         var changed = TestConfig()
@@ -144,13 +145,13 @@ struct SignalTests {
 
         var after = before
         let reloaded = try await eventually {
-            after = try server.request("GET", Self.aasaPath)
+            after = try await server.request("GET", Self.aasaPath)
             return after.body != before.body
         }
         #expect(reloaded, "the AASA never changed after SIGHUP; stderr:\n\(server.stderr)")
         #expect(aasaAppIDs(parseJSON(after.body)) == [changed.appID], "\(after)")
         #expect(after.header("ETag") != before.header("ETag"), "a new document needs a new ETag")
-        #expect(try server.request("GET", "/style.css").text == "body { color: #654321 }\n", "public/ must be reloaded too")
+        #expect(try await server.request("GET", "/style.css").text == "body { color: #654321 }\n", "public/ must be reloaded too")
         try await server.waitForStderr(containing: "reloaded")
         #expect(server.isRunning)
     }
@@ -159,7 +160,7 @@ struct SignalTests {
     func reloadBrokenConfig() async throws {
         let site = try SiteFixture()
         let server = try await LinkHostProcess.start(site)
-        let before = try server.request("GET", Self.aasaPath)
+        let before = try await server.request("GET", Self.aasaPath)
         #expect(before.status == 200)
 
         var broken = TestConfig()
@@ -171,7 +172,7 @@ struct SignalTests {
         #expect(server.stderr.contains("apps[0].teamID"), "the failed reload should say what is wrong: \(server.stderr)")
 
         #expect(server.isRunning, "a bad reload must not stop the server")
-        let after = try server.request("GET", Self.aasaPath)
+        let after = try await server.request("GET", Self.aasaPath)
         #expect(after.status == 200, "\(after)")
         #expect(after.body == before.body, "the old AASA must still be served")
         #expect(after.header("ETag") == before.header("ETag"))
@@ -182,7 +183,7 @@ struct SignalTests {
         try site.writeConfig(fixed)
         server.signal(SIGHUP)
         let recovered = try await eventually {
-            aasaAppIDs(parseJSON(try server.request("GET", Self.aasaPath).body)) == [fixed.appID]
+            aasaAppIDs(parseJSON(try await server.request("GET", Self.aasaPath).body)) == [fixed.appID]
         }
         #expect(recovered, "the next good config was never served; stderr:\n\(server.stderr)")
     }

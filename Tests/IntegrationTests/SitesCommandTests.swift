@@ -23,7 +23,7 @@ struct SitesCommandTests {
         let site = try SitesTests.twoSites()
         let server = try await LinkHostProcess.start(site)
         let printed = try await LinkHostCLI.run(["print", "aasa", "--host", "Brand.Example.org", "--config", site.configPath], directory: site.directory)
-        let served = try server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "brand.example.org")])
+        let served = try await server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "brand.example.org")])
         #expect(printed.exitCode == 0 && printed.stdout == served.text, "\(printed)")
         let noAndroid = try await LinkHostCLI.run(["print", "assetlinks", "--host", "a.brand.example.net", "--config", site.configPath], directory: site.directory)
         // The brand site has apps of its own and no Android app: it publishes none, not the top level's (issue 32).

@@ -49,7 +49,7 @@ struct SitesTests {
     ])
     func fiveShapes(path: String, callID: String, callType: String) async throws {
         let server = try await LinkHostProcess.start(try Self.twoSites())
-        let page = try server.request("GET", path, headers: [("Host", "links.example.com")])
+        let page = try await server.request("GET", path, headers: [("Host", "links.example.com")])
         #expect(page.status == 200, "\(path): \(page)")
         #expect(page.text.contains("<code dir=\"ltr\">\(callID)</code>"), "\(path)")
         #expect(page.text.contains("rel=\"canonical\" href=\"https://links.example.com/call/\(callID)?type=\(callType)\""), "\(path): \(page.text)")
@@ -62,7 +62,7 @@ struct SitesTests {
     ])
     func noShape(path: String) async throws {
         let server = try await LinkHostProcess.start(try Self.twoSites())
-        let page = try server.request("GET", path, headers: [("Host", "links.example.com")])
+        let page = try await server.request("GET", path, headers: [("Host", "links.example.com")])
         #expect(page.status == 404, "\(path): \(page)")
         #expect(!page.text.contains("script") && !page.text.contains("<b>"))
     }
@@ -70,7 +70,7 @@ struct SitesTests {
     @Test("the generated AASA opens every shape: one opening rule per shape after its exclusions, a query rule for the query shape")
     func aasaOfShapes() async throws {
         let server = try await LinkHostProcess.start(try Self.twoSites())
-        let aasa = try server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "links.example.com")])
+        let aasa = try await server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "links.example.com")])
         let applinks = (parseJSON(aasa.body) as? [String: Any])?["applinks"] as? [String: Any]
         let components = ((applinks?["details"] as? [[String: Any]])?.first?["components"] as? [[String: Any]]) ?? []
         // Each shape's exclusions, then its one opening rule; longer shapes and `type:id` first.
@@ -88,53 +88,53 @@ struct SitesTests {
     ])
     func siteByHost(host: String, isBrand: Bool) async throws {
         let server = try await LinkHostProcess.start(try Self.twoSites())
-        let aasa = try server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", host)])
+        let aasa = try await server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", host)])
         #expect(aasa.status == 200, "\(host): \(aasa)")
         let apps = aasaAppIDs(parseJSON(aasa.body))
         #expect(apps == [isBrand ? "\(Self.brandTeam).org.brand.video" : TestConfig().appID], "\(host): \(apps)")
-        let brandPage = try server.request("GET", "/meet/abc", headers: [("Host", host)])
-        let defaultPage = try server.request("GET", "/join/abc", headers: [("Host", host)])
+        let brandPage = try await server.request("GET", "/meet/abc", headers: [("Host", host)])
+        let defaultPage = try await server.request("GET", "/join/abc", headers: [("Host", host)])
         #expect(brandPage.status == (isBrand ? 200 : 404) && defaultPage.status == (isBrand ? 404 : 200), "\(host)")
         if isBrand {
             #expect(brandPage.text.contains("BRAND PAGE Brand Video") && brandPage.text.contains("abc meeting"), "\(brandPage.text)")
-            #expect(try server.request("GET", "/", headers: [("Host", host)]).text.contains("brand home"))
+            #expect(try await server.request("GET", "/", headers: [("Host", host)]).text.contains("brand home"))
         } else {
             #expect(defaultPage.text.contains("Linkhost Test"))
-            #expect(try server.request("GET", "/", headers: [("Host", host)]).text.contains("linkhost test home"))
+            #expect(try await server.request("GET", "/", headers: [("Host", host)]).text.contains("linkhost test home"))
         }
     }
 
     @Test("an absolute-form target's authority chooses the site, not the Host field")
     func absoluteForm() async throws {
         let server = try await LinkHostProcess.start(try Self.twoSites())
-        let page = try server.request("GET", "http://brand.example.org/meet/abc", headers: [("Host", "links.example.com")])
+        let page = try await server.request("GET", "http://brand.example.org/meet/abc", headers: [("Host", "links.example.com")])
         #expect(page.status == 200 && page.text.contains("BRAND PAGE"), "\(page)")
     }
 
     @Test("hostile Host fields: 400 where RFC 9112 says so, else the default site, never reflected")
     func hostileHosts() async throws {
         let server = try await LinkHostProcess.start(try Self.twoSites(baseURL: false))
-        let noHost = try server.connect()
-        try noHost.send("GET /join/abc HTTP/1.1\r\n\r\n")
-        #expect(try noHost.readResponse().status == 400)
-        let twoHosts = try server.connect()
-        try twoHosts.send("GET /join/abc HTTP/1.1\r\nHost: brand.example.org\r\nHost: links.example.com\r\n\r\n")
-        #expect(try twoHosts.readResponse().status == 400)
-        let long = try server.request("GET", "/join/abc", headers: [("Host", String(repeating: "a", count: 10_240) + ".example")])
+        let noHost = try await server.connect()
+        try await noHost.send("GET /join/abc HTTP/1.1\r\n\r\n")
+        #expect(try await noHost.readResponse().status == 400)
+        let twoHosts = try await server.connect()
+        try await twoHosts.send("GET /join/abc HTTP/1.1\r\nHost: brand.example.org\r\nHost: links.example.com\r\n\r\n")
+        #expect(try await twoHosts.readResponse().status == 400)
+        let long = try await server.request("GET", "/join/abc", headers: [("Host", String(repeating: "a", count: 10_240) + ".example")])
         #expect([400, 431].contains(long.status), "\(long.status)")
         // Control bytes: refused by the HTTP library, or the default site; never part of a page.
-        let control = try server.request("GET", "/join/abc", headers: [("Host", "brand.example.org\u{01}<x>")])
+        let control = try await server.request("GET", "/join/abc", headers: [("Host", "brand.example.org\u{01}<x>")])
         #expect([404, 400].contains(control.status) && !control.text.contains("<x>") && !control.text.contains("BRAND PAGE"), "\(control)")
         // Without a base URL a page names a Host only when the config does (PageHost): none of these, so no page.
         for host in ["evil.example\"><script>alert(1)</script>", "evil.example/<svg onload=x>", "b\u{fc}cher.example", "links.example.com:8443"] {
-            let page = try server.request("GET", "/join/abc", headers: [("Host", host)])
+            let page = try await server.request("GET", "/join/abc", headers: [("Host", host)])
             #expect(page.status == 404 && page.header("Cache-Control") == "no-store", "\(host): \(page.status)")
             #expect(!page.text.contains("<script>alert") && !page.text.contains("<svg onload") && !page.text.contains("b\u{fc}cher"), "\(host) reached the page")
         }
         // A host the brand site lists is written as listed: lowercase, without the port the request carried.
-        let listed = try server.request("GET", "/meet/abc", headers: [("Host", "X.Brand.Example.NET:8443")])
+        let listed = try await server.request("GET", "/meet/abc", headers: [("Host", "X.Brand.Example.NET:8443")])
         #expect(listed.status == 200 && listed.text.contains("BRAND PAGE"), "\(listed)")
-        let plain = try server.request("GET", "/join/abc", headers: [("Host", "localhost:8443")])
+        let plain = try await server.request("GET", "/join/abc", headers: [("Host", "localhost:8443")])
         #expect(plain.text.contains("href=\"https://localhost:8443/call/abc?type=default\""), "\(plain.text)")
         #expect(server.isRunning)
     }
@@ -142,8 +142,8 @@ struct SitesTests {
     @Test("each access-log line names the Host as sent and the site that answered")
     func accessLogNamesTheTenant() async throws {
         let server = try await LinkHostProcess.start(try Self.twoSites())
-        _ = try server.request("GET", "/meet/abc", headers: [("Host", "x.brand.example.net")])
-        _ = try server.request("GET", "/join/abc", headers: [("Host", "links.example.com")])
+        _ = try await server.request("GET", "/meet/abc", headers: [("Host", "x.brand.example.net")])
+        _ = try await server.request("GET", "/join/abc", headers: [("Host", "links.example.com")])
         let entries = { server.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } }
         #expect(try await eventually { entries().count >= 2 })
         let pairs = entries().map { "\($0["host"] as? String ?? "-") \($0["site"] as? String ?? "-") \($0["path"] as? String ?? "-")" }
@@ -154,9 +154,9 @@ struct SitesTests {
     @Test("metrics count per site, labelled by the site's first host")
     func metricsPerSite() async throws {
         let server = try await LinkHostProcess.start(try Self.twoSites())
-        _ = try server.request("GET", "/meet/abc", headers: [("Host", "x.brand.example.net")])
-        _ = try server.request("GET", "/join/abc", headers: [("Host", "links.example.com")])
-        let metrics = try server.request("GET", "/metrics", headers: [("Host", "brand.example.org")]).text
+        _ = try await server.request("GET", "/meet/abc", headers: [("Host", "x.brand.example.net")])
+        _ = try await server.request("GET", "/join/abc", headers: [("Host", "links.example.com")])
+        let metrics = try await server.request("GET", "/metrics", headers: [("Host", "brand.example.org")]).text
         #expect(metrics.contains("linkhost_requests_total{site=\"brand.example.org\",route=\"call_page\",status=\"2xx\"} 1"), "\(metrics)")
         #expect(metrics.contains("linkhost_requests_total{site=\"default\",route=\"call_page\",status=\"2xx\"} 1"))
     }
@@ -174,7 +174,7 @@ struct SitesTests {
         try await server.waitForStderr(containing: "reload failed")
         // The site is named by its id (its first host) beside its index.
         #expect(server.stderr.contains("site \"new.example\" (sites[0]) callLinks.template"), "\(server.stderr)")
-        #expect(try server.request("GET", "/meet/abc", headers: [("Host", "brand.example.org")]).status == 200)
-        #expect(try server.request("GET", "/n/abc", headers: [("Host", "new.example")]).status == 404)
+        #expect(try await server.request("GET", "/meet/abc", headers: [("Host", "brand.example.org")]).status == 200)
+        #expect(try await server.request("GET", "/n/abc", headers: [("Host", "new.example")]).status == 404)
     }
 }

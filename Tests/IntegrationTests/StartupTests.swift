@@ -86,7 +86,7 @@ struct StartupTests {
         ])
         #expect(server.host == "127.0.0.1", "\(server.stdout)")
         #expect(server.port != 1, "\(server.stdout)")
-        let response = try server.request("GET", "/.well-known/apple-app-site-association")
+        let response = try await server.request("GET", "/.well-known/apple-app-site-association")
         #expect(aasaAppIDs(parseJSON(response.body)) == [config.appID], "the config named by LINKHOST_CONFIG must be served: \(response)")
     }
 
@@ -98,7 +98,7 @@ struct StartupTests {
         ])
         #expect(server.host == "127.0.0.1", "\(server.stdout)")
         #expect(server.port != 1, "\(server.stdout)")
-        #expect(try server.request("GET", "/.well-known/apple-app-site-association").status == 200)
+        #expect(try await server.request("GET", "/.well-known/apple-app-site-association").status == 200)
     }
 
     @Test("An invalid LINKHOST_PORT is a config error naming the variable (exit 2)")

@@ -7,7 +7,7 @@ struct StaticFileTests {
     @Test("A static file is served with its content type, ETag and caching, and revalidates to 304")
     func staticFile() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        let response = try server.request("GET", "/style.css")
+        let response = try await server.request("GET", "/style.css")
         #expect(response.status == 200, "\(response)")
         #expect(response.text == SiteFixture.publicFiles["style.css"])
         #expect(response.header("Content-Type") == "text/css; charset=utf-8")
@@ -17,7 +17,7 @@ struct StaticFileTests {
         let etag = try #require(response.header("ETag"))
         #expect(isStrongETag(etag))
 
-        let revalidated = try server.request("GET", "/style.css", headers: [("If-None-Match", etag)])
+        let revalidated = try await server.request("GET", "/style.css", headers: [("If-None-Match", etag)])
         #expect(revalidated.status == 304, "\(revalidated)")
         #expect(revalidated.header("ETag") == etag)
         #expect(revalidated.body.isEmpty)
@@ -26,23 +26,23 @@ struct StaticFileTests {
     @Test("`/` serves index.html and `/sub/` serves sub/index.html as HTML")
     func indexFiles() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        let root = try server.request("GET", "/")
+        let root = try await server.request("GET", "/")
         #expect(root.status == 200, "\(root)")
         #expect(root.text == SiteFixture.publicFiles["index.html"])
         #expect(root.header("Content-Type") == "text/html; charset=utf-8")
-        #expect(try server.request("GET", "/index.html").body == root.body)
+        #expect(try await server.request("GET", "/index.html").body == root.body)
 
-        let sub = try server.request("GET", "/sub/")
+        let sub = try await server.request("GET", "/sub/")
         #expect(sub.status == 200, "\(sub)")
         #expect(sub.text == SiteFixture.publicFiles["sub/index.html"])
-        let withoutSlash = try server.request("GET", "/sub")
+        let withoutSlash = try await server.request("GET", "/sub")
         #expect(withoutSlash.status == 404 && withoutSlash.header("Location") == nil, "/sub must not redirect: \(withoutSlash)")
     }
 
     @Test("A percent-encoded file name (`/a%20b.txt`) reaches the file `a b.txt`")
     func percentEncodedName() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        let response = try server.request("GET", "/a%20b.txt")
+        let response = try await server.request("GET", "/a%20b.txt")
         #expect(response.status == 200, "\(response)")
         #expect(response.text == SiteFixture.publicFiles["a b.txt"])
         #expect(response.header("Content-Type") == "text/plain; charset=utf-8")
@@ -51,17 +51,17 @@ struct StaticFileTests {
     @Test("An unknown path → 404 with a small body and no redirect; HEAD of it has no body")
     func unknownPath() async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        let connection = try server.connect()
+        let connection = try await server.connect()
         for path in ["/no-such-page", "/call", "/.well-known/", "/.well-known/apple-app-site-association.json"] {
-            let response = try connection.request("GET", path)
+            let response = try await connection.request("GET", path)
             #expect(response.status == 404, "\(path): \(response)")
             #expect(response.header("Location") == nil)
             #expect(!response.body.isEmpty && response.body.count < 1024, "\(path): the 404 body should be small: \(response)")
             #expect(response.header("Content-Length") == String(response.body.count))
         }
-        let head = try connection.request("HEAD", "/no-such-page")
+        let head = try await connection.request("HEAD", "/no-such-page")
         #expect(head.status == 404)
-        #expect(try connection.request("GET", "/style.css").status == 200, "the connection must still be in sync after HEAD 404")
+        #expect(try await connection.request("GET", "/style.css").status == 200, "the connection must still be in sync after HEAD 404")
     }
 
     @Test("The AASA path with a trailing slash → 404, never a redirect", arguments: [
@@ -69,7 +69,7 @@ struct StaticFileTests {
     ])
     func trailingSlash(path: String) async throws {
         let server = try await LinkHostProcess.start(SiteFixture())
-        let response = try server.request("GET", path)
+        let response = try await server.request("GET", path)
         #expect(response.status == 404, "\(response)")
         #expect(response.header("Location") == nil, "\(response)")
     }
@@ -103,7 +103,7 @@ struct StaticFileTests {
         let config = TestConfig()
         for path in Self.traversalPaths {
             // A fresh connection each: a server that rejects a request line may close the connection.
-            let response = try server.request("GET", path)
+            let response = try await server.request("GET", path)
             #expect(response.status == 404, "GET \(path): \(response)")
             for secret in [SiteFixture.outsideSecret, SiteFixture.hiddenSecret, config.teamID] {
                 #expect(!response.text.contains(secret), "GET \(path) leaked file content: \(response)")

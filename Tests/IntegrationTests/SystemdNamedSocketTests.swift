@@ -10,17 +10,6 @@ import Glibc
 @Suite("systemd: named sockets", .timeLimit(.minutes(3)))
 struct SystemdNamedSocketTests {
 
-    /// `systemd-socket-activate -l 127.0.0.1:PORT … --fdname=NAMES -- linkhost serve`, not yet connected to.
-    private func activate(_ site: SiteFixture, ports: [Int], names: [String]?) async throws -> ChildProcess {
-        let listen = ports.flatMap { ["-l", "127.0.0.1:\($0)"] }
-        let naming = names.map { ["--fdname=" + $0.joined(separator: ":")] } ?? []
-        let child = try ChildProcess(executable: try requireTool("systemd-socket-activate"), arguments: listen + naming + ["--", try LinkHostCLI.binaryPath(), "serve", "--config", site.configPath],
-                                     environment: LinkHostCLI.baseEnvironment, directory: site.directory)
-        // Nothing may connect before the activator holds every socket (on a busy machine it starts late).
-        if let last = ports.last { try await child.waitForStderr(containing: "Listening on 127.0.0.1:\(last)", timeout: .seconds(20)) }
-        return child
-    }
-
     /// One curl request: status and headers as curl dumps them.
     private func curl(_ url: String) async throws -> (status: Int, headers: String) {
         let result = try await runTool("curl", ["-sS", "-k", "--max-time", "5", "-D", "-", "-o", "/dev/null", url])
@@ -32,12 +21,14 @@ struct SystemdNamedSocketTests {
     func httpsAndHTTP() async throws {
         _ = try requireTool("systemd-socket-activate")
         let site = try SiteFixture()
-        let (httpPort, httpsPort, configuredHTTP) = (try RawHTTPClientPortPicker.freePort(), try RawHTTPClientPortPicker.freePort(), try RawHTTPClientPortPicker.freePort())
+        // A port nobody binds, from the same owner as the activator's: it differs from theirs and from any port-0 listener.
+        let configuredHTTP = try TestPorts.candidates(1)[0]
         var config = try await site.servingHTTPS()
         config.serverExtra["httpPort"] = configuredHTTP
         try site.writeConfig(config)
         // HTTP first: a linkhost that went by order would take it for HTTPS.
-        let child = try await activate(site, ports: [httpPort, httpsPort], names: ["http", "https"])
+        let (child, ports) = try await SystemdTests.activate(site, ports: 2, names: ["http", "https"])
+        let (httpPort, httpsPort) = (ports[0], ports[1])
         // linkhost starts on the first connection attempt, which waits in the socket's backlog.
         let secure = try await curl("https://127.0.0.1:\(httpsPort)/.well-known/apple-app-site-association")
         #expect(secure.status == 200 && secure.headers.lowercased().contains("strict-transport-security: max-age="), "\(secure.headers)")
@@ -47,8 +38,8 @@ struct SystemdNamedSocketTests {
         #expect(redirected.status == 308, "the plain-HTTP listener redirects the rest: \(redirected.headers)")
         try await child.waitForStderr(containing: "named http, https")
         #expect(child.stderr.text.contains("linkhost: listening on https://127.0.0.1:\(httpsPort)"), "\(child.stderr.text)")
-        #expect(throws: (any Error).self, "server.httpPort \(configuredHTTP) must not be bound beside the passed socket") {
-            try RawHTTPClient(port: configuredHTTP, timeout: .seconds(1))
+        await #expect(throws: (any Error).self, "server.httpPort \(configuredHTTP) must not be bound beside the passed socket") {
+            try await RawHTTPClient.open(port: configuredHTTP, timeout: .seconds(1))
         }
         child.send(SIGTERM)
         #expect(try await child.waitForExit(timeout: happensWithin).exitCode == 0)
@@ -57,15 +48,14 @@ struct SystemdNamedSocketTests {
     /// Starts an activation that does not fit the config and returns how it ended (after the first connection attempt).
     private func mismatch(_ config: TestConfig, _ site: SiteFixture, ports: Int, names: [String]?) async throws -> Termination {
         try site.writeConfig(config)
-        let bound = try (0..<ports).map { _ in try RawHTTPClientPortPicker.freePort() }
-        let child = try await activate(site, ports: bound, names: names)
+        let (child, bound) = try await SystemdTests.activate(site, ports: ports, names: names)
         // The attempt starts linkhost; it fails before it answers, so the connection may be reset or refused.
         // At least 20 attempts whatever the clock says: in a full run this task may first run after a long wait.
         let deadline = ContinuousClock.now + .seconds(15)
         var attempts = 0
         while child.isRunning && (attempts < 20 || ContinuousClock.now < deadline) {
             attempts += 1
-            if (try? RawHTTPClient(port: bound[0], timeout: .seconds(1)).request("GET", "/healthz")) != nil { break }
+            if (try? await RawHTTPClient.open(port: bound[0], timeout: .seconds(1)).request("GET", "/healthz")) != nil { break }
             try await Task.sleep(for: .milliseconds(100))
         }
         // Generous: in a full parallel run on two shared cores a debug linkhost may take seconds to load.
@@ -81,7 +71,7 @@ struct SystemdNamedSocketTests {
         _ = try requireTool("systemd-socket-activate")
         let site = try SiteFixture()
         var https = try await site.servingHTTPS()
-        https.serverExtra["httpPort"] = try RawHTTPClientPortPicker.freePort()
+        https.serverExtra["httpPort"] = try TestPorts.candidates(1)[0]
         var httpsOnly = try await site.servingHTTPS()
         httpsOnly.serverExtra["httpPort"] = nil
         let cases: [(String, TestConfig, Int, [String]?, String)] = [
@@ -105,8 +95,8 @@ struct SystemdNamedSocketTests {
     func unnamedPlain() async throws {
         _ = try requireTool("systemd-socket-activate")
         let site = try SiteFixture()
-        let port = try RawHTTPClientPortPicker.freePort()
-        let child = try await activate(site, ports: [port], names: ["linkhost.socket"])
+        let (child, ports) = try await SystemdTests.activate(site, ports: 1, names: ["linkhost.socket"])
+        let port = ports[0]
         #expect(try await SystemdTests.connect(port).request("GET", "/healthz").status == 200)
         try await child.waitForStderr(containing: "1 socket passed by systemd (LISTEN_FDS)")
         child.send(SIGTERM)

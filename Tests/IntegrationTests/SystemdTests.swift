@@ -80,7 +80,7 @@ struct SystemdTests {
         let server = try await LinkHostProcess.start(site, environment: ["NOTIFY_SOCKET": socket.path])
         let ready = try await socket.wait(for: "READY=1")
         #expect(ready.last?.contains("STATUS=serving generation 1") == true, "\(ready)")
-        #expect(try server.request("GET", "/healthz").status == 200, "READY=1 must come only once the listener accepts")
+        #expect(try await server.request("GET", "/healthz").status == 200, "READY=1 must come only once the listener accepts")
 
         server.signal(SIGHUP)
         let reloading = try await socket.wait(for: "RELOADING=1")
@@ -93,20 +93,32 @@ struct SystemdTests {
         #expect(try await server.waitForExit(timeout: happensWithin).exitCode == 0)
     }
 
-    /// `systemd-socket-activate -l 127.0.0.1:PORT … -- linkhost serve`, started but not yet connected to.
-    static func activate(_ site: SiteFixture, ports: [Int]) throws -> ChildProcess {
+    /// `systemd-socket-activate -l 127.0.0.1:PORT … [--fdname=NAMES] -- linkhost serve` on `count` new ports, before
+    /// linkhost runs; TestPorts starts it again on new ports when another process took one first.
+    static func activate(_ site: SiteFixture, ports count: Int, names: [String]? = nil) async throws -> (child: ChildProcess, ports: [Int]) {
+        let binary = try LinkHostCLI.binaryPath()
+        return try await TestPorts.binding(count, "systemd-socket-activate") { ports in
+            (try await startActivator(ports: ports, names: names, command: [binary, "serve", "--config", site.configPath], directory: site.directory), ports)
+        }
+    }
+
+    /// Starts `systemd-socket-activate` on exactly `ports` (inside a caller's `TestPorts.binding`, which retries it
+    /// when it reports "Failed to listen on …: Address already in use") and returns once it holds every socket: it
+    /// prints "Listening on" for each, and nothing may connect before (on a busy machine it starts late).
+    static func startActivator(ports: [Int], names: [String]?, options: [String] = [], command: [String], directory: String) async throws -> ChildProcess {
         let listen = ports.flatMap { ["-l", "127.0.0.1:\($0)"] }
-        return try ChildProcess(
-            executable: try requireTool("systemd-socket-activate"),
-            arguments: listen + ["--", try LinkHostCLI.binaryPath(), "serve", "--config", site.configPath],
-            environment: LinkHostCLI.baseEnvironment, directory: site.directory)
+        let naming = names.map { ["--fdname=" + $0.joined(separator: ":")] } ?? []
+        let child = try ChildProcess(executable: try requireTool("systemd-socket-activate"), arguments: listen + naming + options + ["--"] + command,
+                                     environment: LinkHostCLI.baseEnvironment, directory: directory)
+        for port in ports { try await child.waitForStderr(containing: "Listening on 127.0.0.1:\(port)", timeout: .seconds(20)) }
+        return child
     }
 
     /// Connects to `port`, retrying while the activator is still binding.
     static func connect(_ port: Int) async throws -> RawHTTPClient {
         let deadline = ContinuousClock.now + .seconds(5)
         while true {
-            do { return try RawHTTPClient(port: port) } catch {
+            do { return try await RawHTTPClient.open(port: port) } catch {
                 if ContinuousClock.now > deadline { throw error }
                 try await Task.sleep(for: .milliseconds(20))
             }
@@ -116,12 +128,12 @@ struct SystemdTests {
     @Test("Socket activation: the first connection attempt, made before linkhost runs, is answered on the passed socket")
     func oneSocket() async throws {
         _ = try requireTool("systemd-socket-activate")
-        let port = try RawHTTPClientPortPicker.freePort()
         let site = try SiteFixture()
-        let child = try Self.activate(site, ports: [port])
+        let (child, ports) = try await Self.activate(site, ports: 1)
+        let port = ports[0]
         // linkhost is not running yet: this connection waits in the socket's backlog and starts it.
         let first = try await Self.connect(port)
-        let answer = try first.request("GET", "/.well-known/apple-app-site-association")
+        let answer = try await first.request("GET", "/.well-known/apple-app-site-association")
         #expect(answer.status == 200, "\(answer)")
         // The output arrives through pipes read by other threads: wait for it rather than race it.
         try await child.waitForStderr(containing: "1 socket passed by systemd")
@@ -133,9 +145,8 @@ struct SystemdTests {
     @Test("Socket activation with two sockets: both are served, and SIGHUP reloads on both")
     func twoSockets() async throws {
         _ = try requireTool("systemd-socket-activate")
-        let ports = [try RawHTTPClientPortPicker.freePort(), try RawHTTPClientPortPicker.freePort()]
         let site = try SiteFixture()
-        let child = try Self.activate(site, ports: ports)
+        let (child, ports) = try await Self.activate(site, ports: 2)
         #expect(try await Self.connect(ports[0]).request("GET", "/healthz").status == 200)
         #expect(try await Self.connect(ports[1]).request("GET", "/healthz").status == 200)
         try await child.waitForStderr(containing: "2 sockets passed by systemd")
@@ -146,7 +157,7 @@ struct SystemdTests {
         child.send(SIGHUP)
         try await child.waitForStderr(containing: "reloaded")
         for port in ports {
-            let aasa = try RawHTTPClient(port: port).request("GET", "/.well-known/apple-app-site-association")
+            let aasa = try await RawHTTPClient.open(port: port).request("GET", "/.well-known/apple-app-site-association")
             #expect(aasaAppIDs(parseJSON(aasa.body)) == [changed.appID], "port \(port): \(aasa)")
         }
         child.send(SIGTERM)

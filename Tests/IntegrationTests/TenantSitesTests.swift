@@ -34,26 +34,26 @@ struct TenantSitesTests {
         let server = try await LinkHostProcess.start(try Self.tenants(strictHosts: true))
         for host in ["meet.customer26.example", "unknown.example:8443", "127.0.0.1"] {
             for path in ["/.well-known/apple-app-site-association", "/.well-known/assetlinks.json", "/call/abc", "/", "/call.js"] {
-                let answer = try server.request("GET", path, headers: [("Host", host)])
+                let answer = try await server.request("GET", path, headers: [("Host", host)])
                 #expect(answer.status == 404 && answer.header("Cache-Control") == "no-store", "\(host) \(path): \(answer)")
                 #expect(!answer.text.contains("ABCDE12345") && !answer.text.contains("Linkhost Test"), "\(host) \(path) leaked the default tenant")
             }
-            #expect(try server.request("GET", "/healthz", headers: [("Host", host)]).status == 200, "\(host): probes use the pod's address")
-            let conditional = try server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", host), ("If-None-Match", "\"x\"")])
+            #expect(try await server.request("GET", "/healthz", headers: [("Host", host)]).status == 200, "\(host): probes use the pod's address")
+            let conditional = try await server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", host), ("If-None-Match", "\"x\"")])
             #expect(conditional.status == 404, "\(host): the long way refuses it too")
         }
-        let listed = try server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "links.example.com")])
+        let listed = try await server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "links.example.com")])
         #expect(listed.status == 200 && aasaAppIDs(parseJSON(listed.body)) == [TestConfig().appID], "\(listed)")
-        let brand = try server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "a.brand.example")])
+        let brand = try await server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "a.brand.example")])
         #expect(brand.status == 200 && aasaAppIDs(parseJSON(brand.body)) == ["\(Self.brandTeam).org.brand.video"])
-        #expect(try server.request("GET", "/call/abc", headers: [("Host", "links.example.com")]).status == 200)
+        #expect(try await server.request("GET", "/call/abc", headers: [("Host", "links.example.com")]).status == 200)
         #expect(server.isRunning)
     }
 
     @Test("without strict hosts an unknown host still gets the default site, as before")
     func lenientHosts() async throws {
         let server = try await LinkHostProcess.start(try Self.tenants(strictHosts: false))
-        let answer = try server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "meet.customer26.example")])
+        let answer = try await server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "meet.customer26.example")])
         #expect(answer.status == 200 && aasaAppIDs(parseJSON(answer.body)) == [TestConfig().appID], "\(answer)")
     }
 
@@ -61,24 +61,24 @@ struct TenantSitesTests {
     func staticOverlay() async throws {
         let server = try await LinkHostProcess.start(try Self.tenants(strictHosts: false))
         let brand = [("Host", "meet.brand.example")]
-        let css = try server.request("GET", "/site.css", headers: brand)
+        let css = try await server.request("GET", "/site.css", headers: brand)
         #expect(css.status == 200 && css.text.contains("/* brand */"), "\(css)")
-        let shipped = try server.request("GET", "/call.js", headers: [("Host", "links.example.com")])
-        let script = try server.request("GET", "/call.js", headers: brand)
+        let shipped = try await server.request("GET", "/call.js", headers: [("Host", "links.example.com")])
+        let script = try await server.request("GET", "/call.js", headers: brand)
         #expect(script.status == 200 && script.body == shipped.body && !script.body.isEmpty, "\(script.status)")
-        #expect(try server.request("GET", "/favicon.svg", headers: brand).status == 200)
-        #expect(try server.request("GET", "/site.css", headers: [("Host", "links.example.com")]).text.contains("/* brand */") == false)
-        #expect(try server.request("GET", "/nothing-here.txt", headers: brand).status == 404)
+        #expect(try await server.request("GET", "/favicon.svg", headers: brand).status == 200)
+        #expect(try await server.request("GET", "/site.css", headers: [("Host", "links.example.com")]).text.contains("/* brand */") == false)
+        #expect(try await server.request("GET", "/nothing-here.txt", headers: brand).status == 404)
         // The call page on the brand's host finds its script and style.
-        let page = try server.request("GET", "/call/abc", headers: brand)
+        let page = try await server.request("GET", "/call/abc", headers: brand)
         #expect(page.status == 200 && page.text.contains("Brand Video"), "\(page.status)")
     }
 
     @Test("the site's id names it in the metrics' site label and the access log's site field")
     func idInMetricsAndLogs() async throws {
         let server = try await LinkHostProcess.start(try Self.tenants(strictHosts: false))
-        _ = try server.request("GET", "/call/abc", headers: [("Host", "x.brand.example")])
-        let metrics = try server.request("GET", "/metrics", headers: [("Host", "links.example.com")]).text
+        _ = try await server.request("GET", "/call/abc", headers: [("Host", "x.brand.example")])
+        let metrics = try await server.request("GET", "/metrics", headers: [("Host", "links.example.com")]).text
         #expect(metrics.contains("linkhost_requests_total{site=\"brand\",route=\"call_page\",status=\"2xx\"} 1"), "\(metrics)")
         #expect(!metrics.contains("site=\"meet.brand.example\""))
         let entries = { server.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] } }
@@ -118,14 +118,14 @@ struct TenantSitesTests {
         let site = try SiteFixture()
         try site.writeConfigText(text)
         let server = try await LinkHostProcess.start(site)
-        let stranger = try server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "meet.customer26.example")])
+        let stranger = try await server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "meet.customer26.example")])
         #expect(stranger.status == 404 && stranger.header("Cache-Control") == "no-store", "\(stranger)")
         let acme = [("Host", "meet.acme-video.example")]
-        let favicon = try server.request("GET", "/favicon.svg", headers: acme)
+        let favicon = try await server.request("GET", "/favicon.svg", headers: acme)
         #expect(favicon.status == 200 && favicon.text.contains("#c2410c"), "the brand's own favicon: \(favicon)")
-        #expect(try server.request("GET", "/call.js", headers: acme).status == 200, "the rest comes from the top level's folder")
-        #expect(try server.request("GET", "/call/abc?type=video", headers: acme).text.contains("Acme Meet"))
-        let globex = try server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "call-staging.globex.example")])
+        #expect(try await server.request("GET", "/call.js", headers: acme).status == 200, "the rest comes from the top level's folder")
+        #expect(try await server.request("GET", "/call/abc?type=video", headers: acme).text.contains("Acme Meet"))
+        let globex = try await server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "call-staging.globex.example")])
         #expect(aasaAppIDs(parseJSON(globex.body)) == ["GLOBEX7890.com.globex.call"], "\(globex)")
     }
 }

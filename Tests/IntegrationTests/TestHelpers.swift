@@ -36,12 +36,13 @@ func maxAge(_ cacheControl: String?) -> Int? {
     return nil
 }
 
-/// Polls `condition` every 20 ms until it holds; false when `timeout` passes first.
-func eventually(timeout: Duration = happensWithin, _ condition: () throws -> Bool) async throws -> Bool {
+/// Polls `condition` (which may await a request) every 20 ms until it holds; false when `timeout` passes first.
+/// Checked once more after the deadline, so a condition that came true while this task waited is still seen.
+func eventually(timeout: Duration = happensWithin, _ condition: () async throws -> Bool) async throws -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
-        if try condition() { return true }
+        if try await condition() { return true }
         try await Task.sleep(for: .milliseconds(20))
     }
-    return try condition()
+    return try await condition()
 }

@@ -6,7 +6,7 @@ import Testing
 struct TrustedProxyTests {
     /// Sends one request per header set, each on its own path, and returns each path's logged `remote`.
     static func loggedRemotes(_ server: LinkHostProcess, _ requests: [(path: String, headers: [(String, String)])]) async throws -> [String: String] {
-        for request in requests { _ = try server.request("GET", request.path, headers: request.headers) }
+        for request in requests { _ = try await server.request("GET", request.path, headers: request.headers) }
         var remotes: [String: String] = [:]
         let complete = try await eventually {
             remotes = [:]

@@ -54,9 +54,12 @@ void lhtest_error_text(int code, char *buffer, int length);
 /// Returns the descriptor, or -1 with errno set.
 int lhtest_connect_from(const char *source, const char *host, int port, int timeout_ms);
 
-/// Picks `count` (at most 64) distinct free TCP ports on 127.0.0.1 into `ports`: each is bound at once (so
-/// they differ), then all are released for the test to use. Returns 0, or -1 with errno set.
-int lhtest_free_ports(int count, int *ports);
+/// Whether 127.0.0.1:`port` can be bound now (SO_REUSEADDR, as servers bind): 1 free, 0 in use, -1 another error.
+/// For TestPorts.swift only, which retries a program on new ports when it loses the race for one anyway.
+int lhtest_port_is_free(int port);
+
+/// The local port of connected socket `fd` (IPv4 or IPv6), or -1: names the connection in /proc/net/tcp.
+int lhtest_local_port(int fd);
 
 /// Raises this process's soft RLIMIT_NOFILE towards `wanted` (never past the hard limit) and
 /// returns the limit now in force, or -1.

@@ -10,13 +10,6 @@ import Glibc
 // The harness of the ACME tests: Pebble and pebble-challtestsrv (Debian's packages), the fake CA, the
 // openssl and curl clients that check what linkhost serves, and the state folder the tests seed.
 
-/// `count` distinct free loopback ports (held open together while chosen, so they differ).
-func freePorts(_ count: Int) throws -> [Int] {
-    var ports = [Int32](repeating: 0, count: count)
-    guard lhtest_free_ports(Int32(count), &ports) == 0 else { throw HarnessError("no free ports: \(errorText(errno))") }
-    return ports.map(Int.init)
-}
-
 /// A temporary folder, removed on deinit.
 final class ACMEFolder: Sendable {
     let path: String
@@ -62,35 +55,36 @@ final class PebbleCA: Sendable {
         let pebblePath = try requireTool("pebble"), challengeServerPath = try requireTool("pebble-challtestsrv")
         _ = try requireTool("curl")
         self.folder = folder
-        let ports = try freePorts(5)
-        acmePort = ports[0]
-        managementPort = ports[1]
         try folder.makeCertificate("localhost", certificate: "pebble-listener.pem", key: "pebble-listener.key")
-        let config = """
-        {"pebble": {"listenAddress": "127.0.0.1:\(acmePort)", "managementListenAddress": "127.0.0.1:\(managementPort)",
-          "certificate": "\(folder.path)/pebble-listener.pem", "privateKey": "\(folder.path)/pebble-listener.key",
-          "httpPort": \(httpPort), "tlsPort": \(ports[2]), "ocspResponderURL": "", "externalAccountBindingRequired": false}}
-        """
-        try folder.write(config, to: "pebble.json")
-        let dnsPort = ports[3]
-        dns = try ChildProcess(executable: challengeServerPath,
-                               arguments: ["-dns01", "127.0.0.1:\(dnsPort)", "-http01", "", "-https01", "", "-tlsalpn01", "",
-                                           "-management", "127.0.0.1:\(ports[4])", "-defaultIPv4", "127.0.0.1", "-defaultIPv6", ""])
-        try await dns.waitForOutput(containing: "Starting challenge servers")
-        pebble = try ChildProcess(executable: pebblePath, arguments: ["-config", folder.path + "/pebble.json", "-dnsserver", "127.0.0.1:\(dnsPort)"],
-                                  environment: ChildProcess.inheritedEnvironment.merging(
-                                      ["PEBBLE_VA_NOSLEEP": "1", "PEBBLE_WFE_NONCEREJECT": "\(nonceReject)", "PEBBLE_AUTHZREUSE": "0"]) { $1 })
-        try await pebble.waitForOutput(containing: "Listening on: 127.0.0.1:\(acmePort)")
-        // Pebble prints that line before it binds: a client started at once found the port refused and
-        // waited out its 60 s retry. Ready means a connection is accepted (or Pebble's exit is reported).
-        let deadline = ContinuousClock.now + .seconds(10)
-        while true {
-            let fd = lhtest_connect("127.0.0.1", Int32(acmePort), 1_000)
-            if fd >= 0 { close(fd); break }
-            guard pebble.isRunning, ContinuousClock.now < deadline else {
-                throw HarnessError("Pebble does not accept connections on 127.0.0.1:\(acmePort):\n\(pebble.stdout.text)\(pebble.stderr.text)")
+        // Pebble and its DNS bind four of the five ports (tlsPort is only where Pebble would connect): started
+        // again on new ones when either finds one taken.
+        (acmePort, managementPort, dns, pebble) = try await TestPorts.binding(5, "Pebble and pebble-challtestsrv") { ports in
+            let (acmePort, managementPort, dnsPort) = (ports[0], ports[1], ports[3])
+            let config = """
+            {"pebble": {"listenAddress": "127.0.0.1:\(acmePort)", "managementListenAddress": "127.0.0.1:\(managementPort)",
+              "certificate": "\(folder.path)/pebble-listener.pem", "privateKey": "\(folder.path)/pebble-listener.key",
+              "httpPort": \(httpPort), "tlsPort": \(ports[2]), "ocspResponderURL": "", "externalAccountBindingRequired": false}}
+            """
+            try folder.write(config, to: "pebble.json")
+            let dns = try ChildProcess(executable: challengeServerPath,
+                                       arguments: ["-dns01", "127.0.0.1:\(dnsPort)", "-http01", "", "-https01", "", "-tlsalpn01", "",
+                                                   "-management", "127.0.0.1:\(ports[4])", "-defaultIPv4", "127.0.0.1", "-defaultIPv6", ""])
+            try await dns.waitForOutput(containing: "Starting challenge servers")
+            let pebble = try ChildProcess(executable: pebblePath, arguments: ["-config", folder.path + "/pebble.json", "-dnsserver", "127.0.0.1:\(dnsPort)"],
+                                          environment: ChildProcess.inheritedEnvironment.merging(
+                                              ["PEBBLE_VA_NOSLEEP": "1", "PEBBLE_WFE_NONCEREJECT": "\(nonceReject)", "PEBBLE_AUTHZREUSE": "0"]) { $1 })
+            try await pebble.waitForOutput(containing: "Listening on: 127.0.0.1:\(acmePort)")
+            // Pebble prints that line before it binds: a client started at once found the port refused and
+            // waited out its 60 s retry. Ready means a connection is accepted (or Pebble's exit is reported).
+            let deadline = ContinuousClock.now + .seconds(10)
+            while true {
+                if await acceptsConnections(port: acmePort) { break }
+                guard pebble.isRunning, dns.isRunning, ContinuousClock.now < deadline else {
+                    throw HarnessError("Pebble does not accept connections on 127.0.0.1:\(acmePort):\n\(pebble.output)\(dns.output)")
+                }
+                try await Task.sleep(for: .milliseconds(50))
             }
-            try await Task.sleep(for: .milliseconds(50))
+            return (acmePort, managementPort, dns, pebble)
         }
     }
 

@@ -63,32 +63,31 @@ struct ACMEUnitTests {
         #expect(sockets.allSatisfy { $0["Service"] == ["linkhost-https.service"] })
 
         let folder = try ACMEFolder()
-        let ports = try freePorts(2)
-        let (httpsPort, httpPort) = (ports[0], ports[1])
-        let pebble = try await PebbleCA(folder: folder, httpPort: httpPort)
+        // Pebble validates against the activator's http socket, so both start together on the ports TestPorts
+        // hands out, and start again on new ones when the activator finds one taken.
+        let (pebble, child, ports) = try await TestPorts.binding(2, "Pebble and systemd-socket-activate") { ports in
+            let pebble = try await PebbleCA(folder: folder, httpPort: ports[1])
+            // The operator's config: ACME for one host, nothing about ports or the state folder (the unit says those).
+            try folder.write("""
+            {"server": {"host": "127.0.0.1", "tls": {"acme": {"directory": "\(pebble.directory)", "caFile": "\(pebble.caFile)", "hosts": ["a.test"]}}},
+             "apps": [{"name": "Unit", "teamID": "QRSTU67890", "bundleID": "com.acme.unit"}], "callLinks": {"template": "public/call.html"}}
+            """, to: "linkhost.json")
+            try folder.write("<!doctype html><title>call</title>\n", to: "public/call.html")
+            var unitEnvironment = environment
+            unitEnvironment["LINKHOST_CONFIG"] = folder.path + "/linkhost.json"
+            // /var/lib/linkhost is systemd's to make; here a folder of the test stands in for it.
+            unitEnvironment["LINKHOST_ACME_DEFAULT_STATE_DIRECTORY"] = folder.path + "/var-lib-linkhost"
+            let command = try #require(service["ExecStart"].last).split(separator: " ").map(String.init)
+            #expect(command == ["/usr/local/bin/linkhost", "serve"])
+            let names = sockets.map { $0["FileDescriptorName"][0] }
+            // The activator passes only what -E names, as systemd passes only the unit's Environment=.
+            let setenv = unitEnvironment.sorted { $0.key < $1.key }.map { "-E\($0.key)=\($0.value)" }
+            let child = try await SystemdTests.startActivator(ports: ports, names: names, options: setenv,
+                                                              command: [try LinkHostCLI.binaryPath()] + command.dropFirst(), directory: folder.path)
+            return (pebble, child, ports)
+        }
         defer { pebble.stop() }
-        // The operator's config: ACME for one host, nothing about ports or the state folder (the unit says those).
-        try folder.write("""
-        {"server": {"host": "127.0.0.1", "tls": {"acme": {"directory": "\(pebble.directory)", "caFile": "\(pebble.caFile)", "hosts": ["a.test"]}}},
-         "apps": [{"name": "Unit", "teamID": "QRSTU67890", "bundleID": "com.acme.unit"}], "callLinks": {"template": "public/call.html"}}
-        """, to: "linkhost.json")
-        try folder.write("<!doctype html><title>call</title>\n", to: "public/call.html")
-        var unitEnvironment = environment
-        unitEnvironment["LINKHOST_CONFIG"] = folder.path + "/linkhost.json"
-        // /var/lib/linkhost is systemd's to make; here a folder of the test stands in for it.
-        unitEnvironment["LINKHOST_ACME_DEFAULT_STATE_DIRECTORY"] = folder.path + "/var-lib-linkhost"
-        let command = try #require(service["ExecStart"].last).split(separator: " ").map(String.init)
-        #expect(command == ["/usr/local/bin/linkhost", "serve"])
-        let names = sockets.map { $0["FileDescriptorName"][0] }
-        // The activator passes only what -E names, as systemd passes only the unit's Environment=.
-        let setenv = unitEnvironment.sorted { $0.key < $1.key }.map { "-E\($0.key)=\($0.value)" }
-        let child = try ChildProcess(
-            executable: try requireTool("systemd-socket-activate"),
-            arguments: ["-l", "127.0.0.1:\(httpsPort)", "-l", "127.0.0.1:\(httpPort)", "--fdname=" + names.joined(separator: ":")] + setenv
-                + ["--", try LinkHostCLI.binaryPath()] + command.dropFirst(),
-            environment: LinkHostCLI.baseEnvironment, directory: folder.path)
-        // The activator holds both sockets before anything may connect (on a busy machine it starts late).
-        try await child.waitForStderr(containing: "Listening on 127.0.0.1:\(httpPort)", timeout: .seconds(20))
+        let (httpsPort, httpPort) = (ports[0], ports[1])
         // The first connection attempt starts linkhost, as systemd would on traffic (or at boot, enabled).
         let first = try await runTool("curl", ["-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(httpPort)/healthz"])
         #expect(first.stdout == "200", "\(first) \(child.stderr.text)")

@@ -57,7 +57,7 @@ struct FakeCATests {
     @Test("rate limits, huge bodies, wrong types, redirects, bad JSON, orders never valid and endless badNonce each fail once, logged, with backoff")
     func badAnswersAreBounded() async throws {
         let folder = try ACMEFolder()
-        let ports = try freePorts(2)
+        let ports = try TestPorts.candidates(2)
         let (httpsPort, httpPort) = (ports[0], ports[1])
         let ca = try await FakeCA(folder: folder, httpPort: httpPort)
         let config = acmeConfig(directory: ca.directory, caFile: ca.caFile, state: folder.path + "/state", httpsPort: httpsPort, httpPort: httpPort,
@@ -92,7 +92,7 @@ struct FakeCATests {
     @Test("the CA's renewal window (RFC 9773) renews a fresh certificate early, and the order names the one it replaces")
     func renewalInformationRenewsEarly() async throws {
         let folder = try ACMEFolder()
-        let ports = try freePorts(2)
+        let ports = try TestPorts.candidates(2)
         let (httpsPort, httpPort) = (ports[0], ports[1])
         let ca = try await FakeCA(folder: folder, httpPort: httpPort)
         // A certificate from the fake CA's root with a day of life left: not due by its lifetime.

@@ -17,7 +17,7 @@ struct PebbleTests {
     @Test("Pebble validates every site host over HTTP-01; each is served by SNI with a chain its root verifies; a restart reuses the certificates")
     func issuesServesAndReuses() async throws {
         let folder = try ACMEFolder()
-        let ports = try freePorts(2)
+        let ports = try TestPorts.candidates(2)
         let (httpsPort, httpPort) = (ports[0], ports[1])
         // Pebble refuses 40% of good nonces: every request must survive badNonce with the CA's new nonce.
         let pebble = try await PebbleCA(folder: folder, httpPort: httpPort, nonceReject: 40)
@@ -51,9 +51,9 @@ struct PebbleTests {
         #expect(redirect.stdout == "308 https://b.test/call/abc?type=video", "call page over HTTP: \(redirect)")
         // R9a (docs/hardening.md): a redirect names only a path after the host: an absolute-form target's path,
         // and nothing at all for a target that is neither (`@evil.example/x` would make the host a user name).
-        let absolute = try RawHTTPClient(port: httpPort).request("GET", "http://b.test/call/abc?type=video", headers: [("Host", "b.test")])
+        let absolute = try await RawHTTPClient.open(port: httpPort).request("GET", "http://b.test/call/abc?type=video", headers: [("Host", "b.test")])
         #expect(absolute.status == 308 && absolute.header("Location") == "https://b.test/call/abc?type=video", "\(absolute)")
-        let userinfo = try RawHTTPClient(port: httpPort).request("GET", "@evil.example/x", headers: [("Host", "b.test")])
+        let userinfo = try await RawHTTPClient.open(port: httpPort).request("GET", "@evil.example/x", headers: [("Host", "b.test")])
         #expect(userinfo.status == 400 && userinfo.header("Location") == nil, "\(userinfo)")
 
         let health = try await curlHTTPS("a.test", port: httpsPort, path: "/healthz", caFile: root)
@@ -86,7 +86,7 @@ struct PebbleTests {
     @Test("a stored certificate with under a third of its life left, and an expired one, are renewed from Pebble and swapped in while a connection stays open")
     func renewsWithoutDroppingConnections() async throws {
         let folder = try ACMEFolder()
-        let ports = try freePorts(2)
+        let ports = try TestPorts.candidates(2)
         let (httpsPort, httpPort) = (ports[0], ports[1])
         let pebble = try await PebbleCA(folder: folder, httpPort: httpPort)
         let state = folder.path + "/state"
@@ -128,7 +128,7 @@ struct PebbleTests {
     @Test("two processes on one state folder: the second waits for the first's order and serves its certificate, ordering none")
     func twoProcessesOneStateFolder() async throws {
         let first = try ACMEFolder(), second = try ACMEFolder()
-        let ports = try freePorts(4)
+        let ports = try TestPorts.candidates(4)
         // Pebble validates against the first process's HTTP listener only: an order by the second would fail.
         let pebble = try await PebbleCA(folder: first, httpPort: ports[1])
         let state = first.path + "/state"
