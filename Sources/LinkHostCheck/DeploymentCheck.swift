@@ -30,11 +30,11 @@ package struct DeploymentCheckOptions: Sendable {
     package var expectations: HostExpectations?
     /// Unix seconds to judge certificate expiry against; nil is the system clock (tests fix it).
     package var now: Int?
-    /// How long the host's whole check may take (`check --timeout`), from its first connection to its last
-    /// byte: every request it makes for the host (the AASA, its HEAD and root copy, assetlinks.json and its
-    /// HEAD, Apple's CDN copy) shares it, so a host that answers some and trickles others costs this, not
-    /// this per request. What is left when it runs out is not sent, and named (LH501). Nil: each request
-    /// has only the fetcher's own timeout.
+    /// How long the host's whole exchange may take (`check --timeout`), connect to last byte: every request
+    /// made for the host (the AASA, its HEAD and root copy, assetlinks.json and its HEAD, Apple's CDN copy)
+    /// spends from it, so a host that answers some and trickles others costs this, not this per request.
+    /// What is left when it runs out is not sent, and named (LH501). Nil: each request has only the
+    /// fetcher's own timeout.
     package var timeout: Duration?
     /// A certificate expiring sooner than this many days is a warning (LH512).
     package static let expiryWarningDays = 14
@@ -105,16 +105,17 @@ struct DeploymentCheckRun {
     private var originAASA: [UInt8]?
     /// The certificate the origin presented over HTTPS.
     private(set) var certificate: CertificateFacts?
-    /// When the host's whole check must be over (`options.timeout` from the start of the run); every request's
-    /// own deadline is clipped to it.
-    private let deadline: ContinuousClock.Instant?
-    /// The requests not sent because `deadline` had passed, as `METHOD path-or-URL`.
+    /// What is left of the host's `options.timeout`: each request may take at most this (its deadline), and
+    /// what it took is spent. Only time spent on the host's requests counts, not linkhost's own work on the
+    /// answers between them, so a busy machine does not fail a host that answered in time; nil: no limit.
+    private var timeLeft: Duration?
+    /// The requests not sent because `timeLeft` had run out, as `METHOD path-or-URL`.
     private var unsent: [String] = []
 
     init(options: DeploymentCheckOptions, fetch: @escaping Fetcher) {
         self.options = options
         self.fetch = fetch
-        deadline = options.timeout.map { ContinuousClock.now + $0 }
+        timeLeft = options.timeout
     }
 
     /// The host's time budget in words, for messages: `2 s`.
@@ -124,7 +125,7 @@ struct DeploymentCheckRun {
         return attoseconds == 0 ? "\(seconds) s" : "\(seconds).\(attoseconds / 100_000_000_000_000_000) s"
     }
 
-    /// One LH501 naming every request the host's deadline left unsent, so the report says what was not checked.
+    /// One LH501 naming every request the host's timeout left unsent, so the report says what was not checked.
     mutating func reportUnsent() {
         guard !unsent.isEmpty else { return }
         add(.lh501, .error, options.origin.description,
@@ -137,29 +138,33 @@ struct DeploymentCheckRun {
 
     /// Sends one request, records it, and turns a transport failure into LH501/LH502.
     private mutating func request(_ method: String, _ path: String, origin: FetchOrigin? = nil, userAgent: String? = nil) -> FetchedResponse? {
+        let started = ContinuousClock.now
         let request = FetchRequest(method: method, origin: origin ?? options.origin, path: path, userAgent: userAgent ?? options.userAgent,
-                                   deadline: deadline)
-        if let deadline, ContinuousClock.now >= deadline {
+                                   deadline: timeLeft.map { started + $0 })
+        if let timeLeft, timeLeft <= .zero {
             records.append(FetchRecord(method: method, url: request.url, error: "not sent: the host's --timeout of \(budget) had run out"))
             unsent.append("\(method) \(origin == nil ? path : request.url)")
             return nil
         }
-        switch fetch(request) {
+        let result = fetch(request)
+        timeLeft = timeLeft.map { $0 - started.duration(to: .now) }
+        switch result {
         case .success(let response):
             records.append(FetchRecord(method: method, url: request.url, response: response))
             return response
-        case .failure(var error):
-            if error.kind == .timeout, let deadline, ContinuousClock.now >= deadline {
-                error = FetchError(kind: .timeout, message: error.message + "; the host's --timeout of \(budget), shared by all its requests, ran out")
-            }
+        case .failure(let error):
             records.append(FetchRecord(method: method, url: request.url, error: error.message))
+            var message = error.message
+            if error.kind == .timeout, let timeLeft, timeLeft <= .zero {
+                message = "\(method) cut off: \(message); the host's --timeout of \(budget), shared by all its requests, ran out"
+            }
             let code: LintCode = switch error.kind {
             case .certificate, .trustStore: .lh502
             // Larger than the client reads is far larger than Apple's 128 KB.
             case .tooLarge: .lh110
             default: .lh501
             }
-            add(code, .error, origin == nil ? path : request.url, error.message)
+            add(code, .error, origin == nil ? path : request.url, message)
             // When the very first request cannot connect, every other one would only repeat the error.
             if origin == nil && records.count == 1 && error.kind != .protocolError && error.kind != .tooLarge {
                 unreachable = true

@@ -53,8 +53,8 @@ package struct FetchRequest: Sendable, Equatable {
     package var headers: [HTTPHeader]
     /// The body, sent with its `Content-Length` (always sent on POST).
     package var body: [UInt8]
-    /// When the exchange must be over whatever the client's own timeout says: `check` gives every request of
-    /// a host the host's one deadline, so the host's requests together cannot outlast it; nil for none.
+    /// When the exchange must be over whatever the client's own timeout says: `check` gives each request of a
+    /// host what is left of the host's timeout, so the host's requests together cannot outlast it; nil for none.
     package var deadline: ContinuousClock.Instant?
 
     /// Makes a request.

@@ -33,8 +33,9 @@ enum CheckCommand: Command {
 
     Hosts are checked at the same time, at most 8 at once, each within its own
     --timeout, so a host that hangs or trickles costs that and no one else's: N hosts
-    take at most about ceil(N / 8) x --timeout (plus name lookups, which the system
-    resolver bounds). The report lists them in the order given, then one summary line.
+    take about ceil(N / 8) x --timeout at most (plus linkhost's own work on the
+    answers, and name lookups, which the system resolver bounds). The report lists
+    them in the order given, then one summary line.
 
     OPTIONS:
       --user-agent UA     User-Agent to send (default: AASA-Bot/1.0.0, the agent of
@@ -49,12 +50,12 @@ enum CheckCommand: Command {
       --allow-http        Accept a plain http:// URL, for local testing (devices need https).
       --cacert FILE       Trust the CA certificates of this PEM file instead of the system
                           store (a private CA, a test certificate).
-      --timeout SECONDS   Time each host's whole check may take, from its first
-                          connection to its last byte, TLS or not (default: 10): all its
-                          requests share it (the AASA, its HEAD and root copy,
-                          assetlinks.json and its HEAD, and with --cdn Apple's copy
-                          for the host; no redirect is followed). A request cut off and
-                          the requests left unsent are named (LH501).
+      --timeout SECONDS   Time each host's whole exchange may take, connect to last
+                          byte, TLS or not (default: 10): all its requests share it
+                          (the AASA, its HEAD and root copy, assetlinks.json and its
+                          HEAD, and with --cdn Apple's copy for the host; no redirect
+                          is followed). A request cut off and the requests left
+                          unsent are named (LH501).
       --connect-to H1:P1:H2:P2
                           Dial H2:P2 for requests to H1:P1, as curl's option of that name
                           (an empty part matches any / keeps the request's): one origin or
