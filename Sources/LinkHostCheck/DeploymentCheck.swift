@@ -30,6 +30,12 @@ package struct DeploymentCheckOptions: Sendable {
     package var expectations: HostExpectations?
     /// Unix seconds to judge certificate expiry against; nil is the system clock (tests fix it).
     package var now: Int?
+    /// How long the host's whole exchange may take (`check --timeout`), connect to last byte: every request
+    /// made for the host (the AASA, its HEAD and root copy, assetlinks.json and its HEAD, Apple's CDN copy)
+    /// spends from it, so a host that answers some and trickles others costs this, not this per request.
+    /// What is left when it runs out is not sent, and named (LH501). Nil: each request has only the
+    /// fetcher's own timeout.
+    package var timeout: Duration?
     /// A certificate expiring sooner than this many days is a warning (LH512).
     package static let expiryWarningDays = 14
 
@@ -50,13 +56,15 @@ package enum DeploymentCheck {
         run.checkAASA()
         if !run.unreachable { run.checkAssetLinks() }
         if options.checkCDN { run.checkCDN() }
+        run.reportUnsent()
         return DeploymentReport(target: options.origin.description, userAgent: options.userAgent, requests: run.records, diagnostics: run.diagnostics,
                                 certificate: run.certificate, unreachable: run.outage)
     }
 
     /// Runs the checks of several hosts at the same time, at most `width` at once (each on a thread of
-    /// Dispatch's, blocked on its socket), so a host that hangs costs its own timeout, not everyone's;
-    /// the reports come back in the order of `checks`.
+    /// Dispatch's, blocked on its socket), so a host that hangs costs its own timeout, not everyone's: with
+    /// each host's `timeout`, all of them end within about ⌈count / width⌉ × timeout. The reports come back
+    /// in the order of `checks`.
     package static func runAll(_ checks: [DeploymentCheckOptions], width: Int = 8, fetch: @escaping Fetcher) -> [DeploymentReport] {
         let results = ReportSlots(count: checks.count)
         let slots = DispatchSemaphore(value: max(1, width))
@@ -97,10 +105,31 @@ struct DeploymentCheckRun {
     private var originAASA: [UInt8]?
     /// The certificate the origin presented over HTTPS.
     private(set) var certificate: CertificateFacts?
+    /// What is left of the host's `options.timeout`: each request may take at most this (its deadline), and
+    /// what it took is spent. Only time spent on the host's requests counts, not linkhost's own work on the
+    /// answers between them, so a busy machine does not fail a host that answered in time; nil: no limit.
+    private var timeLeft: Duration?
+    /// The requests not sent because `timeLeft` had run out, as `METHOD path-or-URL`.
+    private var unsent: [String] = []
 
     init(options: DeploymentCheckOptions, fetch: @escaping Fetcher) {
         self.options = options
         self.fetch = fetch
+        timeLeft = options.timeout
+    }
+
+    /// The host's time budget in words, for messages: `2 s`.
+    private var budget: String {
+        guard let timeout = options.timeout else { return "" }
+        let (seconds, attoseconds) = timeout.components
+        return attoseconds == 0 ? "\(seconds) s" : "\(seconds).\(attoseconds / 100_000_000_000_000_000) s"
+    }
+
+    /// One LH501 naming every request the host's timeout left unsent, so the report says what was not checked.
+    mutating func reportUnsent() {
+        guard !unsent.isEmpty else { return }
+        add(.lh501, .error, options.origin.description,
+            "not checked, as the host's --timeout of \(budget), shared by all its requests, ran out first: " + unsent.joined(separator: ", "))
     }
 
     private mutating func add(_ code: LintCode, _ severity: ConfigDiagnostic.Severity, _ path: String, _ message: String) {
@@ -109,20 +138,33 @@ struct DeploymentCheckRun {
 
     /// Sends one request, records it, and turns a transport failure into LH501/LH502.
     private mutating func request(_ method: String, _ path: String, origin: FetchOrigin? = nil, userAgent: String? = nil) -> FetchedResponse? {
-        let request = FetchRequest(method: method, origin: origin ?? options.origin, path: path, userAgent: userAgent ?? options.userAgent)
-        switch fetch(request) {
+        let started = ContinuousClock.now
+        let request = FetchRequest(method: method, origin: origin ?? options.origin, path: path, userAgent: userAgent ?? options.userAgent,
+                                   deadline: timeLeft.map { started + $0 })
+        if let timeLeft, timeLeft <= .zero {
+            records.append(FetchRecord(method: method, url: request.url, error: "not sent: the host's --timeout of \(budget) had run out"))
+            unsent.append("\(method) \(origin == nil ? path : request.url)")
+            return nil
+        }
+        let result = fetch(request)
+        timeLeft = timeLeft.map { $0 - started.duration(to: .now) }
+        switch result {
         case .success(let response):
             records.append(FetchRecord(method: method, url: request.url, response: response))
             return response
         case .failure(let error):
             records.append(FetchRecord(method: method, url: request.url, error: error.message))
+            var message = error.message
+            if error.kind == .timeout, let timeLeft, timeLeft <= .zero {
+                message = "\(method) cut off: \(message); the host's --timeout of \(budget), shared by all its requests, ran out"
+            }
             let code: LintCode = switch error.kind {
             case .certificate, .trustStore: .lh502
             // Larger than the client reads is far larger than Apple's 128 KB.
             case .tooLarge: .lh110
             default: .lh501
             }
-            add(code, .error, origin == nil ? path : request.url, error.message)
+            add(code, .error, origin == nil ? path : request.url, message)
             // When the very first request cannot connect, every other one would only repeat the error.
             if origin == nil && records.count == 1 && error.kind != .protocolError && error.kind != .tooLarge {
                 unreachable = true

@@ -6,7 +6,8 @@ import CHTTPClient
 ///
 /// Foundation's URLSession is avoided on purpose: on Linux it brings libcurl and ICU into the binary and the image.
 package struct HTTPClient: Sendable {
-    /// Seconds one request's whole exchange may take, from connecting to the last byte, TLS or not.
+    /// Seconds one request's whole exchange may take, from connecting to the last byte, TLS or not; a request's
+    /// own `deadline` may end it sooner.
     package var timeoutSeconds: Int
     /// Largest response (header and body) read; beyond it the fetch fails rather than fill memory.
     package var maximumResponseSize: Int
@@ -29,9 +30,18 @@ package struct HTTPClient: Sendable {
         return { client.fetch($0) }
     }
 
-    /// Sends one request and reads its whole response.
+    /// Sends one request and reads its whole response, by the client's timeout or the request's deadline, whichever comes first.
     package func fetch(_ request: FetchRequest) -> Result<FetchedResponse, FetchError> {
-        let timeoutMilliseconds = Int32(clamping: timeoutSeconds * 1000)
+        let started = ContinuousClock.now
+        let ownDeadline = started + .seconds(timeoutSeconds)
+        let deadline = min(ownDeadline, request.deadline ?? ownDeadline)
+        let allowed = started.duration(to: deadline)
+        guard allowed > .zero else { return .failure(FetchError(kind: .timeout, message: "not sent: its deadline had passed")) }
+        // Rounded up, so the transport's deadline is never before this one and a timeout there means this one passed.
+        let milliseconds = allowed.components.seconds * 1000 + (allowed.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        let timeoutMilliseconds = Int32(clamping: milliseconds)
+        let tenths = milliseconds % 1000 / 100
+        let within = tenths == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds / 1000).\(tenths) s"
         var failure: Int32 = 0
         var errorText = [UInt8](repeating: 0, count: 512)
         let origin = request.origin
@@ -50,7 +60,6 @@ package struct HTTPClient: Sendable {
         guard lhc_send(connection, requestBytes, Int32(requestBytes.count)) == 0 else {
             return .failure(FetchError(kind: .io, message: Self.lastError(connection)))
         }
-        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
@@ -58,7 +67,7 @@ package struct HTTPClient: Sendable {
             let atEnd = count == Int32(LHC_RECEIVE_END.rawValue)
             if count > 0 { received.append(contentsOf: buffer[0..<Int(count)]) }
             if count == Int32(LHC_RECEIVE_TIMEOUT.rawValue) || ContinuousClock.now > deadline {
-                return .failure(FetchError(kind: .timeout, message: "no complete response within \(timeoutSeconds) s"))
+                return .failure(FetchError(kind: .timeout, message: "no complete response within \(within)"))
             }
             if count == Int32(LHC_RECEIVE_ERROR.rawValue) {
                 return .failure(FetchError(kind: .io, message: Self.lastError(connection)))

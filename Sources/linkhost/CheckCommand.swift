@@ -31,9 +31,11 @@ enum CheckCommand: Command {
     host of every site is checked (wildcard hosts are skipped; the default site's
     callLinks.baseURL stands for it when set).
 
-    Hosts are checked at the same time, at most 8 at once, so a host that hangs costs
-    its own --timeout and no one else's; the report lists them in the order given,
-    then one summary line.
+    Hosts are checked at the same time, at most 8 at once, each within its own
+    --timeout, so a host that hangs or trickles costs that and no one else's: N hosts
+    take about ceil(N / 8) x --timeout at most (plus linkhost's own work on the
+    answers, and name lookups, which the system resolver bounds). The report lists
+    them in the order given, then one summary line.
 
     OPTIONS:
       --user-agent UA     User-Agent to send (default: AASA-Bot/1.0.0, the agent of
@@ -48,8 +50,12 @@ enum CheckCommand: Command {
       --allow-http        Accept a plain http:// URL, for local testing (devices need https).
       --cacert FILE       Trust the CA certificates of this PEM file instead of the system
                           store (a private CA, a test certificate).
-      --timeout SECONDS   Time each request may take, from connecting to its last byte,
-                          TLS or not (default: 10).
+      --timeout SECONDS   Time each host's whole exchange may take, connect to last
+                          byte, TLS or not (default: 10): all its requests share it
+                          (the AASA, its HEAD and root copy, assetlinks.json and its
+                          HEAD, and with --cdn Apple's copy for the host; no redirect
+                          is followed). A request cut off and the requests left
+                          unsent are named (LH501).
       --connect-to H1:P1:H2:P2
                           Dial H2:P2 for requests to H1:P1, as curl's option of that name
                           (an empty part matches any / keeps the request's): one origin or
@@ -95,15 +101,14 @@ enum CheckCommand: Command {
             guard let rule = ConnectTo(text) else { throw UsageError(message: "--connect-to takes HOST1:PORT1:HOST2:PORT2 (as curl), not '\(text)'", command: name) }
             return rule
         }
-        let client = HTTPClient(
-            timeoutSeconds: try arguments.integer("--timeout", in: 1...300, command: name) ?? 10,
-            caFile: arguments["--cacert"], connectTo: connectTo
-        )
+        let timeout = try arguments.integer("--timeout", in: 1...300, command: name) ?? 10
+        let client = HTTPClient(timeoutSeconds: timeout, caFile: arguments["--cacert"], connectTo: connectTo)
         let checks = origins.map { origin in
             var options = DeploymentCheckOptions(
                 origin: origin, userAgent: userAgent, checkCDN: arguments.has("--cdn") || cdnBase != nil,
                 cdnBase: cdnBase ?? DeploymentCheckOptions.appleCDNBase
             )
+            options.timeout = .seconds(timeout)
             if let config {
                 let site = config.site(forHost: origin.authority)
                 options.expectedAASA = site.apps.isEmpty ? nil : AASAGenerator.bytes(for: site)

@@ -6,60 +6,11 @@ import Testing
 /// server or file sent, and `stats` survives any metrics body.
 @Suite("Hardening round four: check, stats and match", .timeLimit(.minutes(2)))
 struct HardeningRoundFourCommandTests {
-    /// A TLS server that completes the handshake, reads a request, then sends its answer's TLS records one
-    /// byte every 0.5 s: no read ever waits long, yet the answer would take minutes.
-    static let trickler = """
-    import socket, ssl, sys, time
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(sys.argv[1], sys.argv[2])
-    listener = socket.socket()
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(8)
-    print("port", listener.getsockname()[1], flush=True)
-    def pump(connection, tls, incoming, outgoing, step):
-        while True:
-            try:
-                return step()
-            except ssl.SSLWantReadError:
-                connection.sendall(outgoing.read())
-                data = connection.recv(65536)
-                if not data:
-                    raise EOFError()
-                incoming.write(data)
-    while True:
-        connection, _ = listener.accept()
-        incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
-        tls = context.wrap_bio(incoming, outgoing, server_side=True)
-        try:
-            pump(connection, tls, incoming, outgoing, tls.do_handshake)
-            connection.sendall(outgoing.read())
-            request = b""
-            while b"\\r\\n\\r\\n" not in request:
-                request += pump(connection, tls, incoming, outgoing, lambda: tls.read(65536))
-            connection.sendall(outgoing.read())
-            tls.write(b"HTTP/1.1 200 OK\\r\\nContent-Type: application/json\\r\\nContent-Length: 300\\r\\n\\r\\n" + b" " * 300)
-            record = outgoing.read()
-            for index in range(len(record)):
-                connection.sendall(record[index:index + 1])
-                time.sleep(0.5)
-        except Exception:
-            pass
-        finally:
-            connection.close()
-    """
-
     @Test("Item 4: check --timeout 2 against a TLS host that trickles a byte every 0.5 s ends near 2 s, saying why")
     func tlsTrickleIsBounded() async throws {
-        let certificate = try CheckCertificate()
-        let script = certificate.folder + "/trickler.py"
-        try Self.trickler.write(toFile: script, atomically: true, encoding: .utf8)
-        let server = try ChildProcess(executable: "/usr/bin/env", arguments: ["python3", script, certificate.cert, certificate.key],
-                                      environment: ChildProcess.inheritedEnvironment, directory: certificate.folder)
-        try await server.waitForOutput(containing: "\n")
-        let port = try #require(server.stdout.text.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) })
+        let server = try await TricklingTLSServer()
         let started = ContinuousClock.now
-        let run = try await LinkHostCLI.run(["check", "https://127.0.0.1:\(port)", "--cacert", certificate.cert, "--timeout", "2"],
+        let run = try await LinkHostCLI.run(["check", server.origin, "--cacert", server.certificate.cert, "--timeout", "2"],
                                             timeout: .seconds(30))
         let took = ContinuousClock.now - started
         #expect(run.exitCode == 3, "unreachable: \(run)")
