@@ -19,6 +19,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case lh120 = "LH120", lh121 = "LH121"
     /// File format, continued: two sites with one id (LH122).
     case lh122 = "LH122"
+    /// File format, continued: site files (`siteFiles`), each failing for its own site alone.
+    case lh130 = "LH130", lh131 = "LH131", lh132 = "LH132", lh133 = "LH133", lh134 = "LH134"
     /// Rules: unreachable rules, blocking exclusions, substitution variables, rule-less apps, pattern shapes.
     case lh201 = "LH201", lh202 = "LH202", lh203 = "LH203", lh204 = "LH204", lh205 = "LH205"
     /// Rules, continued.
@@ -93,6 +95,11 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh119: return "The ACME state folder (`server.tls.acme.stateDirectory`) cannot be created or written, cannot be trusted with keys (not owned by linkhost's user, writable by others, a link in place of a subfolder), or others can read the keys in it."
         case .lh120: return "The config file is writable by its group or others, or a private key (`server.tls.privateKeyFile`, a key in the ACME state folder) is readable by them."
         case .lh122: return "Two sites have the same `id` (a site without one is named by its first host, the top level `default`): metrics, logs and diagnostics could not tell them apart."
+        case .lh130: return "`siteFiles` is not a usable pattern (a wildcard outside the file name, brackets), or its folder cannot be listed: the main file fails."
+        case .lh131: return "A site file cannot be read, is not JSON, or has a name that cannot name a site: that site alone fails (LH133)."
+        case .lh132: return "A site file's site has a name (its id, else its first host) or a host that another site, or `server.tls.acme.hosts`, already has: that site alone fails (LH133)."
+        case .lh133: return "A site file failed: its site serves its last good version (on a reload) or is left out, its hosts answering as hosts no site lists (at start, and in `validate`); every other site serves."
+        case .lh134: return "`validate --site` names no site: no id, first host or site file's name is that word."
         case .lh121: return "The config is the shipped example, or lists the example's app (Team ID `ABCDE12345`, `com.example.video`)."
         case .lh201: return "A rule is unreachable: an earlier rule already matches every URL it matches."
         case .lh202: return "A rule may be unreachable: an earlier rule covers its patterns, but under other case or percent-encoding settings."
@@ -171,6 +178,11 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh116: return "Write the host name only (no scheme, port or trailing dot; *.example.com for every subdomain), and list each host in one site."
         case .lh117: return "Keep `certificateFile` and `privateKeyFile` (certificates from elsewhere) or `acme` (linkhost obtains them), not both."
         case .lh118: return "List each host of a wildcard site by name, name the default site's hosts in `server.tls.acme.hosts`, and certify only public DNS names that point at this server (or use certificate files)."
+        case .lh130: return "Write a folder and a name pattern, with `*` and `?` in the name only, relative to the config file (`\"siteFiles\": \"sites.d/*.json\"`), and create the folder (it may be empty)."
+        case .lh131: return "Fix the file's JSON (one site object, the keys of `sites[]`), its permissions, or rename it without `]` and control characters."
+        case .lh132: return "Give the site an `id` of its own and hosts no other site lists; a host moving between tenants leaves one file before it joins the other."
+        case .lh133: return "Fix the errors listed for the file (`linkhost validate --site ID` checks one tenant with the rest); the next reload (SIGHUP or `server.watchConfig`) applies it."
+        case .lh134: return "Give the id (`sites[].id`), the first host, or the site file's name (`acme.json`) of a site the config has."
         case .lh122: return "Give each site an `id` of its own, e.g. the customer's name: `\"id\": \"customer6\"`."
         case .lh121: return "Put your own app's `teamID`, `bundleID`, `packageName` and fingerprints in the config, and remove `\"example\": true`."
         case .lh119: return "Create the folder for the user linkhost runs as (`mkdir -p DIR && chmod 700 DIR`), or mount a writable volume there (the image: `-v linkhost-acme:/var/lib/linkhost`)."
