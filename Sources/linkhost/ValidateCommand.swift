@@ -60,6 +60,7 @@ enum ValidateCommand: Command {
                           and id against every other site's): by id, first host, or site
                           file name (acme.json). Reports its problems and the main file's
                           errors; a site file that fails is named with its file (LH133).
+                          A name no site has is a usage error (exit 2).
       --format FORMAT     human (default) or json: an array of
                           {"code", "severity", "path", "message"}.
       -h, --help          Show this help.
@@ -121,6 +122,9 @@ enum ValidateCommand: Command {
             }
         } else {
             let outcome = ConfigLinter.lint(path: configPath(arguments, environment: environment), environment: environment, site: arguments["--site"])
+            if let unknown = outcome.unknownSite {
+                throw UsageError(message: "--site \(unknown): no site of the config has that id, first host or site file name", command: name)
+            }
             reports.append(outcome.report)
             summary = outcome.snapshot.map(ConfigLinter.summary(of:)) ?? ""
         }

@@ -10,6 +10,8 @@ public enum ConfigLinter {
         public let report: LintReport
         /// The snapshot `serve` would serve; nil when the config has errors that stop loading.
         public let snapshot: Snapshot?
+        /// The name `--site` gave when no site of the loaded config has it (nothing was checked).
+        public var unknownSite: String? = nil
     }
 
     /// Lints the config file at `path` with the environment overrides `serve` would apply; with `site` (an id,
@@ -23,7 +25,7 @@ public enum ConfigLinter {
         }
         let outcome = lint(bytes: bytes, source: path, environment: environment, configPath: path, site: site)
         let found = outcome.report.diagnostics + (site == nil ? FilePermissionLint.configFileDiagnostics(path: path) : [])
-        return Outcome(report: LintReport(source: path, diagnostics: found, siteNames: outcome.report.siteNames), snapshot: outcome.snapshot)
+        return Outcome(report: LintReport(source: path, diagnostics: found, siteNames: outcome.report.siteNames), snapshot: outcome.snapshot, unknownSite: outcome.unknownSite)
     }
 
     /// Lints config bytes; `source` names them in the report, `configPath` is where `siteFiles` is read from.
@@ -74,7 +76,7 @@ public enum ConfigLinter {
         }
         found += platform + failureDiagnostics(served.siteFileFailures)
         // Sites that inherit a setting share its findings; the report keeps each once.
-        return Outcome(report: report(source, found, config: served, chosen: chosen), snapshot: snapshot)
+        return Outcome(report: report(source, found, config: served, chosen: chosen), snapshot: snapshot, unknownSite: choice?.path == nil ? chosen : nil)
     }
 
     /// Each failed site file's errors, then the LH133 line that says what became of its site.

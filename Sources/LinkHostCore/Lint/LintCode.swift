@@ -20,7 +20,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     /// File format, continued: two sites with one id (LH122).
     case lh122 = "LH122"
     /// File format, continued: site files (`siteFiles`), each failing for its own site alone.
-    case lh130 = "LH130", lh131 = "LH131", lh132 = "LH132", lh133 = "LH133", lh134 = "LH134"
+    case lh130 = "LH130", lh131 = "LH131", lh132 = "LH132", lh133 = "LH133"
     /// Rules: unreachable rules, blocking exclusions, substitution variables, rule-less apps, pattern shapes.
     case lh201 = "LH201", lh202 = "LH202", lh203 = "LH203", lh204 = "LH204", lh205 = "LH205"
     /// Rules, continued.
@@ -99,7 +99,6 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh131: return "A site file cannot be read, is not JSON, or has a name that cannot name a site: that site alone fails (LH133)."
         case .lh132: return "A site file's site has a name (its id, else its first host) or a host that another site, or `server.tls.acme.hosts`, already has: that site alone fails (LH133)."
         case .lh133: return "A site file failed: its site serves its last good version (on a reload) or is left out, its hosts answering as hosts no site lists (at start, and in `validate`); every other site serves."
-        case .lh134: return "`validate --site` names no site: no id, first host or site file's name is that word."
         case .lh121: return "The config is the shipped example, or lists the example's app (Team ID `ABCDE12345`, `com.example.video`)."
         case .lh201: return "A rule is unreachable: an earlier rule already matches every URL it matches."
         case .lh202: return "A rule may be unreachable: an earlier rule covers its patterns, but under other case or percent-encoding settings."
@@ -182,7 +181,6 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh131: return "Fix the file's JSON (one site object, the keys of `sites[]`), its permissions, or rename it without `]` and control characters."
         case .lh132: return "Give the site an `id` of its own and hosts no other site lists; a host moving between tenants leaves one file before it joins the other."
         case .lh133: return "Fix the errors listed for the file (`linkhost validate --site ID` checks one tenant with the rest); the next reload (SIGHUP or `server.watchConfig`) applies it."
-        case .lh134: return "Give the id (`sites[].id`), the first host, or the site file's name (`acme.json`) of a site the config has."
         case .lh122: return "Give each site an `id` of its own, e.g. the customer's name: `\"id\": \"customer6\"`."
         case .lh121: return "Put your own app's `teamID`, `bundleID`, `packageName` and fingerprints in the config, and remove `\"example\": true`."
         case .lh119: return "Create the folder for the user linkhost runs as (`mkdir -p DIR && chmod 700 DIR`), or mount a writable volume there (the image: `-v linkhost-acme:/var/lib/linkhost`)."

@@ -2,7 +2,7 @@
 ///
 /// The whole config loads (so a host or id another site claims is found), the deep checks run for the
 /// chosen site alone, and the report keeps its problems and the main file's errors; a name that matches no
-/// site is an error (LH134), so a typo in a CI job cannot pass as "no problems".
+/// site is a usage error (`ConfigLinter.Outcome.unknownSite`), so a typo in a CI job cannot pass as "no problems".
 struct SiteChoice {
     /// The name asked for.
     let name: String
@@ -20,12 +20,9 @@ struct SiteChoice {
     /// Whether the deep checks run for `site`.
     func includes(_ site: SiteConfig) -> Bool { site.path == path && path != nil }
 
-    /// The chosen site's problems and the main file's errors; an LH134 error alone when no site has the name.
+    /// The chosen site's problems and the main file's errors (those alone when no site has the name).
     func kept(_ found: [LintDiagnostic]) -> [LintDiagnostic] {
-        guard let path else {
-            return found.filter { $0.severity == .error && !Self.isInSite($0) }
-                + [LintDiagnostic(.lh134, .error, path: "", "no site is named \"\(name)\" (an id, a first host or a site file's name); nothing was checked")]
-        }
+        let path = self.path ?? "\u{0}"
         return found.filter { diagnostic in
             diagnostic.sitePath == path || diagnostic.path == path || diagnostic.path.hasPrefix(path + ".")
                 || (diagnostic.severity == .error && !Self.isInSite(diagnostic))
