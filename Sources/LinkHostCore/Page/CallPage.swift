@@ -36,6 +36,11 @@ package struct CallPage: Sendable {
     let intentPackagePart: URLText
     /// `/` and the preview image's name: the image URL after the origin.
     let previewImagePath: URLText
+    /// The app's name, App Store ID and App Store URL as the page shows them (empty when there is none): the
+    /// bake leaves them to each request, so sites of different apps share it (`BakedPages`).
+    package let appValues: [(field: PageTemplate.Field, text: String)]
+    /// `appValues` escaped for HTML, once at load.
+    let appBytes: [(field: PageTemplate.Field, bytes: [UInt8])]
     /// The per-request fields the templates use (`usedFields` without the ones baked at load).
     let renderedFields: PageFieldSet
     /// Bytes reserved for a page's values: enough for the shipped page's without growing.
@@ -73,6 +78,14 @@ package struct CallPage: Sendable {
         openInAppHostOrigin = callLinks.openInAppHost.map { URLText("https://\($0)") }
         webJoinTemplate = callLinks.webJoinURL.map(ParsedURLTemplate.init)
         androidApp = site.android.first
+        // Never an empty name for a loaded config: a site with no name anywhere is an error (LH108).
+        appValues = [(.appName, site.appName ?? ""), (.appStoreID, app?.appStoreID ?? ""),
+                     (.appStoreURL, app?.appStoreID.map { "https://apps.apple.com/app/id\($0)" } ?? "")]
+        appBytes = appValues.map { value in
+            var bytes: [UInt8] = []
+            HTMLEscaping.append(value.text, to: &bytes)
+            return (value.field, bytes)
+        }
         templates = baked.templates
         programs = baked.programs
         usedFields = baked.usedFields
