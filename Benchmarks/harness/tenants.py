@@ -94,7 +94,7 @@ def timed_validate(binary, path):
     return {"seconds": seconds, "status": done.returncode, "heading": heading[0] if heading else "", "lines": len((done.stdout + done.stderr).splitlines())}
 
 
-def reload_peak(server, timeout=120):
+def reload_peak(server, timeout=600):
     """SIGHUP, then the resident size sampled every 2 ms until the "reloaded" line: the peak, in kB, and the time."""
     before = server.errors().count("reloaded")
     pid = server.process.pid
@@ -134,7 +134,7 @@ def measure_tenants(binary, workdir):
     if serving:
         server = Server(f"linkhost-tenants-{TENANTS}", [binary, "serve", "--config", path], workdir, cwd=os.path.dirname(path), port=PORTS["linkhost"])
         try:
-            ready = time_to_first_ok(server, "/.well-known/apple-app-site-association", timeout=120, host=tenant_host(TENANTS - 1))
+            ready = time_to_first_ok(server, "/.well-known/apple-app-site-association", timeout=600, host=tenant_host(TENANTS - 1))
             result["ready_s"] = ready
             time.sleep(1)
             result["resident_mb"] = server.rss_kb() / 1024

@@ -48,12 +48,13 @@ public enum ConfigLoader {
 
         let server = ServerSettingsReader.read(root["server"], environment: environment, reader: &reader)
         let observability = ObservabilitySettingsReader.read(root["observability"], reader: &reader)
-        let topLevel = SiteDraft(root, at: "", reader: &reader)
+        var topLevel = SiteDraft(root, at: "", reader: &reader)
         if topLevel.apps == nil && topLevel.android == nil {
             let scope = root["sites"] == nil ? "" : " (the top level is the default site, for hosts no site names, and what sites inherit)"
             reader.error(.lh108, "apps", "missing; expected at least one app in \"apps\" (iOS) or \"android\"\(scope)")
         }
         let defaultSite = topLevel.site(hosts: [], inheriting: nil)
+        topLevel.resolvedAASA = defaultSite.aasa
         let sites = SitesReader.read(root["sites"], topLevel: topLevel, reader: &reader)
         AppsReader.checkNames([defaultSite] + sites, reader: &reader)
         let files = SiteFiles.read(root["siteFiles"], configPath: configPath ?? "", topLevel: topLevel, sites: sites, server: server, lastGood: lastGood, reader: &reader)

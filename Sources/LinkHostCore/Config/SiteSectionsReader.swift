@@ -13,6 +13,9 @@ struct SiteDraft {
     var path: String
     /// The members each section (`callLinks`, `aasa`, `static`) wrote, `null` ones included.
     var written: [String: Set<String>] = [:]
+    /// The top level's `aasa` as resolved for the default site: a site that writes neither `callLinks` nor
+    /// `aasa` resolves to the same rules, so it shares these (derived once, stored once, however many tenants).
+    var resolvedAASA: AASASettings?
 
     /// Reads the site-level keys present in `object`, at `path`.
     init(_ object: JSONObject, at path: String, reader: inout ConfigReader) {
@@ -59,7 +62,12 @@ struct SiteDraft {
             inherit("aasa", into: &aasaDraft.settings, mine: self.aasa?.settings, theirs: inherited.aasa?.settings, from: inherited, copies: AASASettings.inheritedByKey, sections: &sections)
             inherit("static", into: &staticFiles, mine: self.staticFiles, theirs: inherited.staticFiles, from: inherited, copies: StaticFileSettings.inheritedByKey, sections: &sections)
         }
-        let aasa = aasaDraft.resolved(appIDs: apps.map(\.appID), callLinks: callLinks, callLinksPath: sections.sectionPath(of: "callLinks", "links"))
+        let aasa: AASASettings
+        if let shared = inherited?.resolvedAASA, self.callLinks == nil, self.aasa == nil, !aasaDraft.webcredentialsAll, !aasaDraft.activitycontinuationAll {
+            aasa = shared
+        } else {
+            aasa = aasaDraft.resolved(appIDs: apps.map(\.appID), callLinks: callLinks, callLinksPath: sections.sectionPath(of: "callLinks", "links"))
+        }
         var site = SiteConfig(
             hosts: hosts, apps: apps, android: android ?? inherited?.android ?? [], callLinks: callLinks, aasa: aasa,
             staticFiles: staticFiles, sections: sections)
