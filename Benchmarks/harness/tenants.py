@@ -13,7 +13,7 @@ import subprocess
 import time
 
 from harness import BenchError, log
-from harness.procfs import proc_status_kb
+from harness.procfs import loadavg, proc_status_kb
 from harness.scale import TEMPLATES_PER_SITE, site_host, site_links
 from harness.server import Server
 from harness.settings import PORTS, REPO
@@ -126,7 +126,7 @@ def rss(pid, key="VmRSS"):
 def measure_tenants(binary, workdir):
     """The rows TENANT_ROWS chose; each measured once (a release build, on whatever else runs on the machine)."""
     rows = chosen_rows()
-    result = {"tenants": TENANTS, "rows": rows, "targets": TARGETS}
+    result = {"tenants": TENANTS, "rows": rows, "targets": TARGETS, "load_start": loadavg()}
     serving = [row for row in rows if row in ("ready", "resident", "reload")]
     if serving or "validate" in rows:
         log(f"tenants: writing {TENANTS} site files")
@@ -153,6 +153,7 @@ def measure_tenants(binary, workdir):
     if "validate-templates" in rows:
         result["validate_templates"] = timed_validate(binary, write_templates(workdir))
         result["validate_templates_s"] = result["validate_templates"]["seconds"]
+    result["load_end"] = loadavg()
     return result
 
 
@@ -164,6 +165,8 @@ def tenants_report(result):
     lines = ["# Thousands of tenants (`make bench-tenants`)", "",
              f"{result['tenants']:,} tenants in site files, each with its own host, iOS app and Android app, sharing two link templates "
              f"(`Benchmarks/harness/tenants.py` writes them); release build; measured once on a shared 2-core machine.", "",
+             f"1-minute load average {result.get('load_start', '?')} at the start, {result.get('load_end', '?')} at the end: times on a loaded "
+             "machine are upper bounds; sizes do not depend on the load.", "",
              "| row | measured | target | |", "|---|---:|---:|---|"]
     for key, (name, unit, relation) in names.items():
         if key not in result:
