@@ -68,7 +68,7 @@ package struct CallPage: Sendable {
     ] + securityHeaders.dropFirst()
 
     /// A site's page from its bake (shared by sites that show the same app the same way) and its own links.
-    init(site: SiteConfig, baked: BakedPages, locales: [PageLocale]) {
+    init(site: SiteConfig, baked: BakedPages, locales: [PageLocale], headerSets: [[HTTPHeader]]) {
         let callLinks = site.callLinks
         settings = callLinks
         self.locales = locales
@@ -96,9 +96,15 @@ package struct CallPage: Sendable {
         previewImagePath = URLText(BakedPages.previewImagePath(callLinks))
         renderedFields = PageFieldSet(usedFields)
         chooser = LanguageChooser(tags: locales.map(\.tag.text), defaultIndex: 0)
-        headerSets = locales.indices.flatMap { index in
+        self.headerSets = headerSets
+    }
+
+    /// The header sets of a page in `locales` (`headerSet(for:)` numbers them): the same for every site of the
+    /// same locales and `cacheMaxAge`, so a snapshot makes them once and its sites share them (`SnapshotBuild`).
+    static func headerSets(locales: [PageLocale], maxAge: Int) -> [[HTTPHeader]] {
+        locales.indices.flatMap { index in
             [true, false].map { negotiated in
-                Self.pageHeaders(locale: locales[index], maxAge: callLinks.cacheMaxAge, varies: negotiated && locales.count > 1)
+                Self.pageHeaders(locale: locales[index], maxAge: maxAge, varies: negotiated && locales.count > 1)
             }
         }
     }

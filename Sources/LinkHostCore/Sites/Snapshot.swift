@@ -226,6 +226,8 @@ struct SnapshotBuild {
     var locales: [LocalesKey: [PageLocale]] = [:]
     /// Pages baked per app, template and locales, shared by the sites that bake alike.
     var bakedPages: [BakedPages.Key: BakedPages] = [:]
+    /// Call-page header sets by cache lifetime and locale tags, shared by the sites that have them alike.
+    var pageHeaderSets: [String: [[HTTPHeader]]] = [:]
     /// Association documents by bytes, so sites that serve the same file share one prepared response.
     var documents: [DocumentKey: Resource] = [:]
     /// Not-found pages baked per static tree, app name and locales.
