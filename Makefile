@@ -4,7 +4,7 @@ CONFIG ?= config/linkhost.json
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 
-.PHONY: deps test-deps build release package run test diagnostics-doc config-doc check-recipes check-apple check-html soak-tests screenshots fuzz sanitize soak slowloris flood bench bench-engine bench-profile clean
+.PHONY: deps test-deps build release package run test diagnostics-doc config-doc check-recipes check-apple check-html soak-tests screenshots fuzz sanitize soak slowloris flood bench bench-engine bench-tenants bench-profile clean
 
 # Installs the C libraries' headers when pkg-config cannot find them (fresh Debian/Ubuntu machines):
 # libmicrohttpd (the server) and libqrencode (QR codes on call pages).
@@ -142,6 +142,11 @@ bench: deps
 # Benchmarks/ENGINE.md, in about ROUNDS × 12 × DURATION seconds.
 bench-engine: deps
 	BENCH_COMMAND=engine Benchmarks/run.sh
+
+# Thousands of tenants (issue 33): Benchmarks/TENANTS.md, 10,000 tenants in site files (TENANTS=) and 1,000 sites ×
+# ten templates; one row alone with TENANT_ROWS=ready|resident|reload|validate|validate-templates (comma-separated).
+bench-tenants: deps
+	BENCH_COMMAND=tenants Benchmarks/run.sh
 
 # Where linkhost's time goes: callgrind and perf into Benchmarks/PROFILE.md.
 bench-profile: deps

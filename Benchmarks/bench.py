@@ -9,6 +9,7 @@ and is stopped before this script returns; every load loop is bounded in time.
     bench.py bench   --bin LINKHOST --workdir DIR   throughput, latency, CPU, memory, start, reload, allocations
     bench.py engine  --bin LINKHOST --workdir DIR   the engine rows alone: linkhost, bare libmicrohttpd, nginx
     bench.py profile --bin LINKHOST --workdir DIR   callgrind instruction profiles and a perf sample
+    bench.py tenants --bin LINKHOST --workdir DIR   thousands of tenants in site files (TENANT_ROWS, TENANTS)
 
 Settings come from the environment (see Benchmarks/README.md): ROUNDS, DURATION, QUICK, CONNECTIONS,
 WRK_THREADS, PORT_BASE, IDLE_CONNECTIONS, STARTS, ALLOC_REQUESTS, RELOAD_SECONDS, PINNED, VALGRIND, SCALE_SITES, TLS.
@@ -43,6 +44,7 @@ from harness.throughput import access_log_summary, measure_pinned, measure_round
 from harness.engine import measure_engine
 from harness.image import measure_image
 from harness.tls import measure_tls, measure_tls_startup
+from harness.tenants import measure_tenants, tenants_report
 
 
 def now_iso():
@@ -129,6 +131,17 @@ def run_engine(testbed, results_path, raw_path):
     log(f"wrote {os.path.relpath(results_path, settings.REPO)}")
 
 
+def run_tenants(testbed, results_path, raw_path):
+    """TENANTS.md and tenants.json: issue 33's scale targets, each row alone with TENANT_ROWS."""
+    result = measure_tenants(testbed.bin, testbed.workdir)
+    result.update({"started": now_iso(), "machine": machine_info(), "versions": versions(testbed.bin)})
+    with open(raw_path, "w") as handle:
+        json.dump(result, handle, indent=1)
+    with open(results_path, "w") as handle:
+        handle.write(tenants_report(result))
+    log(f"wrote {os.path.relpath(results_path, settings.REPO)}")
+
+
 def run_profile(testbed, results_path, raw_path):
     """Callgrind instruction counts per request (repeatable, whatever the load) and a perf sample under wrk."""
     testbed.prepare()
@@ -142,7 +155,7 @@ def run_profile(testbed, results_path, raw_path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=["bench", "engine", "profile", "report"])
+    parser.add_argument("command", choices=["bench", "engine", "profile", "report", "tenants"])
     parser.add_argument("--bin", help="the release linkhost binary")
     parser.add_argument("--workdir", help="an empty temporary folder")
     parser.add_argument("--results", help="markdown output")
@@ -162,6 +175,8 @@ def main():
         run, results, raw = run_bench, "RESULTS.md", "results.json"
     elif args.command == "engine":
         run, results, raw = run_engine, "ENGINE.md", "engine.json"
+    elif args.command == "tenants":
+        run, results, raw = run_tenants, "TENANTS.md", "tenants.json"
     else:
         run, results, raw = run_profile, "PROFILE.md", "profile.json"
     testbed = Testbed(args.bin, args.workdir)

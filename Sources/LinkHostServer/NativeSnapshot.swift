@@ -40,7 +40,16 @@ final class NativeSnapshot: @unchecked Sendable {
         let transport = https ? snapshot.config.server.hsts.map { [$0.header] } ?? [] : []
         transportHeaders = transport
         responses = snapshot.preparedResponses.map { Self.makeNative($0, adding: transport) }
-        pageHeaders = snapshot.sites.map { $0.callPageHeaders.map { PageHeaders($0, transport: transport) } }
+        // Sites of the same locales and cache lifetime have the same header sets: converted once, shared.
+        var converted: [String: [PageHeaders]] = [:]
+        pageHeaders = snapshot.sites.map { site in
+            let sets = site.callPageHeaders
+            let key = sets.map { $0.map { $0.name + ": " + $0.value }.joined(separator: "\n") }.joined(separator: "\n\n")
+            if let made = converted[key] { return made }
+            let made = sets.map { PageHeaders($0, transport: transport) }
+            converted[key] = made
+            return made
+        }
         shells = pageHeaders.map(PageShells.init)
         queryItemNames = snapshot.queryItemNames.map { ($0, Array($0.utf8CString)) }
         counters = metrics.counters(forSites: snapshot.sites.map(\.config.label))

@@ -82,7 +82,8 @@ final class Reloader: Sendable {
         do {
             let file = try Supervisor.ConfigFile(path: options.configPath)
             fileSHA256 = file.sha256
-            let (snapshot, tls) = try Supervisor.load(options, file: file, generation: generation)
+            let lastGood = Dictionary(old.config.sites.compactMap { site in site.file.map { ($0, site) } }, uniquingKeysWith: { first, _ in first })
+            let (snapshot, tls) = try Supervisor.load(options, file: file, generation: generation, lastGood: lastGood)
             let refused = ReloadPolicy.refusedChanges(from: old.config, to: snapshot.config)
             // The board before the log, here and below: whoever acts on a line finds `/healthz` saying so already.
             if !refused.isEmpty {
@@ -91,6 +92,7 @@ final class Reloader: Sendable {
             } else if try service.install(snapshot, tls: tls) {
                 service.metrics.recordReload(.ok, generation: generation)
                 service.metrics.configStatus.served(sha256: snapshot.configSHA256)
+                service.metrics.configStatus.sitesFailed(snapshot.config.siteFileFailures)
                 Lifecycle.info("reloaded \(options.configPath) (generation \(generation)): \(Supervisor.describe(snapshot)), config sha256:\(snapshot.configSHA256)")
             } else {
                 Lifecycle.info("reload of generation \(generation) dropped: stopping")

@@ -221,7 +221,7 @@ extension Server {
     /// send them as they are: the metrics, and the health probe while certificates are managed. The one place
     /// that says so; `filled` makes their bodies.
     private func isLive(_ route: Route) -> Bool {
-        route == .metrics || (route == .health && (metrics.certificates.isActive || metrics.configStatus.hasFailure))
+        route == .metrics || (route == .health && (metrics.certificates.isActive || metrics.configStatus.hasHealthLines))
     }
 
     /// A live answer (`isLive`) with its body made now.

@@ -71,6 +71,8 @@ package enum Supervisor {
             Lifecycle.error("\(error)")
             return .exited(2)
         }
+        // At once after the load: the pattern is known only now, and a file changed from here on is seen.
+        let loadedSiteFiles = ConfigWatcher.SiteFilesFingerprint.of(snapshot.config.siteFiles)
         var reloadWhenStarted = false
         switch csys_signals_wait_for(0) {
         case SIGTERM, SIGINT:
@@ -101,7 +103,7 @@ package enum Supervisor {
         announce(service, options: options, tls: tls)
         let reloader = Reloader(service: service, options: options)
         if reloadWhenStarted { reloader.request() }
-        ConfigWatcher.start(path: options.configPath, loaded: loadedFile, service: service, reloader: reloader)
+        ConfigWatcher.start(path: options.configPath, loaded: loadedFile, loadedSiteFiles: loadedSiteFiles, service: service, reloader: reloader)
         return .serving(service, reloader)
     }
 
@@ -126,6 +128,7 @@ package enum Supervisor {
             Lifecycle.info("metrics on http://\(host):\(metricsServer.boundPort)\(observability.metricsPath)")
         }
         service.metrics.configStatus.served(sha256: service.snapshot.configSHA256)
+        service.metrics.configStatus.sitesFailed(service.snapshot.config.siteFileFailures)
         Lifecycle.info("serving \(options.configPath) (generation 1): \(describe(service.snapshot)), config sha256:\(service.snapshot.configSHA256)")
         SystemdNotifier.ready(service.metrics.certificates.serviceStatus(generation: 1))
     }
@@ -185,7 +188,13 @@ package enum Supervisor {
         /// Reads `path`; throws LH100 when it cannot be read.
         init(path: String) throws(ConfigError) {
             bytes = try ConfigLoader.read(path: path)
-            sha256 = Digest.sha256(bytes).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+            sha256 = Self.sha256(bytes)
+        }
+
+        /// SHA-256 in hex. With `siteFiles`, the identity is that of the main file's bytes followed by each
+        /// site file's name, size and content hash (`Config.siteFilesDigest`), so a tenant's change shows.
+        static func sha256(_ bytes: [UInt8]) -> String {
+            Digest.sha256(bytes).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
         }
     }
 
@@ -194,17 +203,22 @@ package enum Supervisor {
         try load(options, file: ConfigFile(path: options.configPath), generation: generation)
     }
 
-    /// `load` from bytes already read, so the hash reported is that of the very bytes parsed.
-    static func load(_ options: ServeOptions, file: ConfigFile, generation: Int) throws(ConfigError) -> (Snapshot, TLSMaterial?) {
-        var config = try ConfigLoader.parse(file.bytes, source: options.configPath, environment: options.environment)
+    /// `load` from bytes already read, so the hash reported is that of the very bytes parsed. A site file
+    /// that fails falls back to its version in `lastGood` (the sites serving, by file name), or is left out;
+    /// each such site is one error line.
+    static func load(_ options: ServeOptions, file: ConfigFile, generation: Int, lastGood: [String: SiteConfig] = [:]) throws(ConfigError) -> (Snapshot, TLSMaterial?) {
+        var config = try ConfigLoader.parse(file.bytes, source: options.configPath, environment: options.environment, configPath: options.configPath, lastGood: lastGood)
         if let host = options.host { config.server.host = host }
         if let port = options.port { config.server.port = port }
         if let refusal = ExampleConfig.acmeRefusal(config, environment: options.environment) {
             throw ConfigError(source: options.configPath, diagnostics: [ConfigDiagnostic(.lh121, path: "", message: refusal)])
         }
-        let snapshot = try Snapshot(config: config, generation: generation, configSHA256: file.sha256)
+        let identity = config.siteFilesDigest.isEmpty ? file.sha256 : ConfigFile.sha256(file.bytes + Array(config.siteFilesDigest.utf8))
+        let snapshot = try Snapshot(config: config, generation: generation, configSHA256: identity, lastGood: lastGood)
         let tls = try config.server.tls.map { settings throws(ConfigError) in try TLSMaterial(settings) }
         for warning in snapshot.warnings { Lifecycle.warning("\(options.configPath): \(warning)") }
+        // One line per failed tenant, each whole: a log search for the site or LH133 finds it.
+        if !snapshot.config.siteFileFailures.isEmpty { Lifecycle.errors(snapshot.config.siteFileFailures.map(\.line)) }
         return (snapshot, tls)
     }
 

@@ -7,7 +7,7 @@ enum ValidateCommand: Command {
     static let summary = "Lint a config (or an AASA or assetlinks.json file) and report every problem."
     static let help = """
     USAGE: linkhost validate [--config PATH | --aasa FILE | --assetlinks FILE]
-                             [--format human|json]
+                             [--site ID] [--format human|json]
            linkhost validate --entitlements FILE [--android-manifest FILE] [--app APPID]...
                              [--config PATH]
            linkhost validate --android-manifest FILE [--app PACKAGE] [--config PATH]
@@ -60,6 +60,11 @@ enum ValidateCommand: Command {
       --app APPID         The app the files belong to: TEAMID.bundle.id (or the bundle ID)
                           for --entitlements and --info-plist, the package for
                           --android-manifest. May be given twice.
+      --site ID           Check one site of the config in the context of the rest (its hosts
+                          and id against every other site's): by id, first host, or site
+                          file name (acme.json). Reports its problems and the main file's
+                          errors; a site file that fails is named with its file (LH133).
+                          A name no site has is a usage error (exit 2).
       --format FORMAT     human (default) or json: an array of
                           {"code", "severity", "path", "message"}.
       -h, --help          Show this help.
@@ -68,7 +73,7 @@ enum ValidateCommand: Command {
     """
 
     static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {
-        let arguments = try Arguments(words, command: name, options: ["--config", "--aasa", "--assetlinks", "--entitlements", "--android-manifest", "--info-plist", "--format", "--app"], flags: [])
+        let arguments = try Arguments(words, command: name, options: ["--config", "--aasa", "--assetlinks", "--entitlements", "--android-manifest", "--info-plist", "--format", "--app", "--site"], flags: [])
         if arguments.has("--help") { StandardStreams.output(help + "\n"); return 0 }
         if let extra = arguments.positional.first { throw UsageError(message: "unexpected argument '\(extra)'", command: name) }
         let format = try outputFormat(arguments, command: name)
@@ -78,6 +83,9 @@ enum ValidateCommand: Command {
             throw UsageError(message: "--entitlements and --android-manifest are compared with a config; give --config, not --aasa or --assetlinks", command: name)
         }
         if appFiles.isEmpty, sources.count > 1 { throw UsageError(message: "give one of --config, --aasa and --assetlinks", command: name) }
+        if arguments["--site"] != nil, !appFiles.isEmpty || arguments["--aasa"] != nil || arguments["--assetlinks"] != nil {
+            throw UsageError(message: "--site chooses a site of a config; give it with --config alone", command: name)
+        }
         if appFiles.isEmpty, arguments["--app"] != nil {
             throw UsageError(message: "--app names the app of --entitlements, --android-manifest or --info-plist; give one of them", command: name)
         }
@@ -122,7 +130,10 @@ enum ValidateCommand: Command {
                 reports.append(LintReport(source: file, diagnostics: [LintDiagnostic(failure.code, .error, path: "", failure.message)]))
             }
         } else {
-            let outcome = ConfigLinter.lint(path: configPath(arguments, environment: environment), environment: environment)
+            let outcome = ConfigLinter.lint(path: configPath(arguments, environment: environment), environment: environment, site: arguments["--site"])
+            if let unknown = outcome.unknownSite {
+                throw UsageError(message: "--site \(unknown): no site of the config has that id, first host or site file name", command: name)
+            }
             reports.append(outcome.report)
             summary = outcome.snapshot.map(ConfigLinter.summary(of:)) ?? ""
         }

@@ -138,7 +138,8 @@ struct CallPageReferenceTests {
             case .imageURL: return imageURL
             case .qrCodeURL: return qrCodeURL
             case .qrCode: return qrCode
-            case .appName, .appStoreID, .appStoreURL, .lang, .dir, .languages, .desktopScheme, .inPlayStore, .appClipBundleID: return ""
+            case .appName, .appStoreID, .appStoreURL: return page.appValues.first { $0.field == field }?.text ?? ""
+            case .lang, .dir, .languages, .desktopScheme, .inPlayStore, .appClipBundleID: return ""
             }
         }
         return body

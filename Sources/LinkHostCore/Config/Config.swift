@@ -13,13 +13,21 @@ public struct Config: Sendable, Equatable {
     /// True for the shipped example (`"example": true`): `serve` gets it no certificate and says so
     /// loudly when it answers beyond loopback, so the example's apps never go live on a real domain.
     public var isExample = false
+    /// `siteFiles`, read: the folder and name pattern of the files that each hold one site; nil without.
+    public var siteFiles: SiteFilePattern? = nil
+    /// Site files that failed at this load: their sites serve their last good version or are left out.
+    public var siteFileFailures: [SiteFileFailure] = []
+    /// Each site file's name, size and content hash, one line each: the part of the config's identity
+    /// that lies outside the main file (empty without `siteFiles`).
+    public var siteFilesDigest = ""
 
     /// The site of the config's top level.
     public var defaultSite: SiteConfig { sites[0] }
 
     /// Each site's name (`SiteConfig.label`) by its path, `sites[6]` → `customer6`, for diagnostics.
     public var siteNames: [String: String] {
-        Dictionary(sites.dropFirst().map { ($0.path, $0.label) }, uniquingKeysWith: { first, _ in first })
+        // A site file left out is still named where its problems are reported.
+        Dictionary(sites.dropFirst().map { ($0.path, $0.label) } + siteFileFailures.map { ($0.path, $0.site) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Makes a config; `sites` must hold the default site first.
@@ -49,6 +57,9 @@ public struct SiteConfig: Sendable, Equatable {
     public var hosts: [String]
     /// The site's `id` as written (`sites[].id`); nil names it by its first host.
     public var id: String? = nil
+    /// The name of the site file it was read from (`acme.json`), nil for the config's own sites: a failing
+    /// file's last good version is kept under it.
+    public var file: String? = nil
     /// The iOS apps that may open links on these hosts.
     public var apps: [AppleApp]
     /// The Android apps that may open links on these hosts.

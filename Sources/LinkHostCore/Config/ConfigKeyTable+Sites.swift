@@ -95,5 +95,7 @@ extension ConfigKeyTable {
                   "host names, any case, port ignored; `*.example.com` matches every subdomain; a host belongs to one site (LH116)"),
         ConfigKey("sites[].id", "1–64 of `A-Z a-z 0-9 . _ -`", note: "the site's first host", site: .siteOnly,
                   "the site's name in diagnostics (`site \"customer6\" (sites[6]) apps[0].teamID`), in the metrics' `site` label and in the access log's `site` field, so reordering hosts changes none of them; `default` is the top level's; two sites with one id are an error (LH122)"),
+        ConfigKey("siteFiles", "path pattern", note: "none", site: .topLevelOnly,
+                  "files that each hold one site (the keys of `sites[]`), joined after `sites` in the byte order of their names: a folder relative to the config file, then a name pattern where `*` matches any run of characters and `?` one (no other glob syntax; names starting with `.` never match, so a folder of mounted ConfigMaps works), e.g. `\"sites.d/*.json\"`; SIGHUP and `server.watchConfig` pick up files added, removed or changed; a file that fails (LH131–LH133) harms its own site only: it keeps its last good version on a reload and is left out at start (see [docs/kubernetes.md](docs/kubernetes.md))"),
     ]
 }

@@ -8,7 +8,7 @@ public enum ConfigLoader {
 
     /// Loads the file at `path`, applies environment overrides, and returns the config or every problem.
     public static func load(path: String, environment: [String: String] = [:]) throws(ConfigError) -> Config {
-        try parse(read(path: path), source: path, environment: environment)
+        try parse(read(path: path), source: path, environment: environment, configPath: path)
     }
 
     /// The config file's bytes, as `load` reads them: `serve` hashes exactly these (its config identity).
@@ -20,38 +20,47 @@ public enum ConfigLoader {
         }
     }
 
-    /// Validates config bytes; `source` names them in errors.
-    public static func parse(_ bytes: [UInt8], source: String = "config", environment: [String: String] = [:]) throws(ConfigError) -> Config {
+    /// Validates config bytes; `source` names them in errors. `siteFiles` are found from `configPath`'s
+    /// folder (the working directory without one); a failing site file falls back to its `lastGood` site.
+    public static func parse(
+        _ bytes: [UInt8], source: String = "config", environment: [String: String] = [:], configPath: String? = nil, lastGood: [String: SiteConfig] = [:]
+    ) throws(ConfigError) -> Config {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
         } catch {
             throw ConfigError(source: source, diagnostics: [ConfigDiagnostic(.lh100, path: "", message: "not valid JSON at line \(error.line), column \(error.column): \(error.message)")])
         }
-        let (config, diagnostics) = validate(document, environment: environment)
+        let (config, diagnostics) = validate(document, environment: environment, configPath: configPath, lastGood: lastGood)
         guard let config, !diagnostics.contains(where: { $0.severity == .error }) else {
             throw ConfigError(source: source, diagnostics: diagnostics, siteNames: config?.siteNames ?? [:])
         }
         return config
     }
 
-    /// Validates a parsed document; returns the config (nil when unusable) and all diagnostics, warnings included.
-    public static func validate(_ document: JSONValue, environment: [String: String] = [:]) -> (Config?, [ConfigDiagnostic]) {
+    /// Validates a parsed document; returns the config (nil when unusable) and all diagnostics, warnings included,
+    /// except those of site files that failed, which `Config.siteFileFailures` holds.
+    public static func validate(
+        _ document: JSONValue, environment: [String: String] = [:], configPath: String? = nil, lastGood: [String: SiteConfig] = [:]
+    ) -> (Config?, [ConfigDiagnostic]) {
         var reader = ConfigReader()
         guard let root = reader.object(document, at: "", allowed: ConfigKeys.members(of: "")) else { return (nil, reader.diagnostics) }
 
         let server = ServerSettingsReader.read(root["server"], environment: environment, reader: &reader)
         let observability = ObservabilitySettingsReader.read(root["observability"], reader: &reader)
-        let topLevel = SiteDraft(root, at: "", reader: &reader)
+        var topLevel = SiteDraft(root, at: "", reader: &reader)
         if topLevel.apps == nil && topLevel.android == nil {
             let scope = root["sites"] == nil ? "" : " (the top level is the default site, for hosts no site names, and what sites inherit)"
             reader.error(.lh108, "apps", "missing; expected at least one app in \"apps\" (iOS) or \"android\"\(scope)")
         }
         let defaultSite = topLevel.site(hosts: [], inheriting: nil)
+        topLevel.resolvedAASA = defaultSite.aasa
         let sites = SitesReader.read(root["sites"], topLevel: topLevel, reader: &reader)
-        ACMESettingsReader.check(server, sites: [defaultSite] + sites, reader: &reader)
         AppsReader.checkNames([defaultSite] + sites, reader: &reader)
-        var config = Config(server: server, observability: observability, sites: [defaultSite] + sites)
+        let files = SiteFiles.read(root["siteFiles"], configPath: configPath ?? "", topLevel: topLevel, sites: sites, server: server, lastGood: lastGood, reader: &reader)
+        ACMESettingsReader.check(server, sites: [defaultSite] + sites + files.sites, reader: &reader)
+        var config = Config(server: server, observability: observability, sites: [defaultSite] + sites + files.sites)
+        (config.siteFiles, config.siteFileFailures, config.siteFilesDigest) = (files.pattern, files.failures, files.digest)
         config.isExample = reader.boolean(root, "example", at: "") ?? false
         return (config, reader.diagnostics)
     }

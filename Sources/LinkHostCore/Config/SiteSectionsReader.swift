@@ -13,6 +13,9 @@ struct SiteDraft {
     var path: String
     /// The members each section (`callLinks`, `aasa`, `static`) wrote, `null` ones included.
     var written: [String: Set<String>] = [:]
+    /// The top level's `aasa` as resolved for the default site: a site that writes neither `callLinks` nor
+    /// `aasa` resolves to the same rules, so it shares these (derived once, stored once, however many tenants).
+    var resolvedAASA: AASASettings?
 
     /// Reads the site-level keys present in `object`, at `path`.
     init(_ object: JSONObject, at path: String, reader: inout ConfigReader) {
@@ -63,7 +66,16 @@ struct SiteDraft {
             inherit("aasa", into: &aasaDraft.settings, mine: self.aasa?.settings, theirs: inherited.aasa?.settings, from: inherited, copies: AASASettings.inheritedByKey, sections: &sections)
             inherit("static", into: &staticFiles, mine: self.staticFiles, theirs: inherited.staticFiles, from: inherited, copies: StaticFileSettings.inheritedByKey, sections: &sections)
         }
-        let aasa = aasaDraft.resolved(appIDs: apps.map(\.appID), appClipIDs: apps.compactMap(\.appClipID), callLinks: callLinks, callLinksPath: sections.sectionPath(of: "callLinks", "links"))
+        // A site that writes neither callLinks nor aasa shares the top level's resolved AASA settings (its derived
+        // rules made once for all tenants), unless its apps name other App Clips than the top level's.
+        let appClipIDs = apps.compactMap(\.appClipID)
+        let aasa: AASASettings
+        if let shared = inherited?.resolvedAASA, self.callLinks == nil, self.aasa == nil, !aasaDraft.webcredentialsAll, !aasaDraft.activitycontinuationAll,
+           appClipIDs == (inherited?.apps ?? []).compactMap(\.appClipID) {
+            aasa = shared
+        } else {
+            aasa = aasaDraft.resolved(appIDs: apps.map(\.appID), appClipIDs: appClipIDs, callLinks: callLinks, callLinksPath: sections.sectionPath(of: "callLinks", "links"))
+        }
         var site = SiteConfig(
             hosts: hosts, apps: apps, android: android ?? (writesApps ? [] : inherited?.android ?? []), callLinks: callLinks, aasa: aasa,
             staticFiles: staticFiles, sections: sections)
@@ -106,21 +118,27 @@ enum SitesReader {
         var sites: [SiteConfig] = []
         var claimed: [String: String] = [:]
         for (element, path) in elements {
-            guard let object = reader.object(element, at: path, allowed: ConfigKeys.members(of: "sites[]") + ConfigKeys.siteSections) else { continue }
-            let hosts = readHosts(object, at: path, claimed: &claimed, reader: &reader)
-            var site = SiteDraft(object, at: path, reader: &reader).site(hosts: hosts, inheriting: topLevel)
-            site.id = reader.string(object, "id", at: path, expected: "a name such as \"customer6\"", rule: idRule)
-            if let host = site.callLinks.openInAppHost, !site.hosts.contains(where: { CallLinkHost.covers($0, host: host) }) {
-                // Another host serves another site (or none): the open button would lead away from this app's page.
-                reader.error(.lh116, ConfigReader.join(site.sections.callLinks, "openInAppHost"), "\"\(host)\" is not one of the hosts of \(path) (\(site.hosts.joined(separator: ", "))); add it to its \"hosts\" so its AASA and the entitlements cover it")
-            }
-            if site.apps.isEmpty && site.android.isEmpty {
-                reader.error(.lh108, path, "has no app: set \"apps\" or \"android\" here, or at the top level for every site")
-            }
-            sites.append(site)
+            if let site = readSite(element, at: path, topLevel: topLevel, claimed: &claimed, reader: &reader) { sites.append(site) }
         }
         checkIDs(sites, reader: &reader)
         return sites
+    }
+
+    /// One site object (an entry of `sites`, or a site file's whole document) at `path`; `claimed` holds the
+    /// hosts earlier sites took, and takes this one's.
+    static func readSite(_ element: JSONValue, at path: String, topLevel: SiteDraft, claimed: inout [String: String], reader: inout ConfigReader) -> SiteConfig? {
+        guard let object = reader.object(element, at: path, allowed: ConfigKeys.members(of: "sites[]") + ConfigKeys.siteSections) else { return nil }
+        let hosts = readHosts(object, at: path, claimed: &claimed, reader: &reader)
+        var site = SiteDraft(object, at: path, reader: &reader).site(hosts: hosts, inheriting: topLevel)
+        site.id = reader.string(object, "id", at: path, expected: "a name such as \"customer6\"", rule: idRule)
+        if let host = site.callLinks.openInAppHost, !site.hosts.contains(where: { CallLinkHost.covers($0, host: host) }) {
+            // Another host serves another site (or none): the open button would lead away from this app's page.
+            reader.error(.lh116, ConfigReader.join(site.sections.callLinks, "openInAppHost"), "\"\(host)\" is not one of the hosts of \(path) (\(site.hosts.joined(separator: ", "))); add it to its \"hosts\" so its AASA and the entitlements cover it")
+        }
+        if site.apps.isEmpty && site.android.isEmpty {
+            reader.error(.lh108, path, "has no app: set \"apps\" or \"android\" here, or at the top level for every site")
+        }
+        return site
     }
 
     /// An id is a metrics label and a log field: short, and of characters no log or label needs to escape.

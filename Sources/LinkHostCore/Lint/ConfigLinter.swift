@@ -10,23 +10,26 @@ public enum ConfigLinter {
         public let report: LintReport
         /// The snapshot `serve` would serve; nil when the config has errors that stop loading.
         public let snapshot: Snapshot?
+        /// The name `--site` gave when no site of the loaded config has it (nothing was checked).
+        public var unknownSite: String? = nil
     }
 
-    /// Lints the config file at `path` with the environment overrides `serve` would apply.
-    public static func lint(path: String, environment: [String: String] = [:]) -> Outcome {
+    /// Lints the config file at `path` with the environment overrides `serve` would apply; with `site` (an id,
+    /// a first host or a site file's name), that one site in the context of the rest (`SiteChoice`).
+    public static func lint(path: String, environment: [String: String] = [:], site: String? = nil) -> Outcome {
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readFile(path)
         } catch {
             return Outcome(report: LintReport(source: path, diagnostics: [LintDiagnostic(.lh100, .error, path: "", "cannot read the config file: \(error)")]), snapshot: nil)
         }
-        let outcome = lint(bytes: bytes, source: path, environment: environment)
-        let found = outcome.report.diagnostics + FilePermissionLint.configFileDiagnostics(path: path)
-        return Outcome(report: LintReport(source: path, diagnostics: found, siteNames: outcome.report.siteNames), snapshot: outcome.snapshot)
+        let outcome = lint(bytes: bytes, source: path, environment: environment, configPath: path, site: site)
+        let found = outcome.report.diagnostics + (site == nil ? FilePermissionLint.configFileDiagnostics(path: path) : [])
+        return Outcome(report: LintReport(source: path, diagnostics: found, siteNames: outcome.report.siteNames), snapshot: outcome.snapshot, unknownSite: outcome.unknownSite)
     }
 
-    /// Lints config bytes; `source` names them in the report.
-    public static func lint(bytes: [UInt8], source: String, environment: [String: String] = [:]) -> Outcome {
+    /// Lints config bytes; `source` names them in the report, `configPath` is where `siteFiles` is read from.
+    public static func lint(bytes: [UInt8], source: String, environment: [String: String] = [:], configPath configFile: String? = nil, site chosen: String? = nil) -> Outcome {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
@@ -34,7 +37,7 @@ public enum ConfigLinter {
             let diagnostic = LintDiagnostic(.lh100, .error, path: "", "not valid JSON at line \(error.line), column \(error.column): \(error.message)")
             return Outcome(report: LintReport(source: source, diagnostics: [diagnostic]), snapshot: nil)
         }
-        let (config, loaderDiagnostics) = ConfigLoader.validate(document, environment: environment)
+        let (config, loaderDiagnostics) = ConfigLoader.validate(document, environment: environment, configPath: configFile)
         var found = loaderDiagnostics.map(LintDiagnostic.init)
         if let config {
             found += config.sites.flatMap(AssetLinksLinter.configWarnings) + ACMELint.diagnostics(config) + FilePermissionLint.keyDiagnostics(config)
@@ -44,35 +47,50 @@ public enum ConfigLinter {
             found += SiteCoherence.diagnostics(config)
         }
         guard let config, !found.contains(where: { $0.severity == .error }) else {
-            return Outcome(report: LintReport(source: source, diagnostics: found, siteNames: config?.siteNames ?? [:]), snapshot: nil)
+            let failed = config.map { failureDiagnostics($0.siteFileFailures) } ?? []
+            return Outcome(report: report(source, found + failed, config: config, chosen: chosen), snapshot: nil)
         }
         let snapshot: Snapshot
         do {
             snapshot = try Snapshot(config: config)
         } catch {
-            found += error.diagnostics.map(LintDiagnostic.init)
-            return Outcome(report: LintReport(source: source, diagnostics: found, siteNames: config.siteNames), snapshot: nil)
+            found += error.diagnostics.map(LintDiagnostic.init) + failureDiagnostics(config.siteFileFailures)
+            return Outcome(report: report(source, found, config: config, chosen: chosen), snapshot: nil)
         }
+        let served = snapshot.config
+        let choice = chosen.map { SiteChoice($0, in: served) }
         found += snapshot.warnings.map(LintDiagnostic.init)
         // Each site's AASA is generated and compiled for matching once for all the passes, and once for sites
         // that serve the same one (`SharedAASAMatchers`); the platform findings come after every site's others.
         var platform: [LintDiagnostic] = []
         let shared = SharedAASAMatchers()
-        for site in snapshot.sites {
+        for site in snapshot.sites where choice?.includes(site.config) ?? true {
             let render: (DocumentPath) -> String = { configPath(for: $0, site: site.config) }
             let matcher = shared.entry(for: site)
             let generated = matcher.document
+            let foundIn = site.index == 0 ? nil : site.config.path
             if !site.config.apps.isEmpty {
                 // The loader already warns about a config without rules (LH208); its generated detail would repeat it.
                 found += AASALinter.diagnostics(document: generated, render: render, shadowing: !site.config.aasa.rulesDerived).filter { $0.code != .lh208 }
-                found += ServedConsistency.diagnostics(site: site, in: snapshot, matcher: matcher) { render($0.documentPath) }
-                found += TemplateOverreach.diagnostics(site: site.config, document: generated) { render($0.documentPath) }
+                found += ServedConsistency.diagnostics(site: site, in: snapshot, matcher: matcher) { render($0.documentPath) }.map { $0.found(in: foundIn) }
+                found += TemplateOverreach.diagnostics(site: site.config, document: generated) { render($0.documentPath) }.map { $0.found(in: foundIn) }
             }
-            platform += PlatformConsistency.diagnostics(site: site, matcher: matcher) { render($0.documentPath) }
+            platform += PlatformConsistency.diagnostics(site: site, matcher: matcher) { render($0.documentPath) }.map { $0.found(in: foundIn) }
         }
-        found += platform
+        found += platform + failureDiagnostics(served.siteFileFailures)
         // Sites that inherit a setting share its findings; the report keeps each once.
-        return Outcome(report: LintReport(source: source, diagnostics: found, siteNames: config.siteNames), snapshot: snapshot)
+        return Outcome(report: report(source, found, config: served, chosen: chosen), snapshot: snapshot, unknownSite: choice?.path == nil ? chosen : nil)
+    }
+
+    /// Each failed site file's errors, then the LH133 line that says what became of its site.
+    private static func failureDiagnostics(_ failures: [SiteFileFailure]) -> [LintDiagnostic] {
+        failures.flatMap { $0.diagnostics.map(LintDiagnostic.init) + [LintDiagnostic($0.summary)] }
+    }
+
+    /// The report of `found`, kept to one site's problems (and the main file's errors) when one was chosen.
+    private static func report(_ source: String, _ found: [LintDiagnostic], config: Config?, chosen: String?) -> LintReport {
+        guard let config, let chosen else { return LintReport(source: source, diagnostics: found, siteNames: config?.siteNames ?? [:]) }
+        return LintReport(source: source, diagnostics: SiteChoice(chosen, in: config).kept(found), siteNames: config.siteNames)
     }
 
     /// Names a location in the generated AASA by the config setting it came from: `aasa.rules[2].path`.

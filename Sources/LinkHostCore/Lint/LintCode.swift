@@ -22,6 +22,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     /// One team's config, coherent: the open-in-app host the apps claim (LH123) and not the link host (LH124),
     /// a site's apps on both platforms its own (LH125).
     case lh123 = "LH123", lh124 = "LH124", lh125 = "LH125"
+    /// File format, continued: site files (`siteFiles`), each failing for its own site alone.
+    case lh130 = "LH130", lh131 = "LH131", lh132 = "LH132", lh133 = "LH133"
     /// Rules: unreachable rules, blocking exclusions, substitution variables, rule-less apps, pattern shapes.
     case lh201 = "LH201", lh202 = "LH202", lh203 = "LH203", lh204 = "LH204", lh205 = "LH205"
     /// Rules, continued.
@@ -108,6 +110,10 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh123: return "The iPhone's open button leads to `callLinks.openInAppHost`, but an iOS app of the site would not claim that host in the entitlements `print entitlements` writes, or another site (or no site, under `strictHosts` or automatic HTTPS) answers it: iOS shows the host's page to people who have the app."
         case .lh124: return "`callLinks.openInAppHost` is the host of the call links themselves (`baseURL`'s, or the site's only host): iOS opens no app for a tap on a link to the page's own domain, so every iPhone is told the app is missing."
         case .lh125: return "A site writes one platform's apps (`apps` or `android`) but not the other while the top level has apps of the other: a site's apps are its own on both platforms, so the site has none there; say so (`\"android\": []`) or list its own."
+        case .lh130: return "`siteFiles` is not a usable pattern (a wildcard outside the file name, brackets), or its folder cannot be listed: the main file fails."
+        case .lh131: return "A site file cannot be read, is not JSON, or has a name that cannot name a site: that site alone fails (LH133)."
+        case .lh132: return "A site file's site has a name (its id, else its first host) or a host that another site, or `server.tls.acme.hosts`, already has: that site alone fails (LH133)."
+        case .lh133: return "A site file failed: its site serves its last good version (on a reload) or is left out, its hosts answering as hosts no site lists (at start, and in `validate`); every other site serves."
         case .lh201: return "A rule is unreachable: an earlier rule already matches every URL it matches."
         case .lh202: return "A rule may be unreachable: an earlier rule covers its patterns, but under other case or percent-encoding settings."
         case .lh203: return "An exclude rule matches every URL before any rule lets one through: no link opens the app."
@@ -191,6 +197,10 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh116: return "Write the host name only (no scheme, port or trailing dot; *.example.com for every subdomain), and list each host in one site."
         case .lh117: return "Keep `certificateFile` and `privateKeyFile` (certificates from elsewhere) or `acme` (linkhost obtains them), not both."
         case .lh118: return "List each host of a wildcard site by name, name the default site's hosts in `server.tls.acme.hosts`, and certify only public DNS names that point at this server (or use certificate files)."
+        case .lh130: return "Write a folder and a name pattern, with `*` and `?` in the name only, relative to the config file (`\"siteFiles\": \"sites.d/*.json\"`), and create the folder (it may be empty)."
+        case .lh131: return "Fix the file's JSON (one site object, the keys of `sites[]`), its permissions, or rename it without `]` and control characters."
+        case .lh132: return "Give the site an `id` of its own and hosts no other site lists; a host moving between tenants leaves one file before it joins the other."
+        case .lh133: return "Fix the errors listed for the file (`linkhost validate --site ID` checks one tenant with the rest); the next reload (SIGHUP or `server.watchConfig`) applies it."
         case .lh122: return "Give each site an `id` of its own, e.g. the customer's name: `\"id\": \"customer6\"`."
         case .lh121: return "Put your own app's `teamID`, `bundleID`, `packageName`, fingerprints and URLs in the config (`linkhost init` writes one), and remove `\"example\": true`; `LINKHOST_ALLOW_EXAMPLE=1` serves the example anyway."
         case .lh123: return "Serve the open host from the site whose apps it opens: at the top level set `callLinks.baseURL` and keep the open host out of other sites (and in `server.tls.acme.hosts` with ACME or `strictHosts`), or list the link host and the open host together as one site's `hosts`; then paste what `linkhost print entitlements --app APPID` writes."

@@ -10,13 +10,22 @@ public struct LintDiagnostic: Sendable, Hashable, CustomStringConvertible {
     public let path: String
     /// What was found and why it matters.
     public let message: String
+    /// The site (`sites[6]`) whose check found it, when `path` is a setting it inherits from the top level:
+    /// so the same mistake found in many sites is grouped as one line naming them.
+    public let sitePath: String?
 
     /// Makes a diagnostic.
-    public init(_ code: LintCode, _ severity: ConfigDiagnostic.Severity, path: String, _ message: String) {
+    public init(_ code: LintCode, _ severity: ConfigDiagnostic.Severity, path: String, _ message: String, sitePath: String? = nil) {
         self.code = code
         self.severity = severity
         self.path = path
         self.message = message
+        self.sitePath = sitePath
+    }
+
+    /// The same problem, found while checking the site at `sitePath` (nil: none).
+    public func found(in sitePath: String?) -> LintDiagnostic {
+        LintDiagnostic(code, severity, path: path, message, sitePath: sitePath)
     }
 
     /// A config loader's diagnostic, which carries its code from where it was found.
@@ -53,7 +62,7 @@ public struct LintDiagnostic: Sendable, Hashable, CustomStringConvertible {
 
     /// The same problem with its path replaced, e.g. to prefix the URL a checked document came from.
     package func relocated(to path: String) -> LintDiagnostic {
-        LintDiagnostic(code, severity, path: path, message)
+        LintDiagnostic(code, severity, path: path, message, sitePath: sitePath)
     }
 }
 
@@ -66,13 +75,15 @@ public struct LintReport: Sendable, Equatable {
     /// The sites' names by path (`Config.siteNames`): the human text names the tenant of each problem.
     public let siteNames: [String: String]
 
-    /// Makes a report, dropping exact repeats (one config rule can surface through several generated details).
+    /// Makes a report, dropping exact repeats (one config rule can surface through several generated details,
+    /// and sites that inherit a setting share its findings: the same words at the same path are kept once,
+    /// whichever site's check found them).
     public init(source: String, diagnostics: [LintDiagnostic], siteNames: [String: String] = [:]) {
         self.source = source
         self.siteNames = siteNames
         // A set, not a scan of what was kept: a config of 1,000 sites can raise 10,000 diagnostics.
         var seen: Set<LintDiagnostic> = []
-        self.diagnostics = diagnostics.filter { seen.insert($0).inserted }
+        self.diagnostics = diagnostics.filter { seen.insert($0.found(in: nil)).inserted }
     }
 
     /// The problems that are errors.
@@ -107,28 +118,32 @@ public struct LintReport: Sendable, Equatable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// One line per problem, except a problem repeated at the same place of three or more sites (the same
-    /// code and severity at `sites[N]…` paths that differ only in N), which is one line with the count, the
-    /// sites and the first one's words: a mistake in a shared section shows once, not a thousand times.
-    /// `--format json` keeps every one.
+    /// One line per problem, except a problem repeated in three or more sites, which is one line with the
+    /// count, the sites and the first one's words: a mistake in a shared section shows once, not a thousand
+    /// times. Repeated means the same code and severity at `sites[N]…` paths that differ only in N, or at one
+    /// path outside the sites (a top-level setting they inherit) as found in each site's check (`sitePath`),
+    /// in other words (each names its own host). `--format json` keeps every one.
     static func grouped(_ diagnostics: [LintDiagnostic], siteNames: [String: String] = [:]) -> [String] {
-        // In order of first appearance: a problem outside the sites stands alone; others gather by code,
-        // severity and the path after `sites[N]`.
+        // In order of first appearance: a problem outside the sites and found for none stands alone; others
+        // gather by code, severity and the path after `sites[N]` (or the inherited path).
         var order: [String] = []
         var members: [String: [LintDiagnostic]] = [:]
         for (index, diagnostic) in diagnostics.enumerated() {
-            let key = siteAndRest(diagnostic.path).map { "\(diagnostic.severity.rawValue) \(diagnostic.code.rawValue) \($0.rest)" } ?? "#\(index)"
+            let heading = "\(diagnostic.severity.rawValue) \(diagnostic.code.rawValue)"
+            // LH133 says what became of one tenant: each keeps its line, its file and its site named.
+            let key = diagnostic.code == .lh133 ? "#\(index)" : siteAndRest(diagnostic.path).map { "\(heading) \($0.rest)" } ?? diagnostic.sitePath.map { _ in "\(heading) @\(diagnostic.path)" } ?? "#\(index)"
             if members[key] == nil { order.append(key) }
             members[key, default: []].append(diagnostic)
         }
         return order.map { key in
             let group = members[key]!
-            guard group.count >= 3, let (_, rest) = siteAndRest(group[0].path) else {
+            let sites = group.compactMap { siteAndRest($0.path)?.site ?? $0.sitePath }.map { siteNames[$0] ?? $0 }
+            guard group.count >= 3, sites.count == group.count else {
                 return group.map { $0.description(siteNames: siteNames) }.joined(separator: "\n  ")
             }
-            let sites = group.compactMap { siteAndRest($0.path).map { siteNames[$0.site] ?? $0.site } }
+            let place = siteAndRest(group[0].path).map { "sites[N]\($0.rest)" } ?? group[0].path
             let names = sites.count <= 6 ? sites.joined(separator: ", ") : sites.prefix(3).joined(separator: ", ") + " … " + sites.suffix(2).joined(separator: ", ")
-            return "\(group[0].severity.rawValue) \(group[0].code.rawValue) in \(sites.count) sites (\(names)), at sites[N]\(rest); first: \(group[0].message)"
+            return "\(group[0].severity.rawValue) \(group[0].code.rawValue) in \(sites.count) sites (\(names)), at \(place); first: \(group[0].message)"
         }
     }
 
@@ -146,7 +161,7 @@ public struct LintReport: Sendable, Equatable {
     public static func jsonText(of reports: [LintReport]) -> String {
         let values = reports.flatMap { report in
             report.diagnostics.map { diagnostic in
-                let site = siteAndRest(diagnostic.path).flatMap { report.siteNames[$0.site] }
+                let site = (siteAndRest(diagnostic.path)?.site ?? diagnostic.sitePath).flatMap { report.siteNames[$0] }
                 let shown = reports.count == 1 ? diagnostic : diagnostic.relocated(to: report.source + (diagnostic.path.isEmpty ? "" : ": " + diagnostic.path))
                 return shown.json(site: site)
             }

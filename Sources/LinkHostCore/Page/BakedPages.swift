@@ -1,8 +1,10 @@
 /// A page template baked in each of a site's locales and flattened for rendering: the part of a call page
 /// that depends on the app and the language but not on the site's link shapes or hosts.
 ///
-/// Sites that show the same app through the same template and locales (production and staging, one domain
-/// per region) share one value: with seven locales a bake is most of a site's load time and memory.
+/// Sites that bake the same template and locales share one value, whatever their app: with seven locales a
+/// bake is most of a site's load time and memory, and a platform of thousands of tenants, each with its own
+/// app, has one bake (issue 33). The app's name, App Store ID and App Store URL are therefore left to each
+/// request (`CallPage.appValues`), a few dozen bytes per site, like the link's own values.
 struct BakedPages: Sendable {
     /// The template baked for each locale, in the order of the locales: the default first.
     let templates: [PageTemplate]
@@ -15,8 +17,6 @@ struct BakedPages: Sendable {
     struct Key: Hashable {
         let templatePath: String
         let locales: [LocaleKey]
-        let appName: String?
-        let appStoreID: String?
         let appClipBundleID: String?
         let hasAndroidApp: Bool
         let installPages: [InstallPage?]
@@ -45,11 +45,10 @@ struct BakedPages: Sendable {
     /// What decides the bake of `site`'s page in `locales`.
     static func key(site: SiteConfig, locales: [PageLocale]) -> Key {
         let callLinks = site.callLinks
-        let app = site.apps.first
         return Key(templatePath: callLinks.template,
                    locales: locales.map { Key.LocaleKey(tag: $0.tag.text, isRightToLeft: $0.isRightToLeft, strings: $0.strings) },
-                   appName: site.appName, appStoreID: app?.appStoreID, appClipBundleID: app?.appClipBundleID, hasAndroidApp: !site.android.isEmpty,
-                   installPages: [app?.installPage, site.android.first?.installPage], desktopScheme: callLinks.desktopScheme,
+                   appClipBundleID: site.apps.first?.appClipBundleID, hasAndroidApp: !site.android.isEmpty,
+                   installPages: [site.apps.first?.installPage, site.android.first?.installPage], desktopScheme: callLinks.desktopScheme,
                    canOpenApp: canOpenApp(site), hasOpenInAppHost: callLinks.openInAppHost != nil, hasWebJoinURL: callLinks.webJoinURL != nil, imageURL: imageURL(callLinks))
     }
 
@@ -72,7 +71,6 @@ struct BakedPages: Sendable {
     /// Bakes `parsed` for `site` in each of `locales`: app name, store links, strings and every other per-site value.
     init(site: SiteConfig, template parsed: PageTemplate, locales: [PageLocale]) {
         let callLinks = site.callLinks
-        let app = site.apps.first
         let hasAndroidApp = !site.android.isEmpty
         let androidInstallPage = site.android.first?.installPage
         let canOpenApp = Self.canOpenApp(site)
@@ -81,13 +79,11 @@ struct BakedPages: Sendable {
         templates = locales.map { locale in
             parsed.baked(strings: locale.strings) { field in
                 switch field {
-                // Never empty for a loaded config: a site with no name anywhere is an error (LH108).
-                case .appName: return site.appName ?? ""
-                case .appStoreID: return app?.appStoreID ?? ""
+                // Per site, at each request: sites of different apps share the bake.
+                case .appName, .appStoreID, .appStoreURL: return nil
                 // The card names the clip of the app the banner names (its app-id): the first app's.
-                case .appClipBundleID: return app?.appClipBundleID ?? ""
+                case .appClipBundleID: return site.apps.first?.appClipBundleID ?? ""
                 // An app outside a store links to its own install page, or to nothing: never to a listing that does not exist.
-                case .appStoreURL: return app?.installPage.map { $0.url ?? "" } ?? app?.appStoreID.map { "https://apps.apple.com/app/id\($0)" } ?? ""
                 case .playStoreURL: return hasAndroidApp ? androidInstallPage.map { $0.url ?? "" } : ""
                 case .inPlayStore: return hasAndroidApp && androidInstallPage == nil ? "true" : ""
                 case .desktopScheme: return callLinks.desktopScheme && canOpenApp ? "true" : ""

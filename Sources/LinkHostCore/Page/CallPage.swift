@@ -40,6 +40,11 @@ package struct CallPage: Sendable {
     let androidInstallURL: URLText?
     /// `/` and the preview image's name: the image URL after the origin.
     let previewImagePath: URLText
+    /// The app's name, App Store ID and App Store URL as the page shows them (empty when there is none): the
+    /// bake leaves them to each request, so sites of different apps share it (`BakedPages`).
+    package let appValues: [(field: PageTemplate.Field, text: String)]
+    /// `appValues` escaped for HTML, once at load.
+    let appBytes: [(field: PageTemplate.Field, bytes: [UInt8])]
     /// The per-request fields the templates use (`usedFields` without the ones baked at load).
     let renderedFields: PageFieldSet
     /// Bytes reserved for a page's values: enough for the shipped page's without growing.
@@ -67,7 +72,7 @@ package struct CallPage: Sendable {
     ] + securityHeaders.dropFirst()
 
     /// A site's page from its bake (shared by sites that show the same app the same way) and its own links.
-    init(site: SiteConfig, baked: BakedPages, locales: [PageLocale]) {
+    init(site: SiteConfig, baked: BakedPages, locales: [PageLocale], headerSets: [[HTTPHeader]]) {
         let callLinks = site.callLinks
         settings = callLinks
         self.locales = locales
@@ -77,6 +82,15 @@ package struct CallPage: Sendable {
         openInAppHostOrigin = callLinks.openInAppHost.map { URLText("https://\($0)") }
         webJoinTemplate = callLinks.webJoinURL.map(ParsedURLTemplate.init)
         androidApp = site.android.first
+        // Never an empty name for a loaded config: a site with no name anywhere is an error (LH108).
+        appValues = [(.appName, site.appName ?? ""), (.appStoreID, app?.appStoreID ?? ""),
+                     // An app outside a store links to its own install page, or to nothing: never to a listing that does not exist.
+                     (.appStoreURL, app?.installPage.map { $0.url ?? "" } ?? app?.appStoreID.map { "https://apps.apple.com/app/id\($0)" } ?? "")]
+        appBytes = appValues.map { value in
+            var bytes: [UInt8] = []
+            HTMLEscaping.append(value.text, to: &bytes)
+            return (value.field, bytes)
+        }
         templates = baked.templates
         programs = baked.programs
         usedFields = baked.usedFields
@@ -89,9 +103,15 @@ package struct CallPage: Sendable {
         previewImagePath = URLText(BakedPages.previewImagePath(callLinks))
         renderedFields = PageFieldSet(usedFields)
         chooser = LanguageChooser(tags: locales.map(\.tag.text), defaultIndex: 0)
-        headerSets = locales.indices.flatMap { index in
+        self.headerSets = headerSets
+    }
+
+    /// The header sets of a page in `locales` (`headerSet(for:)` numbers them): the same for every site of the
+    /// same locales and `cacheMaxAge`, so a snapshot makes them once and its sites share them (`SnapshotBuild`).
+    static func headerSets(locales: [PageLocale], maxAge: Int) -> [[HTTPHeader]] {
+        locales.indices.flatMap { index in
             [true, false].map { negotiated in
-                Self.pageHeaders(locale: locales[index], maxAge: callLinks.cacheMaxAge, varies: negotiated && locales.count > 1)
+                Self.pageHeaders(locale: locales[index], maxAge: maxAge, varies: negotiated && locales.count > 1)
             }
         }
     }

@@ -12,6 +12,7 @@ extension CallPage {
             origin.append(form, to: &bytes)
             canonical.path.append(form, callID: link.callID, callType: link.callType, path: nil, to: &bytes)
         }
+        for (field, bytes) in appBytes where used.contains(field) { values.set(field) { $0.append(contentsOf: bytes) } }
         if used.contains(.callId) { values.set(.callId) { $0.append(contentsOf: link.callID.utf8) } }
         if used.contains(.callType) { values.set(.callType) { $0.append(contentsOf: link.callType.utf8) } }
         if used.contains(.canonicalURL) { values.set(.canonicalURL) { canonicalURL(.escaped, into: &$0) } }

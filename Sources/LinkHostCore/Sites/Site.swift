@@ -43,7 +43,8 @@ public final class Site: Sendable {
         let homeTemplate = try Self.homeTemplate(config, tree: tree)
         let homeStrings = homeTemplate?.usedStrings.subtracting(HomePage.builtInStrings.keys) ?? []
         let locales = try Self.locales(config, usedStrings: template.usedStrings.union(notFoundStrings).union(homeStrings), build: &build)
-        callPage = CallPage(site: config, baked: Self.bakedPages(config, template: template, locales: locales, build: &build), locales: locales)
+        callPage = CallPage(site: config, baked: Self.bakedPages(config, template: template, locales: locales, build: &build), locales: locales,
+                            headerSets: Self.pageHeaderSets(locales, maxAge: config.callLinks.cacheMaxAge, build: &build))
         notFoundPages = try Self.notFoundPages(config, tree: tree, locales: locales, build: &build)
         if let image = config.callLinks.previewImage, tree.resources.value(for: ("/" + image).utf8) == nil {
             throw ConfigError(source: config.staticFiles.root, diagnostics: [ConfigDiagnostic(.lh114, path: sections.source("callLinks", "previewImage"), message: "\"\(image)\" is not a file in \(config.staticFiles.root)")])
@@ -120,6 +121,16 @@ public final class Site: Sendable {
         let baked = BakedPages(site: config, template: template, locales: locales)
         build.bakedPages[key] = baked
         return baked
+    }
+
+    /// The header sets of the site's call pages, made once per snapshot for all sites of the same locales and
+    /// cache lifetime (fourteen arrays of a dozen fields with seven locales: kilobytes a tenant otherwise).
+    private static func pageHeaderSets(_ locales: [PageLocale], maxAge: Int, build: inout SnapshotBuild) -> [[HTTPHeader]] {
+        let key = "\(maxAge) " + locales.map(\.tag.text).joined(separator: " ")
+        if let made = build.pageHeaderSets[key] { return made }
+        let made = CallPage.headerSets(locales: locales, maxAge: maxAge)
+        build.pageHeaderSets[key] = made
+        return made
     }
 
     /// The site's page locales, read against the strings its call page and not-found page use, once per

@@ -42,20 +42,36 @@ public final class Snapshot: Sendable {
     /// The query item names any site's link templates read, and a beacon's: all the server ever extracts from a query.
     public let queryItemNames: [String]
 
-    /// Builds a snapshot, loading the files the config names; throws with every problem found.
-    public init(config: Config, generation: Int = 1, configSHA256: String = "") throws(ConfigError) {
+    /// Builds a snapshot, loading the files the config names; throws with every problem found. A site of a
+    /// site file that fails to build fails alone (`SiteFileIsolation`): its `lastGood` version serves, or none.
+    public init(config: Config, generation: Int = 1, configSHA256: String = "", lastGood: [String: SiteConfig] = [:]) throws(ConfigError) {
+        var config = config
         var build = SnapshotBuild()
-        let sources = Self.resolvedPageSources(config)
+        var sources = Self.resolvedPageSources(config)
         build.pageSources = Set(sources.flatMap { [$0.template, $0.locales] })
         var sites: [Site] = []
         sites.reserveCapacity(config.sites.count)
         var failures: [ConfigDiagnostic] = []
-        for (index, site) in config.sites.enumerated() {
+        var isolation = SiteFileIsolation(config: config, lastGood: lastGood)
+        for site in config.sites {
             do {
-                sites.append(try Site(site, index: index, build: &build))
+                sites.append(try Site(site, index: sites.count, build: &build))
+                isolation.built(site)
             } catch {
-                failures += error.diagnostics
+                guard site.file != nil else { failures += error.diagnostics; continue }
+                guard let fallback = isolation.failed(site, error.diagnostics) else { continue }
+                build.pageSources.formUnion([StaticFiles.resolve(fallback.callLinks.template), StaticFiles.resolve(fallback.callLinks.locales)])
+                do {
+                    sites.append(try Site(fallback, index: sites.count, build: &build))
+                    isolation.built(fallback)
+                } catch {
+                    isolation.fallbackFailed(fallback)
+                }
             }
+        }
+        if isolation.changed {
+            (config.sites, config.siteFileFailures) = (isolation.served, isolation.failures)
+            sources = Self.resolvedPageSources(config)
         }
         // Every site's problems at once, so fixing one site does not just reveal the next.
         if !failures.isEmpty { throw ConfigError(source: "config", diagnostics: failures, siteNames: config.siteNames) }
@@ -216,6 +232,8 @@ struct SnapshotBuild {
     var locales: [LocalesKey: [PageLocale]] = [:]
     /// Pages baked per app, template and locales, shared by the sites that bake alike.
     var bakedPages: [BakedPages.Key: BakedPages] = [:]
+    /// Call-page header sets by cache lifetime and locale tags, shared by the sites that have them alike.
+    var pageHeaderSets: [String: [[HTTPHeader]]] = [:]
     /// Association documents by bytes, so sites that serve the same file share one prepared response.
     var documents: [DocumentKey: Resource] = [:]
     /// Not-found pages baked per static tree, app name and locales.

@@ -21,7 +21,19 @@ package final class ConfigStatusBoard: Sendable {
     /// Lines of a failure `/healthz` shows at most; the log has them all.
     static let healthLineLimit = 20
 
+    /// A site file that failed in the config serving: the site, its file, and the line saying what became of it.
+    package struct SiteFailure: Sendable, Equatable {
+        /// The site's name, the metrics' `site` label.
+        package var site: String
+        /// The file, `sites.d/acme.json`.
+        package var file: String
+        /// The LH133 line, as on stderr.
+        package var line: String
+    }
+
     private let serving = Mutex<String>("")
+    private let siteFailures = Mutex<[SiteFailure]>([])
+    private let sitesHaveFailed = Atomic<Bool>(false)
     private let failure = Mutex<Failure?>(nil)
     private let failed = Atomic<Bool>(false)
 
@@ -41,6 +53,18 @@ package final class ConfigStatusBoard: Sendable {
         failed.store(false, ordering: .relaxed)
     }
 
+    /// True while `/healthz` has lines to add: a failed reload, or site files that failed in the config serving.
+    package var hasHealthLines: Bool { hasFailure || sitesHaveFailed.load(ordering: .relaxed) }
+
+    /// Records the site files that failed in the config now serving (none clears them).
+    package func sitesFailed(_ failures: [SiteFileFailure]) {
+        siteFailures.withLock { $0 = failures.map { SiteFailure(site: $0.site, file: $0.file, line: $0.line) } }
+        sitesHaveFailed.store(!failures.isEmpty, ordering: .relaxed)
+    }
+
+    /// The site files that failed in the config serving.
+    package var failedSites: [SiteFailure] { siteFailures.withLock { $0 } }
+
     /// Records a reload that left the old config serving.
     package func reloadFailed(_ recorded: Failure) {
         failure.withLock { $0 = recorded }
@@ -57,15 +81,28 @@ package final class ConfigStatusBoard: Sendable {
         text += "# HELP linkhost_config_reload_failed 1 while the last reload failed or was refused (the previous config serves), 0 once one applies.\n"
         text += "# TYPE linkhost_config_reload_failed gauge\n"
         text += "linkhost_config_reload_failed \(hasFailure ? 1 : 0)\n"
+        text += "# HELP linkhost_site_config_failed 1 for each site whose site file failed: it serves its last good version or is left out.\n"
+        text += "# TYPE linkhost_site_config_failed gauge\n"
+        for failed in failedSites { text += "linkhost_site_config_failed{site=\"\(Self.labelValue(failed.site))\"} 1\n" }
         return text
     }
 
+    /// A label value as the exposition format writes it: `\`, `"` and line feeds escaped (a site named by
+    /// its file's name may hold them).
+    static func labelValue(_ text: String) -> String {
+        text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").replacing("\n", with: "\\n")
+    }
+
     /// The lines `/healthz` adds while a failure stands; empty otherwise. On the public port (`detail` false)
-    /// only that it failed, when and on which file: diagnostics name paths, tenants and values, so they go to
-    /// the log and to the private metrics port's `/healthz` (`detail`), never to every Host (issue 30).
+    /// only that it failed, when and on which file, and how many site files failed: diagnostics and site names
+    /// name paths, tenants and values, so they go to the log and to the private metrics port's `/healthz`
+    /// (`detail`), never to every Host (issue 30).
     package func healthLines(detail: Bool) -> String {
-        guard let failure = lastFailure else { return "" }
-        var text = "last reload FAILED at \(ACMETime.format(failure.time))"
+        let sites = failedSites
+        var text = detail ? sites.map { "site FAILED: \($0.line)\n" }.joined()
+            : sites.isEmpty ? "" : "site files FAILED: \(sites.count) (which: in the log and on the metrics port's health path)\n"
+        guard let failure = lastFailure else { return text }
+        text += "last reload FAILED at \(ACMETime.format(failure.time))"
         text += failure.fileSHA256.map { " (file sha256:\($0))" } ?? ""
         text += "; still serving the config above\n"
         guard detail else { return text + "  why: in the log (and on the metrics port's health path)\n" }

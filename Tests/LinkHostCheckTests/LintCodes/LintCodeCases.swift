@@ -36,6 +36,16 @@ extension LintCodeCase {
         return components("[\(rules)]")
     }
 
+    /// The base config with `siteFiles` set to `pattern` and `files` in its `sites.d` folder.
+    static func siteFiles(_ pattern: String, _ files: [String: String]) -> LintInput {
+        .config(["siteFiles": "\"\(pattern)\""], files: Dictionary(uniqueKeysWithValues: files.map { ("sites.d/" + $0.key, $0.value) }))
+    }
+
+    /// One tenant's site file: its id, host `<host>.example.com` and an app of its own.
+    static func tenant(_ id: String, host: String? = nil, teamID: String = "TENANT1234") -> String {
+        #"{"id": "\#(id)", "hosts": ["\#(host ?? id).example.com"], "apps": [{"name": "\#(id)", "teamID": "\#(teamID)", "bundleID": "com.\#(id).video"}]}"#
+    }
+
     /// The config's rules replaced by `json`.
     static func rules(_ json: String, files: [String: String] = [:]) -> LintInput {
         .config(["aasa.rules": json], files: files)
@@ -110,6 +120,14 @@ extension LintCodeCase {
                      passing: .config(["sites": #"[{"hosts": ["a.example.com"], "id": "acme"}, {"hosts": ["b.example.com"], "id": "brand"}]"#])),
         LintCodeCase(.lh122, "an id that is another site's first host", failing: .config(["sites": #"[{"hosts": ["a.example.com"]}, {"hosts": ["b.example.com"], "id": "a.example.com"}]"#]),
                      passing: .config(["sites": #"[{"hosts": ["a.example.com"]}, {"hosts": ["b.example.com"], "id": "b.example.com"}]"#])),
+        LintCodeCase(.lh130, "siteFiles with a wildcard in its folder", failing: siteFiles("sites.d/*/site.json", ["a.json": tenant("a")]), passing: siteFiles("sites.d/*.json", ["a.json": tenant("a")])),
+        LintCodeCase(.lh130, "siteFiles naming a folder that is not there", failing: siteFiles("tenants/*.json", ["a.json": tenant("a")]), passing: siteFiles("sites.d/*.json", ["a.json": tenant("a")])),
+        LintCodeCase(.lh131, "a site file that is not JSON", failing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": #"{"id": "b", "hosts": ["b.example.com"]"#]),
+                     passing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": tenant("b")])),
+        LintCodeCase(.lh132, "two site files with one id", failing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": tenant("a", host: "b")]),
+                     passing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": tenant("b")])),
+        LintCodeCase(.lh133, "a site file with an error inside", failing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": tenant("b", teamID: "bad")]),
+                     passing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": tenant("b", teamID: "BBBBB12345")])),
         LintCodeCase(.lh606, "template without the elements call.js uses", failing: .config([:], files: ["call.html": "<!doctype html><title>call</title>\n"]),
                      passing: base),
         LintCodeCase(.lh601, "locale file not named after a tag", failing: locales(["en": #"{"heading": "Join"}"#, "english": #"{"heading": "Join"}"#]), passing: locales(["en": #"{"heading": "Join"}"#, "pt-BR": #"{"heading": "Entrar"}"#])),

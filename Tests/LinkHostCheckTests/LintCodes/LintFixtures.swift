@@ -170,7 +170,8 @@ enum LintFixtures {
             for (path, json) in edits.sorted(by: { $0.key < $1.key }) {
                 document = Fixtures.replace(document, path: path.split(separator: ".").map(String.init), with: try json.map { try JSONParser.parse($0) })
             }
-            return summarize(ConfigLinter.lint(bytes: JSONWriter.bytes(document), source: "test").report.diagnostics)
+            // As if the config were a file in the folder: `siteFiles` is read relative to it.
+            return summarize(ConfigLinter.lint(bytes: JSONWriter.bytes(document), source: "test", configPath: folder + "/linkhost.json").report.diagnostics)
         case .configText(let text):
             return summarize(ConfigLinter.lint(bytes: Array(text.utf8), source: "test").report.diagnostics)
         case .aasa(let text):
