@@ -43,7 +43,7 @@ extension LintCodeCase {
 
     /// One tenant's site file: its id, host `<host>.example.com` and an app of its own.
     static func tenant(_ id: String, host: String? = nil, teamID: String = "TENANT1234") -> String {
-        #"{"id": "\#(id)", "hosts": ["\#(host ?? id).example.com"], "apps": [{"name": "\#(id)", "teamID": "\#(teamID)", "bundleID": "com.\#(id).video"}]}"#
+        #"{"id": "\#(id)", "hosts": ["\#(host ?? id).example.com"], "apps": [{"name": "\#(id)", "teamID": "\#(teamID)", "bundleID": "com.\#(id).video"}], "android": []}"#
     }
 
     /// The config's rules replaced by `json`.
