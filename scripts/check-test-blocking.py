@@ -29,7 +29,7 @@ ALWAYS_BLOCKING = [
     ("sleep", r"(?<![.\w])sleep\s*\("),
     ("nanosleep", r"\bnanosleep\s*\("),
     ("Thread.sleep", r"\bThread\.sleep\b"),
-    ("RawHTTPClient(…) (a blocking connect; await RawHTTPClient.open)", r"(?<![.\w])RawHTTPClient\s*\("),
+    ("RawHTTPClient(…) (a blocking connect; await RawHTTPClient.open)", r"(?<![.\w])RawHTTPClient\s*\((?!\s*deferredHost:)"),
     ("lhtest_connect", r"\blhtest_connect(?:_from)?\s*\("),
     ("lhtest_wait_readable", r"\blhtest_wait_readable\s*\("),
     ("lhtest_wait", r"\blhtest_wait\s*\("),

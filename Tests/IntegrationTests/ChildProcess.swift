@@ -176,6 +176,21 @@ final class OutputCapture: Sendable {
     /// What has been read so far, as UTF-8 text.
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Whether `needle` occurs in what was read, looking only from `offset` on (less the needle's length, so a
+    /// match across two reads is found); returns where the next look may start.
+    func find(_ needle: [UInt8], from offset: Int) -> (found: Bool, end: Int) {
+        state.withLock { state in
+            let bytes = state.bytes
+            guard !needle.isEmpty else { return (true, bytes.count) }
+            var start = max(0, min(offset, bytes.count) - needle.count + 1)
+            while start + needle.count <= bytes.count {
+                if bytes[start] == needle[0] && bytes[start..<(start + needle.count)].elementsEqual(needle) { return (true, bytes.count) }
+                start += 1
+            }
+            return (false, bytes.count)
+        }
+    }
+
     /// True once every writer closed its end (the child and anything it started) and everything was read.
     var isFinished: Bool { state.withLock { $0.finished } }
 
@@ -323,12 +338,12 @@ final class ChildProcess: Sendable {
 
     /// Waits until captured stderr contains `text`; throws with the whole stderr when it does not in time or the child ends first.
     func waitForStderr(containing text: String, timeout: Duration = happensWithin) async throws {
-        try await waitFor(text, in: "stderr", timeout: timeout) { stderr.text }
+        try await waitFor(text, in: "stderr", [stderr], timeout: timeout)
     }
 
     /// Waits until stdout or stderr contains `text` (servers that log to either); throws like `waitForStderr`.
     func waitForOutput(containing text: String, timeout: Duration = happensWithin) async throws {
-        try await waitFor(text, in: "the output", timeout: timeout) { output }
+        try await waitFor(text, in: "the output", [stdout, stderr], timeout: timeout)
     }
 
     /// SIGTERM now, then SIGKILL to its group after `grace` and reaping, on a thread of its own: callable from a
@@ -345,17 +360,29 @@ final class ChildProcess: Sendable {
         }.start()
     }
 
-    private func waitFor(_ text: String, in stream: String, timeout: Duration, _ read: () -> String) async throws {
+    /// Each look reads only what arrived since the last one (`OutputCapture.find`): a server that logs megabytes
+    /// must not make every 10 ms look copy them all on a cooperative-pool thread.
+    private func waitFor(_ text: String, in stream: String, _ captures: [OutputCapture], timeout: Duration) async throws {
+        let needle = Array(text.utf8)
+        var searched = Array(repeating: 0, count: captures.count)
+        func found() -> Bool {
+            for index in captures.indices {
+                let (hit, end) = captures[index].find(needle, from: searched[index])
+                if hit { return true }
+                searched[index] = end
+            }
+            return false
+        }
         let deadline = ContinuousClock.now + timeout
-        while !read().contains(text) {
+        while !found() {
             if !isRunning {
                 // Whatever it printed last may still be in the pipe.
                 try await Task.sleep(for: .milliseconds(200))
-                if read().contains(text) { return }
+                if found() { return }
                 throw HarnessError("\(commandLine) ended before \(stream) contained \"\(text)\": \(termination())")
             }
             if ContinuousClock.now >= deadline {
-                throw HarnessError("\(stream) of \(commandLine) never contained \"\(text)\" within \(timeout); it was:\n\(read())")
+                throw HarnessError("\(stream) of \(commandLine) never contained \"\(text)\" within \(timeout); it was:\n\(captures.map(\.text).joined())")
             }
             try await Task.sleep(for: .milliseconds(10))
         }

@@ -43,15 +43,18 @@ struct FailureReportTests {
         try await client.send("GET /style.css HTTP/1.1\r\nHost: links.example.com\r\n\r\n")
         let answer = try await client.readResponse()
         #expect("\(answer)".contains("--- last bytes sent ---\nGET /style.css HTTP/1.1") && "\(answer)".contains("linkhost: listening on"), "\(answer)")
-        // Half a head, then nothing: the read times out, and the error says what was sent and what linkhost logged.
+        // Half a head, then nothing: the read times out (or, when the connection is old enough, the server's
+        // header deadline answers 408 first); either way what is printed says what was sent and what linkhost logged.
         try await client.send("GET /style.css HTTP/1.1\r\nHost: links")
+        let printed: String
         do {
             let response = try await client.readResponse()
-            Issue.record("half a head was answered: \(response)")
+            #expect(response.status == 408, "half a head was answered: \(response)")
+            printed = "\(response)"
         } catch {
-            let printed = "\(error)"
-            #expect(printed.contains("--- last bytes sent ---\nGET /style.css HTTP/1.1\nHost: links"), "\(printed)")
-            #expect(printed.contains("--- server stderr, last lines ---"), "\(printed)")
+            printed = "\(error)"
         }
+        #expect(printed.contains("--- last bytes sent ---\nGET /style.css HTTP/1.1\nHost: links"), "\(printed)")
+        #expect(printed.contains("--- server stderr, last lines ---"), "\(printed)")
     }
 }

@@ -91,8 +91,9 @@ final class LinkHostProcess: Sendable {
 
     /// A new connection to the server, connected on a thread of its own.
     /// Its failures and responses carry the tail of this server's stderr.
+    /// It connects on its first send, on that send's thread (see `RawHTTPClient(deferredHost:)`).
     func connect(timeout: Duration = .seconds(5)) async throws -> RawHTTPClient {
-        let client = try await RawHTTPClient.open(host: host, port: port, timeout: timeout)
+        let client = RawHTTPClient(deferredHost: host, port: port, timeout: timeout)
         client.serverLog = { [self] in stderrTail() }
         return client
     }

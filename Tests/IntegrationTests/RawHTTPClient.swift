@@ -76,7 +76,8 @@ enum HTTPClientError: Error, CustomStringConvertible {
 final class RawHTTPClient: @unchecked Sendable {
     let host: String
     let port: Int
-    private let descriptor: Int32
+    /// -1 until connected: a deferred client connects on its first send, on the thread that sends.
+    private var descriptor: Int32 = -1
     private let timeout: Duration
     /// Bytes received but not yet consumed by a parsed response.
     private var pending: [UInt8] = []
@@ -85,17 +86,32 @@ final class RawHTTPClient: @unchecked Sendable {
     /// What the server said meanwhile (LinkHostProcess.connect sets it to its stderr tail), for failure messages.
     var serverLog: (@Sendable () -> String)?
 
+    /// Connects now, on the calling thread.
     init(host: String = "127.0.0.1", port: Int, timeout: Duration = .seconds(5)) throws(HTTPClientError) {
         self.host = host
         self.port = port
         self.timeout = timeout
+        try connectIfNeeded()
+    }
+
+    /// A client that connects on its first send, on the same thread, so no wait of the test comes between the
+    /// connect and the first bytes: the server's header deadline runs from the connect, and a test task that
+    /// waits for a pool thread between the two would be cut off (408) for a delay of its own.
+    init(deferredHost host: String, port: Int, timeout: Duration) {
+        self.host = host
+        self.port = port
+        self.timeout = timeout
+    }
+
+    deinit { if descriptor >= 0 { close(descriptor) } }
+
+    private func connectIfNeeded() throws(HTTPClientError) {
+        guard descriptor < 0 else { return }
         let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let descriptor = lhtest_connect(host, Int32(port), milliseconds)
         guard descriptor >= 0 else { throw .connectFailed(host: host, port: port, errno: errno) }
         self.descriptor = descriptor
     }
-
-    deinit { close(descriptor) }
 
     /// This end's port, which names the connection in the kernel's socket tables (/proc/net/tcp).
     var localPort: Int { Int(lhtest_local_port(descriptor)) }
@@ -149,6 +165,7 @@ final class RawHTTPClient: @unchecked Sendable {
     /// Writes raw bytes, all of them.
     func send(_ bytes: [UInt8]) throws(HTTPClientError) {
         lastSent = Array(bytes.prefix(1_000))
+        try connectIfNeeded()
         var remaining = bytes
         while !remaining.isEmpty {
             let size = remaining.count
@@ -250,6 +267,7 @@ final class RawHTTPClient: @unchecked Sendable {
 
     /// Reads at least one more byte into `pending`.
     private func receiveMore(deadline: ContinuousClock.Instant) throws(HTTPClientError) {
+        try connectIfNeeded()
         let size = 16_384
         var buffer = [UInt8](repeating: 0, count: size)
         while true {
