@@ -43,11 +43,12 @@ struct HardeningRoundFourServerTests {
             return (try await LinkHostProcess.start(site), ports[0])
         }
         let httpPort = try Self.httpListenerPort(server.stderr)
-        let metrics = try await RawHTTPClient.open(port: metricsPort)
 
         /// Every output a visitor or an operator sees, after each kind of reload.
         func everyOutput() async throws -> [(name: String, text: String)] {
+            // New connections each time: an idle one may be closed by the server's timeout between reloads.
             let plain = try await RawHTTPClient.open(port: httpPort)
+            let metrics = try await RawHTTPClient.open(port: metricsPort)
             return [("stderr", server.stderr), ("stdout", server.stdout),
                     ("public /healthz, listed host", try await plain.request("GET", "/healthz", headers: [("Host", "links.example.com")]).text),
                     ("public /healthz, any host", try await plain.request("GET", "/healthz", headers: [("Host", "evil.example")]).text),
@@ -70,7 +71,7 @@ struct HardeningRoundFourServerTests {
         try await expectNoSecret(after: "refused")
         let publicHealth = try await RawHTTPClient.open(port: httpPort).request("GET", "/healthz", headers: [("Host", "evil.example")]).text
         #expect(publicHealth.contains("last reload FAILED") && !publicHealth.contains("server.tls.acme"), "the public probe says that, not what: \(publicHealth)")
-        #expect(try await metrics.request("GET", "/healthz").text.contains("refused server.tls.acme.email changed"), "the metrics port's probe says what")
+        #expect(try await RawHTTPClient.open(port: metricsPort).request("GET", "/healthz").text.contains("refused server.tls.acme.email changed"), "the metrics port's probe says what")
 
         // Failed: a malformed key. The diagnostic names its path, not its text.
         try site.writeConfig(Self.acmeConfig(site, email: "ops@example.com", hmacKey: Self.malformedKey, bundleID: "com.example.first", metricsPort: metricsPort))
