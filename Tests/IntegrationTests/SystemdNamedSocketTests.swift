@@ -29,7 +29,10 @@ struct SystemdNamedSocketTests {
         // HTTP first: a linkhost that went by order would take it for HTTPS.
         let (child, ports) = try await SystemdTests.activate(site, ports: 2, names: ["http", "https"])
         let (httpPort, httpsPort) = (ports[0], ports[1])
-        // linkhost starts on the first connection attempt, which waits in the socket's backlog.
+        // linkhost starts on the first connection attempt, which waits in the socket's backlog. Its start is
+        // waited for by its own line, so curl's bound below times the request, not a cold start on a busy machine.
+        #expect(await acceptsConnections(port: httpsPort), "the passed HTTPS socket takes a connection")
+        try await child.waitForStderr(containing: "linkhost: listening on https://127.0.0.1:\(httpsPort)")
         let secure = try await curl("https://127.0.0.1:\(httpsPort)/.well-known/apple-app-site-association")
         #expect(secure.status == 200 && secure.headers.lowercased().contains("strict-transport-security: max-age="), "\(secure.headers)")
         let plain = try await curl("http://127.0.0.1:\(httpPort)/.well-known/apple-app-site-association")
