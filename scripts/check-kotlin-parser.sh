@@ -26,8 +26,8 @@ server=""
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 mkdir -p "$work/public"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-python3 "$helper" config "$corpus" "$work" "$port"
+# Port 0: the server binds a free port itself and says which; nothing picks a port, releases it and races for it.
+python3 "$helper" config "$corpus" "$work" 0
 
 echo "== the config says what the corpus's parser says"
 expected=$(python3 "$helper" swift-line "$corpus")
@@ -40,11 +40,14 @@ echo "$printed"
 echo "== the server over the corpus"
 "$binary" serve --config "$work/linkhost.json" >"$work/server.log" 2>&1 &
 server=$!
+port=""
 for _ in $(seq 100); do
-    python3 -c "import socket, sys; socket.create_connection(('127.0.0.1', $port), timeout=1)" 2>/dev/null && break
+    port=$(sed -n 's|.*listening on http://127\.0\.0\.1:\([0-9]*\).*|\1|p' "$work/server.log" | head -n 1)
+    [ -n "$port" ] && break
     kill -0 "$server" 2>/dev/null || { cat "$work/server.log"; exit 1; }
     sleep 0.1
 done
+[ -n "$port" ] || { cat "$work/server.log"; echo "the server did not say where it listens within 10 s" >&2; exit 1; }
 status=0
 python3 "$helper" answers "$corpus" "$port" || status=1
 "$binary" print android-manifest --config "$work/linkhost.json" >"$work/AndroidManifest.xml"

@@ -33,8 +33,23 @@ run_healthcheck() {
 
 # start_server: the image's entrypoint in the background (SERVER_PID is the `timeout` around
 # `buildah run`), up when it has said where it listens and /healthz answers; gone if it exits first.
+# The port must be known before the start (the image's HEALTHCHECK reads LINKHOST_PORT), so a port this
+# check picked may be taken before the server binds it: then it picks another, up to three times.
 start_server() {
-    [[ -n $PORT ]] || PORT=$(free_port)
+    local picked=0 attempt
+    [[ -n $PORT ]] || picked=1
+    for attempt in 1 2 3; do
+        ((picked)) && PORT=$(free_port)
+        start_server_once && return 0
+        if ((!picked)) || ! grep -q 'Address already in use' "$WORK/server.log"; then break; fi
+        log "run: 127.0.0.1:$PORT was taken before the server bound it (attempt $attempt); another port"
+    done
+    cat "$WORK/server.log" >&2
+    fail start "the server exited during startup"
+}
+
+# start_server_once: one start on $PORT; status 1 when the server exited during startup.
+start_server_once() {
     log "run: ${SERVER_ARGV[*]} as $IMAGE_USER on 127.0.0.1:$PORT (LINKHOST_HOST, LINKHOST_PORT)"
     timeout --kill-after=5 300 "${BH[@]}" run --isolation chroot \
         --env LINKHOST_HOST=127.0.0.1 --env "LINKHOST_PORT=$PORT" "$CTR" -- "${SERVER_ARGV[@]}" \
@@ -43,10 +58,7 @@ start_server() {
 
     local deadline=$(($(date +%s) + 30)) up=0 answer="no answer"
     while (($(date +%s) < deadline)); do
-        if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-            cat "$WORK/server.log" >&2
-            fail start "the server exited during startup"
-        fi
+        kill -0 "$SERVER_PID" 2>/dev/null || return 1
         if grep -q 'listening on http://' "$WORK/server.log"; then
             answer=$(curl --noproxy '*' -sS --max-time 2 -o /dev/null -w '%{http_code}' \
                 "http://127.0.0.1:$PORT/healthz" 2>&1) || true
