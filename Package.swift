@@ -65,7 +65,7 @@ let package = Package(
 
         .testTarget(name: "CallLinksTests", dependencies: ["CallLinks"], exclude: ["Corpus"]),
         .testTarget(name: "LinkHostJSONTests", dependencies: ["LinkHostJSON"]),
-        // Tests/LinkHostQRTests/ChildProcess.swift links to the integration tests' process runner (zbarimg, rsvg-convert, python3).
+        // Tests/LinkHostQRTests/ChildProcess.swift and OutputNews.swift link to the integration tests' process runner (zbarimg, rsvg-convert, python3).
         .testTarget(name: "LinkHostQRTests", dependencies: ["LinkHostQR", "CTestSupport"]),
         .testTarget(name: "LinkHostFilesTests", dependencies: ["LinkHostFiles"]),
         .testTarget(name: "LinkHostCoreTests", dependencies: ["CallLinks", "LinkHostCore", "LinkHostJSON", "LinkHostFuzzTargets", "LinkHostTestSupport"], exclude: ["Golden"]),

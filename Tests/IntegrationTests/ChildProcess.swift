@@ -137,10 +137,15 @@ func errorText(_ code: Int32) -> String {
 }
 
 /// Bytes a child writes to one pipe, collected by a reader thread until end of file.
+///
+/// A test waiting for a line awaits the reader's news (`watch`), resumed by each chunk that arrives and by end of
+/// file: no timer looks at the bytes, so a wait neither burns the pool nor misses a line printed between looks.
 final class OutputCapture: Sendable {
     private struct State {
         var bytes: [UInt8] = []
         var finished = false
+        var watchers: [Int: AsyncStream<Void>.Continuation] = [:]
+        var nextWatcher = 0
     }
 
     private let state = Mutex(State())
@@ -155,7 +160,11 @@ final class OutputCapture: Sendable {
                 let count = read(descriptor, &buffer, size)
                 if count > 0 {
                     let chunk = buffer[0..<count]
-                    state.withLock { $0.bytes.append(contentsOf: chunk) }
+                    let watchers = state.withLock { state in
+                        state.bytes.append(contentsOf: chunk)
+                        return Array(state.watchers.values)
+                    }
+                    for watcher in watchers { watcher.yield() }
                 } else if count < 0 && errno == EINTR {
                     continue
                 } else {
@@ -163,7 +172,11 @@ final class OutputCapture: Sendable {
                 }
             }
             close(descriptor)
-            state.withLock { $0.finished = true }
+            let watchers = state.withLock { state in
+                state.finished = true
+                return Array(state.watchers.values)
+            }
+            for watcher in watchers { watcher.yield() }
             finished.signal()
         }
         thread.name = name
@@ -172,6 +185,23 @@ final class OutputCapture: Sendable {
 
     /// What has been read so far.
     var bytes: [UInt8] { state.withLock { $0.bytes } }
+
+    /// Yields to `continuation` after every chunk read and at end of file, until `unwatch`; returns the token
+    /// `unwatch` takes. Yields once at once too, so nothing read before the call is missed.
+    func watch(_ continuation: AsyncStream<Void>.Continuation) -> Int {
+        let token = state.withLock { state in
+            state.nextWatcher += 1
+            state.watchers[state.nextWatcher] = continuation
+            return state.nextWatcher
+        }
+        continuation.yield()
+        return token
+    }
+
+    /// Stops the news `watch` started.
+    func unwatch(_ token: Int) {
+        _ = state.withLock { $0.watchers.removeValue(forKey: token) }
+    }
 
     /// What has been read so far, as UTF-8 text.
     var text: String { String(decoding: bytes, as: UTF8.self) }
@@ -373,19 +403,18 @@ final class ChildProcess: Sendable {
             }
             return false
         }
-        let deadline = ContinuousClock.now + timeout
-        while !found() {
-            if !isRunning {
-                // Whatever it printed last may still be in the pipe.
-                try await Task.sleep(for: .milliseconds(200))
-                if found() { return }
-                throw HarnessError("\(commandLine) ended before \(stream) contained \"\(text)\": \(termination())")
+        var news = OutputNews(captures, until: ContinuousClock.now + timeout)
+        defer { news.stop() }
+        while await news.next() {
+            if found() { return }
+            // Every pipe at end of file (it exits, a moment before it can be reaped): nothing more can come.
+            if captures.allSatisfy(\.isFinished) {
+                let ended = try await waitForExit(timeout: happensWithin)
+                throw HarnessError("\(commandLine) ended before \(stream) contained \"\(text)\": \(ended)")
             }
-            if ContinuousClock.now >= deadline {
-                throw HarnessError("\(stream) of \(commandLine) never contained \"\(text)\" within \(timeout); it was:\n\(captures.map(\.text).joined())")
-            }
-            try await Task.sleep(for: .milliseconds(10))
         }
+        if found() { return }
+        throw HarnessError("\(stream) of \(commandLine) never contained \"\(text)\" within \(timeout); it was:\n\(captures.map(\.text).joined())")
     }
 
     private func termination() -> Termination {

@@ -103,6 +103,36 @@ struct ChildProcessTests {
         #expect(killed.exitCode == nil && killed.signal == SIGTERM && killed.status == 128 + SIGTERM, "\(killed)")
     }
 
+    @Test("a wait for output wakes on the line that arrives later, and ends at the child's end of file, not its deadline")
+    func outputWaitsWakeOnNews() async throws {
+        // The line comes after a pause and several other chunks: a wait that woke only on its first look would miss it.
+        let late = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "for i in 1 2 3; do echo chunk $i >&2; sleep 0.1; done; echo ready >&2; exec sleep 120"])
+        defer { late.stop() }
+        try await late.waitForStderr(containing: "ready", timeout: .seconds(20))
+        #expect(late.isRunning, "the wait returned on the line, while the child still runs")
+
+        // A child that ends without the line: the wait reports its end (with what it printed), well before the
+        // 60 s deadline a test would otherwise sit out; the message says which of the two happened.
+        let quitter = try ChildProcess(executable: "/bin/sh", arguments: ["-c", "echo not it >&2; exit 3"])
+        do {
+            try await quitter.waitForStderr(containing: "never printed", timeout: .seconds(60))
+            Issue.record("a wait for a line the child never printed returned")
+        } catch {
+            #expect("\(error)".contains("ended before stderr contained") && "\(error)".contains("exit code 3") && "\(error)".contains("not it"), "\(error)")
+        }
+
+        // linkhost that cannot start: `start` says it exited, with its stderr, instead of waiting out its 10 s.
+        var config = TestConfig()
+        config.extra["sites"] = "not a list"
+        let broken = try SiteFixture(config)
+        do {
+            _ = try await LinkHostProcess.start(broken, timeout: .seconds(60))
+            Issue.record("linkhost started on a config whose sites are not a list")
+        } catch {
+            #expect("\(error)".contains("linkhost exited before listening") && "\(error)".contains("exit code"), "\(error)")
+        }
+    }
+
     @Test("a missing program is a clear error that names it")
     func missingProgram() async throws {
         let name = "linkhost-no-such-tool-\(UUID().uuidString.prefix(8))"

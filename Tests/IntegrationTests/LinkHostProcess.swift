@@ -56,8 +56,10 @@ final class LinkHostProcess: Sendable {
     /// Waits for a `linkhost serve` child's `listening on` line and returns its address.
     /// Throws with the captured output when the server exits first or stays silent past `timeout`.
     static func waitUntilListening(_ child: ChildProcess, timeout: Duration) async throws -> (host: String, port: Int) {
-        let deadline = ContinuousClock.now + timeout
+        var news = OutputNews([child.stderr], until: ContinuousClock.now + timeout)
+        defer { news.stop() }
         while true {
+            let awake = await news.next()
             let output = child.stderr.text
             if let line = output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().first(where: { $0.hasPrefix(listeningPrefix) }) {
                 guard let address = parse(listeningLine: String(line)) else {
@@ -65,14 +67,14 @@ final class LinkHostProcess: Sendable {
                 }
                 return address
             }
-            if !child.isRunning {
+            // Its stderr closed (it exits, a moment before it can be reaped), or silent past the deadline and gone.
+            if child.stderr.isFinished || (!awake && !child.isRunning) {
                 let ended = try await child.waitForExit(timeout: happensWithin)
                 throw HarnessError("linkhost exited before listening: \(ended)")
             }
-            if ContinuousClock.now >= deadline {
+            if !awake {
                 throw HarnessError("linkhost printed no \"listening on\" line within \(timeout)\n--- stdout ---\n\(child.stdout.text)--- stderr ---\n\(output)")
             }
-            try await Task.sleep(for: .milliseconds(5))
         }
     }
 

@@ -1,0 +1,1 @@
+../IntegrationTests/OutputNews.swift
