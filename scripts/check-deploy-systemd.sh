@@ -163,8 +163,28 @@ activate() {
     local command
     command=$(unit_values "${files[@]}" ExecStart | tail -n 1)
     [[ $command == "/usr/local/bin/linkhost serve" ]] || fail "$set: ExecStart is \"$command\", not /usr/local/bin/linkhost serve"
-    (cd "$REPO" && exec systemd-socket-activate "${arguments[@]}" -- "$BINARY" serve) >"$WORK/start-$set.out" 2>"$WORK/start-$set.err" &
-    PID=$!
+    # systemd-socket-activate binds the ports this script picked: one taken in between ends it with "Address
+    # already in use" before it listens on every socket, and the start is tried again on new ports.
+    local attempt last
+    for attempt in 1 2 3; do
+        (cd "$REPO" && exec systemd-socket-activate "${arguments[@]}" -- "$BINARY" serve) >"$WORK/start-$set.out" 2>"$WORK/start-$set.err" &
+        PID=$!
+        last=${PORTS[${sockets[-1]}]}
+        for _ in $(seq 100); do
+            grep -q "Listening on 127.0.0.1:$last" "$WORK/start-$set.err" && break
+            kill -0 "$PID" 2>/dev/null || break
+            sleep 0.05
+        done
+        grep -q 'Address already in use' "$WORK/start-$set.err" || break
+        wait "$PID" 2>/dev/null || true
+        note "$set: a picked port was taken before systemd-socket-activate bound it (attempt $attempt); new ports"
+        local index=0
+        for socket in "${sockets[@]}"; do
+            PORTS[$socket]=$(free_port)
+            arguments[index * 2 + 1]="127.0.0.1:${PORTS[$socket]}"
+            index=$((index + 1))
+        done
+    done
     note "$set: systemd-socket-activate ${arguments[*]} -- linkhost serve"
 }
 
