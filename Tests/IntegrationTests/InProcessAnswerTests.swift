@@ -142,4 +142,20 @@ struct InProcessAnswerTests {
             #expect(try await https.request("GET", path).header("Strict-Transport-Security") == "max-age=31536000", "\(path)")
         }
     }
+
+    @Test("the plain-HTTP listener beside HTTPS: challenge answers, redirects of listed hosts with their query, association files as they are")
+    func plainHTTPListener() async throws {
+        let challenges = ChallengeResponses()
+        challenges.set("token1", "token1.thumbprint")
+        let server = try await InProcessServer.start(try SitesTests.twoSites(), plainHTTP: PlainHTTPListener(challenges: challenges))
+        let answer = try await server.request("GET", ChallengeResponses.pathPrefix + "token1", headers: [("Host", "evil.example")])
+        #expect(answer.status == 200 && answer.text == "token1.thumbprint", "\(answer)")
+        #expect(try await server.request("GET", ChallengeResponses.pathPrefix + "other").status == 404)
+        let listed = try await server.request("GET", "/call/abc?type=video&note=a+b&flag", headers: [("Host", "Brand.Example.ORG:8080")])
+        #expect(listed.status == 308 && listed.header("Location") == "https://brand.example.org/call/abc?type=video&note=a+b&flag", "\(listed)")
+        let foreign = try await server.request("GET", "/call/abc?type=video", headers: [("Host", "evil.example")])
+        #expect(foreign.status == 404 && foreign.header("Location") == nil, "\(foreign)")
+        let aasa = try await server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "evil.example")])
+        #expect(aasa.status == 200 && aasa.header("Location") == nil && !aasaAppIDs(parseJSON(aasa.body)).isEmpty, "\(aasa)")
+    }
 }

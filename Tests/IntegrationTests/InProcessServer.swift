@@ -19,12 +19,13 @@ final class InProcessServer: Sendable {
     }
 
     /// Loads `site`'s config as `linkhost serve` does (its SHA-256 named by the health probe) and serves it in
-    /// process; `https` adds what the HTTPS listener adds (Strict-Transport-Security when configured).
-    static func start(_ site: SiteFixture, https: Bool = false) async throws -> InProcessServer {
+    /// process; `https` adds what the HTTPS listener adds (Strict-Transport-Security when configured), `plainHTTP`
+    /// makes it the plain-HTTP listener beside HTTPS (challenges and redirects).
+    static func start(_ site: SiteFixture, https: Bool = false, plainHTTP: PlainHTTPListener? = nil) async throws -> InProcessServer {
         let environment = ProcessInfo.processInfo.environment
         let config = try ConfigLoader.load(path: site.configPath, environment: environment)
         let snapshot = try Snapshot(config: config, configSHA256: try await ConfigIdentityTests.sha256(ofFile: site.configPath))
-        return InProcessServer(server: Server(inProcess: snapshot, https: https), site: site)
+        return InProcessServer(server: Server(inProcess: snapshot, https: https, plainHTTP: plainHTTP), site: site)
     }
 
     /// The answer to one request, as `LinkHostProcess.request` would return it (nothing is sent anywhere).
