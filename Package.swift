@@ -74,7 +74,8 @@ let package = Package(
         .testTarget(name: "LinkHostServerTests", dependencies: ["LinkHostServer", "LinkHostCore", "CallLinks"]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["linkhost", "LinkHostCore", "CallLinks", "CTestSupport", "CCheckSupport"],
+            // LinkHostServer for InProcessServer: the answer path driven in process, without a socket.
+            dependencies: ["linkhost", "LinkHostServer", "LinkHostCore", "CallLinks", "CTestSupport", "CCheckSupport"],
             // The hostile-request table and the fake ACME CA are read at run time through #filePath, not bundled.
             exclude: ["HostileExpectations.tsv", "ACME/fake_ca.py"]
         ),

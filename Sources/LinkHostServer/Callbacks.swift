@@ -32,7 +32,7 @@ let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, metho
     }
     // The whole request is here (a body-less one passed this point already); the deadline ends, unless it fired.
     if cmhd_deadline_request_arrived(connection) != 0 { return .NO }
-    return daemon.server.answer(connection, url: url, method: method, started: UInt64(UInt(bitPattern: requestContext.pointee)))
+    return daemon.server.answer(NativeRequest(connection, url: url, method: method), started: UInt64(UInt(bitPattern: requestContext.pointee)))
 }
 
 /// Called once per request MHD handed to the access handler, whether answered or aborted.

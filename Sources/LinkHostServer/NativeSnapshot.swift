@@ -1,6 +1,10 @@
 import CMicroHTTPD
 import LinkHostCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A snapshot with what the adapter needs to serve it without conversions per request: a native
 /// libmicrohttpd copy of each prepared response, the call pages' headers and the query item names in C
 /// form, each site's metric counters, and the cache of rendered pages.
@@ -71,9 +75,9 @@ final class NativeSnapshot: @unchecked Sendable {
     }
 
     /// The raw value of query item `name` (one of `queryItemNames`) in the request, as a `String`.
-    func queryValue(_ connection: OpaquePointer, _ name: String) -> String? {
+    func queryValue<Incoming: IncomingRequest>(_ incoming: Incoming, _ name: String) -> String? {
         guard let item = queryItemNames.first(where: { $0.name == name }) else { return nil }
-        let value = item.cString.withUnsafeBufferPointer { cmhd_query_value(connection, $0.baseAddress) }
+        let value = item.cString.withUnsafeBufferPointer { incoming.queryValue($0.baseAddress!) }
         return value.map { String(cString: $0) }
     }
 
@@ -92,6 +96,21 @@ final class NativeSnapshot: @unchecked Sendable {
     /// A native response made for one request on this listener, with its transport fields.
     func makeNative(_ response: Response) -> OpaquePointer? {
         Self.makeNative(response, adding: transportHeaders)
+    }
+
+    /// `makeNative(_:)` with the body copied into memory the response owns (and frees), and where it is: for
+    /// a rendered QR code, which a page cache keeps and a test's `InMemoryRequest` reads back.
+    func makeNativeOwningBody(_ response: Response) -> (OpaquePointer, UnsafeRawBufferPointer)? {
+        guard response.representationLength == nil else { return makeNative(response).map { ($0, UnsafeRawBufferPointer(start: nil, count: 0)) } }
+        let count = response.body.count
+        guard let copy = malloc(max(count, 1)) else { return nil }
+        response.body.withUnsafeBytes { if let source = $0.baseAddress { copy.copyMemory(from: source, byteCount: count) } }
+        // Takes the copy: libmicrohttpd frees it with the response (or at once, when it cannot make one).
+        guard let native = cmhd_response_take(copy, count) else { return nil }
+        for header in response.headers + transportHeaders {
+            MHD_add_response_header(native, header.name, header.value)
+        }
+        return (native, UnsafeRawBufferPointer(start: copy, count: count))
     }
 }
 

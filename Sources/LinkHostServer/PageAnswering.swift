@@ -10,9 +10,9 @@ import Glibc
 extension Server {
     /// Answers a call page or QR code named by `target` on `site`; `host` is the request's Host bytes when
     /// the site's URLs come from it (`hostText`, its `String`, when the caller has one already).
-    func answerPage(_ target: PageTarget, site: Site, host: UnsafeBufferPointer<UInt8>?, hostText: String?, ifNoneMatch: UnsafePointer<CChar>?,
-                    request: RequestBytes, native: NativeSnapshot) -> MHD_Result {
-        let connection = request.connection
+    func answerPage<Incoming: IncomingRequest>(_ target: PageTarget, site: Site, host: UnsafeBufferPointer<UInt8>?, hostText: String?,
+                                               ifNoneMatch: UnsafePointer<CChar>?, request: RequestBytes<Incoming>, native: NativeSnapshot) -> MHD_Result {
+        let incoming = request.incoming
         let cache = native.pages[site.index]
         let route: Route
         if case .page = target.kind { route = .callPage } else { route = .callQRCode }
@@ -24,7 +24,7 @@ extension Server {
             let keyBuffer = UnsafeMutableRawBufferPointer(rebasing: scratch[..<PageKeyBytes.capacity])
             let tag = UnsafeMutableRawBufferPointer(rebasing: scratch[PageKeyBytes.capacity...]).bindMemory(to: UInt8.self)
             let key = cache.isEnabled ? PageKeyBytes(target, host: host, into: keyBuffer) : nil
-            if let key, let cached = cache.queue(key, ifNoneMatch: ifNoneMatch, on: connection) {
+            if let key, let cached = cache.queue(key, ifNoneMatch: ifNoneMatch, on: incoming) {
                 finish(request, route: route, status: cached.status, bytes: cached.bytes, site: site, native: native)
                 return cached.result
             }
@@ -33,7 +33,7 @@ extension Server {
             // the cache keeps, or a conditional request, gets a response of its own.
             let admitted = key.map(cache.admits) ?? false
             if !admitted, !unnamed, ifNoneMatch == nil, case .page(let language) = target.kind,
-               let queued = queueReused(page, language: language, shells: native.shells[site.index], tag: tag, on: connection) {
+               let queued = queueReused(page, language: language, shells: native.shells[site.index], tag: tag, on: incoming) {
                 finish(request, route: route, status: 200, bytes: queued.bytes, site: site, native: native)
                 return queued.result
             }
@@ -42,7 +42,9 @@ extension Server {
             }
             var stored: PageCache.Queued?
             if let key, admitted, let notModified = fresh.makeNotModified() {
-                let store = { cache.store(key, ok: fresh.ok, notModified: notModified, etag: fresh.etagText, bytes: fresh.bytes, ifNoneMatch: ifNoneMatch, on: connection) }
+                let store = {
+                    cache.store(key, ok: fresh.ok, body: fresh.body, notModified: notModified, etag: fresh.etagText, ifNoneMatch: ifNoneMatch, on: incoming)
+                }
                 stored = store()
                 if stored == nil {
                     // The snapshot's pages are over their shared budget: make room across every site, once.
@@ -51,7 +53,7 @@ extension Server {
                 }
                 if stored == nil { MHD_destroy_response(notModified) }
             }
-            let queued = stored ?? fresh.queueOnce(ifNoneMatch: ifNoneMatch, on: connection)
+            let queued = stored ?? fresh.queueOnce(ifNoneMatch: ifNoneMatch, on: incoming)
             finish(request, route: route, status: queued.status, bytes: queued.bytes, site: site, native: native)
             return queued.result
         }
@@ -59,14 +61,14 @@ extension Server {
 
     /// Renders the page into a reused response of its header set and length (`PageShells`) and queues it;
     /// nil when no shell can be had, and the caller makes a response of its own.
-    private func queueReused(_ page: PageRequest, language: LanguageChoice, shells: PageShells, tag: UnsafeMutableBufferPointer<UInt8>,
-                             on connection: OpaquePointer) -> PageCache.Queued? {
+    private func queueReused<Incoming: IncomingRequest>(_ page: PageRequest, language: LanguageChoice, shells: PageShells, tag: UnsafeMutableBufferPointer<UInt8>,
+                                                        on incoming: Incoming) -> PageCache.Queued? {
         let callPage = page.site.callPage
         let plan = callPage.plan(page.link, language: language, host: page.host)
         guard let shell = shells.checkout(headerSet: callPage.headerSet(for: language), length: plan.length) else { return nil }
         let (written, tagLength) = Self.write(plan, into: shell.body, tag: tag)
         shell.setTag(UnsafeBufferPointer(rebasing: tag[..<tagLength]))
-        let result = MHD_queue_response(connection, 200, shell.response)
+        let result = incoming.queue(shell.response, status: 200, body: UnsafeRawBufferPointer(written))
         guard result == .YES else {
             shells.giveBack(shell)
             return PageCache.Queued(result: result, status: 200, bytes: written.count)
@@ -74,7 +76,7 @@ extension Server {
         // Until the request completes the shell is its request's; a connection without state to hold it lets
         // it go instead (libmicrohttpd keeps the response, and frees it with its body, when done).
         let retained = Unmanaged.passRetained(shell).toOpaque()
-        if cmhd_request_tag_set(connection, retained, releaseShellTag) == 0 { Unmanaged<PageShells.Shell>.fromOpaque(retained).release() }
+        if !incoming.holdUntilCompleted(retained) { Unmanaged<PageShells.Shell>.fromOpaque(retained).release() }
         return PageCache.Queued(result: result, status: 200, bytes: written.count)
     }
 
@@ -95,8 +97,8 @@ extension Server {
     /// The page or QR code for a Host the config does not name, made by the core with `Resource.notStored`'s
     /// headers: the rare case, so the header blocks made at load (all `public`) are not doubled for it.
     private func renderNotStored(_ page: PageRequest, native: NativeSnapshot, tag: UnsafeMutableBufferPointer<UInt8>) -> FreshPage? {
-        guard let resource = page.render()?.notStored, let ok = native.makeNative(resource.ok) else { return nil }
-        return FreshPage(ok: ok, bytes: resource.ok.body.count, tag: tag, source: .resource(resource, native))
+        guard let resource = page.render()?.notStored, let (ok, body) = native.makeNativeOwningBody(resource.ok) else { return nil }
+        return FreshPage(ok: ok, body: body, tag: tag, source: .resource(resource, native))
     }
 
     /// The page (or QR code) as a native 200 that owns its body; nil when there is none (a QR code for a
@@ -104,8 +106,8 @@ extension Server {
     private func render(_ page: PageRequest, native: NativeSnapshot, tag: UnsafeMutableBufferPointer<UInt8>) -> FreshPage? {
         let headers = native.pageHeaders[page.site.index]
         guard case .page(let language) = page.kind else {
-            guard let resource = page.render(), let ok = native.makeNative(resource.ok) else { return nil }
-            return FreshPage(ok: ok, bytes: resource.ok.body.count, tag: tag, source: .resource(resource, native))
+            guard let resource = page.render(), let (ok, body) = native.makeNativeOwningBody(resource.ok) else { return nil }
+            return FreshPage(ok: ok, body: body, tag: tag, source: .resource(resource, native))
         }
         let callPage = page.site.callPage
         let plan = callPage.plan(page.link, language: language, host: page.host)
@@ -117,7 +119,7 @@ extension Server {
         let set = headers[callPage.headerSet(for: language)]
         set.ok.add(to: ok)
         MHD_add_response_header(ok, "ETag", UnsafeRawPointer(tag.baseAddress!).assumingMemoryBound(to: CChar.self))
-        return FreshPage(ok: ok, bytes: written.count, tag: UnsafeMutableBufferPointer(rebasing: tag[..<tagLength]), source: .rendered(set.notModified))
+        return FreshPage(ok: ok, body: UnsafeRawBufferPointer(written), tag: UnsafeMutableBufferPointer(rebasing: tag[..<tagLength]), source: .rendered(set.notModified))
     }
 }
 
@@ -131,7 +133,8 @@ private struct FreshPage {
     }
 
     let ok: OpaquePointer
-    let bytes: Int
+    /// The 200's body, owned by `ok` (freed with it).
+    let body: UnsafeRawBufferPointer
     /// The ETag's bytes (NUL after them), in the caller's buffer.
     let tag: UnsafeMutableBufferPointer<UInt8>
     let source: Source
@@ -147,7 +150,7 @@ private struct FreshPage {
     func makeNotModified() -> OpaquePointer? {
         switch source {
         case .rendered(let fields):
-            guard let response = cmhd_response_headers_only(UInt64(bytes)) else { return nil }
+            guard let response = cmhd_response_headers_only(UInt64(body.count)) else { return nil }
             fields.add(to: response)
             MHD_add_response_header(response, "ETag", UnsafeRawPointer(tag.baseAddress!).assumingMemoryBound(to: CChar.self))
             return response
@@ -158,13 +161,13 @@ private struct FreshPage {
 
     /// Queues the 200, or a 304 when `ifNoneMatch` names the page, for this request only: libmicrohttpd
     /// keeps what it sends until it is sent, so our reference goes right away.
-    func queueOnce(ifNoneMatch: UnsafePointer<CChar>?, on connection: OpaquePointer) -> PageCache.Queued {
+    func queueOnce<Incoming: IncomingRequest>(ifNoneMatch: UnsafePointer<CChar>?, on incoming: Incoming) -> PageCache.Queued {
         defer { MHD_destroy_response(ok) }
         if let ifNoneMatch, EntityTag.ifNoneMatch(String(cString: ifNoneMatch), matches: etagText), let notModified = makeNotModified() {
             defer { MHD_destroy_response(notModified) }
-            return PageCache.Queued(result: MHD_queue_response(connection, 304, notModified), status: 304, bytes: 0)
+            return PageCache.Queued(result: incoming.queue(notModified, status: 304, body: UnsafeRawBufferPointer(start: nil, count: 0)), status: 304, bytes: 0)
         }
-        return PageCache.Queued(result: MHD_queue_response(connection, 200, ok), status: 200, bytes: bytes)
+        return PageCache.Queued(result: incoming.queue(ok, status: 200, body: body), status: 200, bytes: body.count)
     }
 }
 

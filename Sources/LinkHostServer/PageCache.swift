@@ -21,9 +21,11 @@ final class PageCache: @unchecked Sendable {
     private struct Entry: @unchecked Sendable {
         let key: [UInt8]
         let ok: OpaquePointer
+        /// `ok`'s body, owned by it: what a test's `InMemoryRequest` reads back.
+        let body: UnsafeRawBufferPointer
         let notModified: OpaquePointer
         let etag: String
-        let bytes: Int
+        var bytes: Int { body.count }
         /// What the entry holds against the budget.
         let cost: Int
 
@@ -42,9 +44,9 @@ final class PageCache: @unchecked Sendable {
         var recent: [UInt64]
     }
 
-    /// A connection handed into the lock; it belongs to the calling worker thread throughout.
-    private struct ConnectionHandle: @unchecked Sendable {
-        let pointer: OpaquePointer
+    /// A request handed into the lock; it belongs to the calling worker thread throughout.
+    private struct RequestHandle<Incoming: IncomingRequest>: @unchecked Sendable {
+        let request: Incoming
     }
 
     /// What was queued: the libmicrohttpd result, the status and the body bytes, for the log.
@@ -86,12 +88,12 @@ final class PageCache: @unchecked Sendable {
     static func cost(bytes: Int, keyLength: Int) -> Int { bytes + keyLength + 1024 }
 
     /// Queues the cached page for `key`, or its 304 when `ifNoneMatch` names its ETag, if there is one.
-    func queue(_ key: PageKeyBytes, ifNoneMatch: UnsafePointer<CChar>?, on connection: OpaquePointer) -> Queued? {
+    func queue<Incoming: IncomingRequest>(_ key: PageKeyBytes, ifNoneMatch: UnsafePointer<CChar>?, on incoming: Incoming) -> Queued? {
         guard capacity > 0 else { return nil }
-        let handle = ConnectionHandle(pointer: connection)
+        let handle = RequestHandle(request: incoming)
         return state.withLock { state in
             guard let entry = state.entries[key.hash], key.equals(entry.key) else { return nil }
-            return Self.queue(entry, ifNoneMatch: ifNoneMatch, on: handle.pointer)
+            return Self.queue(entry, ifNoneMatch: ifNoneMatch, on: handle.request)
         }
     }
 
@@ -115,12 +117,12 @@ final class PageCache: @unchecked Sendable {
     /// Keeps a rendered page and its 304 (emptying the cache when full; the cache owns both responses from
     /// now on) and queues the one the request asks for; nil, with nothing kept or queued, when the budget
     /// has no room for it (the caller makes room across sites, or sends the page once).
-    func store(_ key: PageKeyBytes, ok: OpaquePointer, notModified: OpaquePointer, etag: String, bytes: Int,
-               ifNoneMatch: UnsafePointer<CChar>?, on connection: OpaquePointer) -> Queued? {
-        let cost = Self.cost(bytes: bytes, keyLength: key.bytes.count)
+    func store<Incoming: IncomingRequest>(_ key: PageKeyBytes, ok: OpaquePointer, body: UnsafeRawBufferPointer, notModified: OpaquePointer, etag: String,
+                                          ifNoneMatch: UnsafePointer<CChar>?, on incoming: Incoming) -> Queued? {
+        let cost = Self.cost(bytes: body.count, keyLength: key.bytes.count)
         guard budget.reserve(cost) else { return nil }
-        let entry = Entry(key: key.copy(), ok: ok, notModified: notModified, etag: etag, bytes: bytes, cost: cost)
-        let handle = ConnectionHandle(pointer: connection)
+        let entry = Entry(key: key.copy(), ok: ok, body: body, notModified: notModified, etag: etag, cost: cost)
+        let handle = RequestHandle(request: incoming)
         let budget = budget
         return state.withLock { state in
             if state.entries.count >= capacity {
@@ -128,15 +130,15 @@ final class PageCache: @unchecked Sendable {
                 state.entries.removeAll(keepingCapacity: true)
             }
             state.entries.updateValue(entry, forKey: key.hash)?.destroy(releasingFrom: budget)
-            return Self.queue(entry, ifNoneMatch: ifNoneMatch, on: handle.pointer)
+            return Self.queue(entry, ifNoneMatch: ifNoneMatch, on: handle.request)
         }
     }
 
-    private static func queue(_ entry: Entry, ifNoneMatch: UnsafePointer<CChar>?, on connection: OpaquePointer) -> Queued {
+    private static func queue<Incoming: IncomingRequest>(_ entry: Entry, ifNoneMatch: UnsafePointer<CChar>?, on incoming: Incoming) -> Queued {
         if let ifNoneMatch, EntityTag.ifNoneMatch(String(cString: ifNoneMatch), matches: entry.etag) {
-            return Queued(result: MHD_queue_response(connection, 304, entry.notModified), status: 304, bytes: 0)
+            return Queued(result: incoming.queue(entry.notModified, status: 304, body: UnsafeRawBufferPointer(start: nil, count: 0)), status: 304, bytes: 0)
         }
-        return Queued(result: MHD_queue_response(connection, 200, entry.ok), status: 200, bytes: entry.bytes)
+        return Queued(result: incoming.queue(entry.ok, status: 200, body: entry.body), status: 200, bytes: entry.bytes)
     }
 }
 

@@ -7,26 +7,28 @@ import Glibc
 
 /// The request path: from libmicrohttpd's callback to a queued response, counted and logged.
 extension Server {
-    /// Answers one request whose headers have arrived.
-    func answer(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>, started: UInt64) -> MHD_Result {
+    /// Answers one request whose headers have arrived: libmicrohttpd's (`NativeRequest`), or a test's
+    /// (`InMemoryRequest`). Generic, not an existential, so the production path is specialized and keeps its
+    /// byte handling free of allocations.
+    func answer<Incoming: IncomingRequest>(_ incoming: Incoming, started: UInt64) -> MHD_Result {
         let native = current.withLock { $0 }
-        if metricsOnly { return answerMetricsOnly(connection, url: url, native: native) }
-        let path = Self.bytes(url)
-        let methodBytes = Self.bytes(method)
-        let userAgent = Self.header(connection, "User-Agent")
-        let hostField = Self.requestHeader(connection, "Host")
+        if metricsOnly { return answerMetricsOnly(incoming, native: native) }
+        let path = incoming.path
+        let methodBytes = incoming.method
+        let userAgent = incoming.headerBytes("User-Agent")
+        let hostField = incoming.header("Host")
         let site = native.snapshot.site(forAuthority: hostField.map(Self.bytes))
-        let request = RequestBytes(connection: connection, method: methodBytes, path: path, userAgent: userAgent, started: started)
+        let request = RequestBytes(incoming: incoming, userAgent: userAgent, started: started)
         // server.strictHosts: a host no site lists gets nothing of the default site's, on either listener.
         if let refusal = native.snapshot.strictHostRefusal(authority: hostField.map(Self.bytes), site: site, path: path) {
             return respond(refusal, to: request, site: site, native: native)
         }
         // The plain-HTTP listener beside HTTPS answers challenges and redirects itself (Certificates/).
-        if let plainHTTP, let response = plainHTTP.intercept(connection, path: path, site: site, snapshot: native.snapshot, hostField: hostField) {
+        if let plainHTTP, let response = plainHTTP.intercept(incoming, path: path, site: site, snapshot: native.snapshot, hostField: hostField) {
             return respond(response, to: request, site: site, native: native)
         }
         if Self.isGetOrHead(methodBytes) {
-            let ifNoneMatch = Self.requestHeader(connection, "If-None-Match")
+            let ifNoneMatch = incoming.header("If-None-Match")
             // The hot path: an unconditional GET or HEAD of a file computed at load is answered from the
             // request's bytes, without making a String, from the very table `Router.decide` reads.
             if let resource = native.snapshot.exactResource(path, on: site) {
@@ -37,12 +39,12 @@ extension Server {
                 // Not a file: a call page, its QR code or the 404, decided by `Router.pageTarget` as `decide`
                 // does, on the same bytes. Absolute-form targets and escapes go the long way below.
                 let target = native.router.pageTarget(
-                    path: path, on: site, query: { native.queryValue(connection, $0) },
-                    language: { Self.queryString(connection, "lang") },
-                    acceptLanguage: { Self.requestHeader(connection, "Accept-Language").map { String(cString: $0) } })
+                    path: path, on: site, query: { native.queryValue(incoming, $0) },
+                    language: { incoming.queryString("lang") },
+                    acceptLanguage: { incoming.headerString("Accept-Language") })
                 guard let target else {
-                    let notFound = site.notFound(language: { Self.queryString(connection, "lang") },
-                                                 acceptLanguage: { Self.requestHeader(connection, "Accept-Language").map { String(cString: $0) } })
+                    let notFound = site.notFound(language: { incoming.queryString("lang") },
+                                                 acceptLanguage: { incoming.headerString("Accept-Language") })
                     return respond(notFound, to: request, site: site, native: native)
                 }
                 let authority = hostField.map(Self.bytes)
@@ -66,21 +68,21 @@ extension Server {
 
     /// The long way for everything the byte paths above leave: other methods, conditional requests for
     /// files, absolute-form targets, escaped paths, health with certificates, metrics.
-    private func answerRouted(_ bytes: RequestBytes, hostField: UnsafePointer<CChar>?, native: NativeSnapshot) -> MHD_Result {
-        let connection = bytes.connection
+    private func answerRouted<Incoming: IncomingRequest>(_ bytes: RequestBytes<Incoming>, hostField: UnsafePointer<CChar>?, native: NativeSnapshot) -> MHD_Result {
+        let incoming = bytes.incoming
         var query: [String: String] = [:]
         for item in native.queryItemNames {
-            if let value = native.queryValue(connection, item.name) { query[item.name] = value }
+            if let value = native.queryValue(incoming, item.name) { query[item.name] = value }
         }
         let request = Request(
             method: String(decoding: bytes.method, as: UTF8.self),
             path: String(decoding: bytes.path, as: UTF8.self),
             query: query,
-            ifNoneMatch: Self.requestHeader(connection, "If-None-Match").map { String(cString: $0) },
+            ifNoneMatch: incoming.headerString("If-None-Match"),
             userAgent: bytes.userAgent.isEmpty ? nil : String(decoding: bytes.userAgent, as: UTF8.self),
             host: hostField.map { String(cString: $0) },
-            acceptLanguage: Self.requestHeader(connection, "Accept-Language").map { String(cString: $0) },
-            language: Self.queryString(connection, "lang"))
+            acceptLanguage: incoming.headerString("Accept-Language"),
+            language: incoming.queryString("lang"))
         let decision = native.router.decide(request)
         switch decision.answer {
         case .prepared(let response):
@@ -91,15 +93,15 @@ extension Server {
         case .beacon(let beacon):
             let counters = native.counters[decision.site.index].beacons
             // Only from the site's own pages: another site's page must not move its counters (issue 30, item 8).
-            guard BeaconOrigin.isOwn(fetchSite: Self.requestHeader(connection, "Sec-Fetch-Site").map { String(cString: $0) },
-                                     origin: Self.requestHeader(connection, "Origin").map { String(cString: $0) },
+            guard BeaconOrigin.isOwn(fetchSite: incoming.headerString("Sec-Fetch-Site"),
+                                     origin: incoming.headerString("Origin"),
                                      host: request.host, site: decision.site, in: native.snapshot) else {
                 counters.recordDrop(.crossSite)
                 return respond(native.snapshot.beaconAnswers.forbidden, to: bytes, site: decision.site, native: native)
             }
             // Counted only within the client's share and the site's allowance: a flood moves the numbers by at
             // most that much, and one address flooding leaves the site's allowance to the other guests.
-            guard counters.admit(client: clientAddress(connection, native: native), now: LogTime.monotonicNanoseconds()) else {
+            guard counters.admit(client: clientAddress(incoming, native: native), now: LogTime.monotonicNanoseconds()) else {
                 counters.recordDrop(.rate)
                 return respond(native.snapshot.beaconAnswers.limited, to: bytes, site: decision.site, native: native)
             }
@@ -109,58 +111,55 @@ extension Server {
             let host = Array((page.host ?? "").utf8)
             return host.withUnsafeBufferPointer { host in
                 answerPage(PageTarget(link: page.link, kind: page.kind), site: decision.site, host: page.host == nil ? nil : host,
-                           hostText: page.host, ifNoneMatch: Self.requestHeader(connection, "If-None-Match"), request: bytes, native: native)
+                           hostText: page.host, ifNoneMatch: incoming.header("If-None-Match"), request: bytes, native: native)
             }
         }
     }
 
     /// Answers 400 and closes, for a request whose framing or Host is ambiguous.
     func refuseAmbiguous(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> MHD_Result {
-        refuse(\.badRequest, connection, url: url, method: method)
+        refuse(\.badRequest, NativeRequest(connection, url: url, method: method))
     }
 
     /// Answers 413 and closes, for a request whose body is larger than linkhost reads (or of unknown size):
     /// no route takes one, and reading it would hold the connection far past the request deadline.
     func refuseBody(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> MHD_Result {
-        refuse(\.contentTooLarge, connection, url: url, method: method)
+        refuse(\.contentTooLarge, NativeRequest(connection, url: url, method: method))
     }
 
     /// Queues a refusal made at load on the handler's first call (so libmicrohttpd reads nothing more and
     /// closes), and logs it on the default site: such a request is not routed.
-    private func refuse(_ answer: KeyPath<Snapshot, Response>, _ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>) -> MHD_Result {
+    private func refuse(_ answer: KeyPath<Snapshot, Response>, _ incoming: NativeRequest) -> MHD_Result {
         let native = current.withLock { $0 }
         let response = native.snapshot[keyPath: answer]
-        let result = queue(response, on: connection, native: native)
-        let request = RequestBytes(connection: connection, method: Self.bytes(method), path: Self.bytes(url), userAgent: Self.header(connection, "User-Agent"),
-                                   started: LogTime.monotonicNanoseconds())
+        let result = queue(response, on: incoming, native: native)
+        let request = RequestBytes(incoming: incoming, userAgent: incoming.headerBytes("User-Agent"), started: LogTime.monotonicNanoseconds())
         finish(request, route: .badRequest, status: response.status, bytes: response.body.count, site: native.snapshot.sites[0], native: native)
         return result
     }
 
     /// Queues `response`, then counts and logs it as the answer to `request`.
-    func respond(_ response: Response, to request: RequestBytes, site: Site, native: NativeSnapshot) -> MHD_Result {
-        let result = queue(response, on: request.connection, native: native)
+    func respond<Incoming: IncomingRequest>(_ response: Response, to request: RequestBytes<Incoming>, site: Site, native: NativeSnapshot) -> MHD_Result {
+        let result = queue(response, on: request.incoming, native: native)
         finish(request, route: response.route, status: response.status, bytes: response.body.count, site: site, native: native)
         return result
     }
 
     /// Counts and logs an answered request.
-    func finish(_ request: RequestBytes, route: Route, status: Int, bytes: Int, site: Site, native: NativeSnapshot) {
+    func finish<Incoming: IncomingRequest>(_ request: RequestBytes<Incoming>, route: Route, status: Int, bytes: Int, site: Site, native: NativeSnapshot) {
         let microseconds = Int((LogTime.monotonicNanoseconds() &- request.started) / 1000)
         metrics.record(native.counters[site.index], route: route, status: status, microseconds: microseconds, userAgent: Span(_unsafeElements: request.userAgent))
         guard let accessLog else { return }
-        let connection = request.connection
-        let referer = Self.header(connection, "Referer")
+        let incoming = request.incoming
+        let referer = incoming.headerBytes("Referer")
         let isHead = request.method.count == 4 && request.method[0] == UInt8(ascii: "H")
-        var length = 0
-        let address = UnsafeRawPointer(cmhd_client_address(connection, &length)).map { $0.assumingMemoryBound(to: UInt8.self) }
-        let peer = UnsafeBufferPointer(start: address, count: length)
-        let client = forwardedClient(connection, peer: peer, native: native)
+        let peer = incoming.peerAddress
+        let client = forwardedClient(incoming, peer: peer, native: native)
         // The tenant, for a log shared by many: the Host as sent (escaped by the writer) and the site that answered.
         client.withUnsafeBufferPointer { client in
             native.siteLabels[site.index].withUnsafeBufferPointer { label in
                 accessLog.record(LogFields(
-                    remote: client.isEmpty ? peer : client, host: Self.header(connection, "Host"), site: label,
+                    remote: client.isEmpty ? peer : client, host: incoming.headerBytes("Host"), site: label,
                     method: request.method, path: request.path, status: status, bytes: isHead ? 0 : bytes,
                     durationMicroseconds: microseconds,
                     userAgent: request.userAgent, referer: referer))
@@ -169,52 +168,50 @@ extension Server {
     }
 
     /// Behind trusted proxies, the address they forward (an empty array, no allocation, for everyone else).
-    private func forwardedClient(_ connection: OpaquePointer, peer: UnsafeBufferPointer<UInt8>, native: NativeSnapshot) -> [UInt8] {
+    private func forwardedClient<Incoming: IncomingRequest>(_ incoming: Incoming, peer: UnsafeBufferPointer<UInt8>, native: NativeSnapshot) -> [UInt8] {
         let trusted = native.snapshot.config.server.trustedProxies
         return trusted.isEmpty ? [] : ForwardedClient.address(
-            peer: peer, trusted: trusted, forwardedFor: { Self.joinedHeader(connection, "X-Forwarded-For") },
-            connectingIP: { Self.requestHeader(connection, "CF-Connecting-IP").map { String(cString: $0) } }).map { Array($0.utf8) } ?? []
+            peer: peer, trusted: trusted, forwardedFor: { Self.joinedHeader(incoming, "X-Forwarded-For") },
+            connectingIP: { incoming.headerString("CF-Connecting-IP") }).map { Array($0.utf8) } ?? []
     }
 
     /// The client's address as the access log shows it: the forwarded one behind trusted proxies, else the peer's.
-    private func clientAddress(_ connection: OpaquePointer, native: NativeSnapshot) -> [UInt8] {
-        var length = 0
-        let address = UnsafeRawPointer(cmhd_client_address(connection, &length)).map { $0.assumingMemoryBound(to: UInt8.self) }
-        let peer = UnsafeBufferPointer(start: address, count: length)
-        let client = forwardedClient(connection, peer: peer, native: native)
+    private func clientAddress<Incoming: IncomingRequest>(_ incoming: Incoming, native: NativeSnapshot) -> [UInt8] {
+        let peer = incoming.peerAddress
+        let client = forwardedClient(incoming, peer: peer, native: native)
         return client.isEmpty ? Array(peer) : client
     }
 
     /// Every line of a request header joined with ", ", or whether it is absent or longer than 2 KiB: a client
     /// may send its own `X-Forwarded-For` line before the one its proxy appends to.
-    static func joinedHeader(_ connection: OpaquePointer, _ name: StaticString) -> ForwardedClient.Field {
+    static func joinedHeader<Incoming: IncomingRequest>(_ incoming: Incoming, _ name: StaticString) -> ForwardedClient.Field {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 2048) { buffer in
-            let length = cmhd_request_header_joined(connection, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self), buffer.baseAddress, buffer.count)
+            let length = incoming.joinedHeader(name, into: buffer)
             if length < 0 { return .tooLong }
-            if length == 0 { return requestHeader(connection, name) == nil ? .absent : .value("") }
+            if length == 0 { return incoming.header(name) == nil ? .absent : .value("") }
             return .value(String(cString: buffer.baseAddress!))
         }
     }
 
     /// Queues a response: its native copy when it was computed at load, else a native response made now.
-    func queue(_ response: Response, on connection: OpaquePointer, native: NativeSnapshot) -> MHD_Result {
+    func queue<Incoming: IncomingRequest>(_ response: Response, on incoming: Incoming, native: NativeSnapshot) -> MHD_Result {
         if let id = response.preparedID, let prepared = native.responses[id] {
-            return MHD_queue_response(connection, UInt32(response.status), prepared)
+            return response.body.withUnsafeBytes { incoming.queue(prepared, status: UInt32(response.status), body: $0) }
         }
         guard let built = native.makeNative(response) else { return .NO }
         defer { MHD_destroy_response(built) }
-        return MHD_queue_response(connection, UInt32(response.status), built)
+        return response.body.withUnsafeBytes { incoming.queue(built, status: UInt32(response.status), body: $0) }
     }
 
     /// The private metrics port: the metrics, and the health probe with the detail the public one leaves out.
-    private func answerMetricsOnly(_ connection: OpaquePointer, url: UnsafePointer<CChar>, native: NativeSnapshot) -> MHD_Result {
-        let path = String(cString: url)
+    private func answerMetricsOnly<Incoming: IncomingRequest>(_ incoming: Incoming, native: NativeSnapshot) -> MHD_Result {
+        let path = String(decoding: incoming.path, as: UTF8.self)
         let observability = native.snapshot.config.observability
-        if path == observability.metricsPath { return queue(filled(Snapshot.metricsResponse), on: connection, native: native) }
+        if path == observability.metricsPath { return queue(filled(Snapshot.metricsResponse), on: incoming, native: native) }
         if path == observability.healthPath, let health = native.snapshot.shared.value(for: Array(path.utf8)) {
-            return queue(filled(health.ok), on: connection, native: native)
+            return queue(filled(health.ok), on: incoming, native: native)
         }
-        return queue(native.snapshot.sites[0].notFound, on: connection, native: native)
+        return queue(native.snapshot.sites[0].notFound, on: incoming, native: native)
     }
 
     /// True for the answers whose body is made per request, so neither the fast path nor a prepared copy may
@@ -245,23 +242,6 @@ extension Server {
         UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
     }
 
-    /// A request header, or nil. The name is a literal's own storage: a `String` parameter would be copied
-    /// into a fresh C string (two allocations for the short names here) on every call.
-    static func requestHeader(_ connection: OpaquePointer, _ name: StaticString) -> UnsafePointer<CChar>? {
-        cmhd_request_header(connection, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self))
-    }
-
-    /// A request header's bytes, empty when it is absent.
-    static func header(_ connection: OpaquePointer, _ name: StaticString) -> UnsafeBufferPointer<UInt8> {
-        requestHeader(connection, name).map(bytes) ?? UnsafeBufferPointer(start: nil, count: 0)
-    }
-
-    /// A query item of the request by a literal name, as a `String`.
-    static func queryString(_ connection: OpaquePointer, _ name: StaticString) -> String? {
-        MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self))
-            .map { String(cString: $0) }
-    }
-
     private static func isGetOrHead(_ method: UnsafeBufferPointer<UInt8>) -> Bool {
         (method.count == 3 && method[0] == UInt8(ascii: "G") && method[1] == UInt8(ascii: "E") && method[2] == UInt8(ascii: "T"))
             || (method.count == 4 && method[0] == UInt8(ascii: "H") && method[1] == UInt8(ascii: "E") && method[2] == UInt8(ascii: "A") && method[3] == UInt8(ascii: "D"))
@@ -273,12 +253,13 @@ extension Server {
     }
 }
 
-/// What the log and metrics need of a request, as bytes libmicrohttpd holds until the request completes.
-struct RequestBytes {
-    let connection: OpaquePointer
-    let method: UnsafeBufferPointer<UInt8>
-    let path: UnsafeBufferPointer<UInt8>
+/// What the log and metrics need of a request, as bytes the request holds until it completes.
+struct RequestBytes<Incoming: IncomingRequest> {
+    let incoming: Incoming
     let userAgent: UnsafeBufferPointer<UInt8>
     /// Monotonic nanoseconds when the request's head was whole.
     let started: UInt64
+
+    var method: UnsafeBufferPointer<UInt8> { incoming.method }
+    var path: UnsafeBufferPointer<UInt8> { incoming.path }
 }

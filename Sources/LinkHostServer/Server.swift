@@ -79,6 +79,22 @@ package final class Server: Sendable {
         }
     }
 
+    /// A server that listens nowhere and starts no daemon: it answers only the requests a test hands
+    /// `answer(_:)` in memory, on the same path libmicrohttpd's callbacks take. `https` serves as the HTTPS
+    /// listener does (its transport fields); `metricsOnly` and `plainHTTP` as for the listening server.
+    package init(inProcess snapshot: Snapshot, https: Bool = false, metrics: Metrics = Metrics(startTime: 0), accessLog: AccessLog? = nil,
+                 metricsOnly: Bool = false, plainHTTP: PlainHTTPListener? = nil) {
+        current = Mutex(NativeSnapshot(snapshot: snapshot, tls: nil, metrics: metrics, https: https && !metricsOnly && plainHTTP == nil))
+        self.metrics = metrics
+        self.accessLog = accessLog
+        self.metricsOnly = metricsOnly
+        self.plainHTTP = plainHTTP
+        automaticTLS = false
+        listener = -1
+        boundHost = ""
+        boundPort = 0
+    }
+
     /// Starts one more daemon on the shared listening socket; both accept until the older is quiesced.
     private func startDaemon(settings: ServerSettings, tls: TLSMaterial?) throws(ServerError) -> Daemon {
         let threads = settings.threads > 0 ? settings.threads : Self.processorCount()
@@ -191,7 +207,7 @@ package final class Server: Sendable {
             return all
         }
         for daemon in all { _ = MHD_quiesce_daemon(daemon.pointer) }
-        close(listener)
+        if listener >= 0 { close(listener) }
         for daemon in all {
             _ = daemon.drain(until: deadline)
             daemon.stop()

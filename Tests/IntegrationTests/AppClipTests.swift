@@ -37,7 +37,7 @@ struct AppClipTests {
 
     @Test("the AASA lists the clip on the sites whose apps name it, the app's clip first and hand-written ones after; other sites list none of it")
     func associationFiles() async throws {
-        let server = try await LinkHostProcess.start(try Self.fixture())
+        let server = try await InProcessServer.start(try Self.fixture())
         let expected: [(host: String, clips: [String]?)] = [
             ("links.example.com", [Self.clipID]),
             ("join.example.org", [Self.clipID, Self.legacyClipID]),
@@ -53,7 +53,7 @@ struct AppClipTests {
 
     @Test("the call page carries the card meta on the clip's sites only, the same bytes for every browser, its buttons and QR code kept")
     func cardMeta() async throws {
-        let server = try await LinkHostProcess.start(try Self.fixture())
+        let server = try await InProcessServer.start(try Self.fixture())
         let agents = ["Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Safari/604.1", "Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/120 Mobile", "Mozilla/5.0 (X11; Linux x86_64) Firefox/120"]
         var pages: [HTTPResponse] = []
         for agent in agents {

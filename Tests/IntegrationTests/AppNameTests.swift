@@ -12,7 +12,7 @@ struct AppNameTests {
         var config = TestConfig()
         config.includesApple = false
         config.name = "Droid Calls"
-        let server = try await LinkHostProcess.start(SiteFixture(config))
+        let server = try await InProcessServer.start(SiteFixture(config))
         let page = try await server.request("GET", "/call/abc?type=video", headers: [("Accept-Language", "en")])
         #expect(page.status == 200, "\(page)")
         #expect(page.text.contains("Open it in Droid Calls to join"), "\(page.text)")

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// The generated association files over real sockets: AASA at both paths, assetlinks, HEAD,
-/// conditional requests and methods other than GET and HEAD.
+/// The generated association files: AASA at both paths, assetlinks, HEAD, conditional requests and methods
+/// other than GET and HEAD over real sockets; what only routing decides (a query ignored, a platform without
+/// apps) in process (`InProcessServer`).
 @Suite("Association files", .timeLimit(.minutes(1)))
 struct AssociationFileTests {
     static let aasaPaths = ["/.well-known/apple-app-site-association", "/apple-app-site-association"]
@@ -42,7 +43,7 @@ struct AssociationFileTests {
 
     @Test("A query string does not change the AASA path (still 200, same bytes)")
     func aasaIgnoresQuery() async throws {
-        let server = try await LinkHostProcess.start(SiteFixture())
+        let server = try await InProcessServer.start(SiteFixture())
         let plain = try await server.request("GET", Self.aasaPaths[0])
         let withQuery = try await server.request("GET", Self.aasaPaths[0] + "?cache-buster=1")
         #expect(withQuery.status == 200, "\(withQuery)")
@@ -72,7 +73,7 @@ struct AssociationFileTests {
     func assetLinksWithoutAndroid() async throws {
         var config = TestConfig()
         config.includesAndroid = false
-        let server = try await LinkHostProcess.start(SiteFixture(config))
+        let server = try await InProcessServer.start(SiteFixture(config))
         let response = try await server.request("GET", "/.well-known/assetlinks.json")
         #expect(response.status == 404, "\(response)")
         #expect(response.header("Location") == nil)
@@ -83,7 +84,7 @@ struct AssociationFileTests {
     func aasaWithoutApple() async throws {
         var config = TestConfig()
         config.includesApple = false
-        let server = try await LinkHostProcess.start(SiteFixture(config))
+        let server = try await InProcessServer.start(SiteFixture(config))
         for path in Self.aasaPaths {
             let response = try await server.request("GET", path)
             #expect(response.status == 404, "\(path): \(response)")

@@ -5,12 +5,14 @@ import Testing
 import Glibc
 #endif
 
-/// The call-link page over real sockets: both link shapes, headers, invalid links and reflection.
+/// The call-link page: both link shapes, headers, languages and revalidation in process (`InProcessServer`, the
+/// server's answer path without a socket); HEAD framing, invalid links and reflection, QR decoding and the page
+/// cache across reloads over real sockets.
 @Suite("Call page", .timeLimit(.minutes(1)))
 struct CallPageTests {
     @Test("A valid call link answers 200 HTML with the call ID, type, app name and locked-down headers")
     func validLink() async throws {
-        let server = try await LinkHostProcess.start(SiteFixture())
+        let server = try await InProcessServer.start(SiteFixture())
         let page = try await server.request("GET", "/call/abc_DEF-123?type=video")
         #expect(page.status == 200, "\(page)")
         #expect(page.header("Content-Type") == "text/html; charset=utf-8")
@@ -32,7 +34,7 @@ struct CallPageTests {
 
     @Test("The type:callId link shape and a trailing slash are accepted; a missing type falls back to the default")
     func linkShapes() async throws {
-        let server = try await LinkHostProcess.start(SiteFixture())
+        let server = try await InProcessServer.start(SiteFixture())
         let shaped = try await server.request("GET", "/call/livestream:xyz789")
         #expect(shaped.status == 200 && shaped.text.contains("<code dir=\"ltr\">xyz789</code>") && shaped.text.contains("<dd><bdi>livestream</bdi></dd>"), "\(shaped)")
         let slash = try await server.request("GET", "/call/xyz789/")
@@ -72,7 +74,7 @@ struct CallPageTests {
     func localizedNotFound(acceptLanguage: String, lang: String?, tag: String, direction: String) async throws {
         let fixture = try SiteFixture()
         try fixture.write(try String(contentsOfFile: SiteFixture.repositoryRoot + "/public/404.html", encoding: .utf8), to: "public/404.html")
-        let server = try await LinkHostProcess.start(fixture)
+        let server = try await InProcessServer.start(fixture)
         // A bad call link and an unknown path take different turns in the server; both end on this page.
         let query = lang.map { "?lang=\($0)" } ?? ""
         for path in ["/call/a%3Cb" + query, "/no/such/page" + query] {
@@ -89,7 +91,7 @@ struct CallPageTests {
 
     @Test("Query items other than type are ignored, never reflected")
     func otherQueryItems() async throws {
-        let server = try await LinkHostProcess.start(SiteFixture())
+        let server = try await InProcessServer.start(SiteFixture())
         let page = try await server.request("GET", "/call/abc?type=video&utm_source=%3Cb%3Ereflected%3C/b%3E&x=REFLECTED")
         #expect(page.status == 200)
         #expect(!page.text.contains("reflected") && !page.text.contains("REFLECTED"))
@@ -97,7 +99,7 @@ struct CallPageTests {
 
     @Test("Every device gets the same page, holding the intent URL with its Play fallback, the custom scheme and the QR image")
     func platforms() async throws {
-        let server = try await LinkHostProcess.start(SiteFixture(TestConfig(urlScheme: "examplevideo")))
+        let server = try await InProcessServer.start(SiteFixture(TestConfig(urlScheme: "examplevideo")))
         let agents = ["Mozilla/5.0 (Linux; Android 14; Pixel 8) Chrome/120 Mobile", "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X)", "Mozilla/5.0 (X11; Linux x86_64) Firefox/120"]
         var pages: [HTTPResponse] = []
         for agent in agents { pages.append(try await server.request("GET", "/call/abc?type=video", headers: [("User-Agent", agent), ("Host", "links.example.com")])) }
@@ -135,7 +137,7 @@ struct CallPageTests {
     func queryFormQRCode() async throws {
         var config = TestConfig()
         config.extra = ["callLinks": ["links": ["/join?call_id={callId}&call_type={callType}"], "baseURL": "https://links.example.com"]]
-        let server = try await LinkHostProcess.start(SiteFixture(config))
+        let server = try await InProcessServer.start(SiteFixture(config))
         let image = try await server.request("GET", "/join/qr.svg?call_type=audio&call_id=abc")
         #expect(image.status == 200 && image.text.contains("aria-label=\"https://links.example.com/join?call_id=abc&amp;call_type=audio\""), "\(image)")
         for refused in ["/join/qr.svg?call_type=audio", "/join/qr.svg?call_id=%3Cx%3E", "/join//qr.svg?call_id=abc", "/joinqr.svg?call_id=abc"] {
@@ -147,7 +149,7 @@ struct CallPageTests {
 
     @Test("A rendered page revalidates with 304 from the server's page cache too, per language")
     func pageRevalidation() async throws {
-        let server = try await LinkHostProcess.start(SiteFixture())
+        let server = try await InProcessServer.start(SiteFixture())
         let german = try await server.request("GET", "/call/abc", headers: [("Accept-Language", "de-DE,de;q=0.9")])
         #expect(german.header("Content-Language") == "de" && german.text.contains("<html lang=\"de\" dir=\"ltr\""))
         let etag = try #require(german.header("ETag"))
@@ -171,7 +173,7 @@ struct CallPageTests {
 
     @Test("The page template and files outside public/ are never served raw")
     func templateNotServed() async throws {
-        let server = try await LinkHostProcess.start(SiteFixture())
+        let server = try await InProcessServer.start(SiteFixture())
         for path in ["/call.html", "/public/call.html", "/%63all.html", "/linkhost.json", "/../linkhost.json"] {
             let response = try await server.request("GET", path)
             #expect(response.status == 404, "\(path): \(response)")

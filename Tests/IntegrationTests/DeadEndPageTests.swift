@@ -139,7 +139,7 @@ struct DeadEndPageTests {
     @Test("the 404 page and / name the site's app and give the next step")
     func notFoundAndHome() async throws {
         let site = try Self.site(webJoin: true)
-        let server = try await LinkHostProcess.start(site)
+        let server = try await InProcessServer.start(site)
         for path in ["/nope", "/"] {
             let response = try await server.request("GET", path, headers: [("Host", "127.0.0.1")])
             let html = String(decoding: response.body, as: UTF8.self)
@@ -151,7 +151,7 @@ struct DeadEndPageTests {
         // A team's own index.html (a web app's {{ message }}) is no template of linkhost's: served as it is.
         let webApp = try Self.site(webJoin: true)
         try webApp.write("<!doctype html><title>app</title><p>{{ message }}</p>\n", to: "public/index.html")
-        let webAppServer = try await LinkHostProcess.start(webApp)
+        let webAppServer = try await InProcessServer.start(webApp)
         let raw = try await webAppServer.request("GET", "/", headers: [("Host", "127.0.0.1")])
         #expect(raw.status == 200 && String(decoding: raw.body, as: UTF8.self) == "<!doctype html><title>app</title><p>{{ message }}</p>\n")
     }

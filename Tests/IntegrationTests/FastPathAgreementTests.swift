@@ -5,9 +5,11 @@ import Testing
 
 /// The server answers unconditional GETs of files computed at load from its byte-keyed fast path; everything
 /// else goes through `Router`. Both must give the same answers, or a file would depend on how it was asked for.
+/// Driven in process (`InProcessServer`): the server's own answer path, without a socket; the wire's framing of
+/// these answers is the socket suites' (AssociationFileTests, CallPageTests, HostileRequestTests).
 @Suite("Fast path and Router agree")
 struct FastPathAgreementTests {
-    @Test("for every resource of every site: the same status, headers and body over the socket as from Router.respond")
+    @Test("for every resource of every site: the same status, headers and body from the server's answer path as from Router.respond")
     func everyResource() async throws {
         let (server, router) = try await Self.twoSites()
         var compared = 0
@@ -62,10 +64,10 @@ struct FastPathAgreementTests {
         #expect(compared >= 6 * 3 * 5, "compared \(compared)")
     }
 
-    /// SitesTests' two sites served, and a router over the same config.
-    static func twoSites(baseURL: Bool = true) async throws -> (LinkHostProcess, Router) {
+    /// SitesTests' two sites served in process, and a router over the same config loaded apart.
+    static func twoSites(baseURL: Bool = true) async throws -> (InProcessServer, Router) {
         let fixture = try SitesTests.twoSites(baseURL: baseURL)
-        let server = try await LinkHostProcess.start(fixture)
+        let server = try await InProcessServer.start(fixture)
         // The same config hash as the server's, which its health probe names.
         let hash = try await ConfigIdentityTests.sha256(ofFile: fixture.configPath)
         return (server, Router(snapshot: try Snapshot(config: try ConfigLoader.load(path: fixture.configPath), configSHA256: hash)))

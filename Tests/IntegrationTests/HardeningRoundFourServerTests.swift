@@ -97,7 +97,7 @@ struct HardeningRoundFourServerTests {
         var config = TestConfig()
         config.baseURL = nil
         config.extra["sites"] = [["id": "named", "hosts": ["links.example.com"]]]
-        let server = try await LinkHostProcess.start(try SiteFixture(config))
+        let server = try await InProcessServer.start(try SiteFixture(config))
         for (host, path) in [("localhost:19399", "/call/abc123?type=video"), ("127.0.0.1:1", "/call/abc123/qr.svg?type=video"),
                              ("evil.localhost:8443", "/call/abc123?type=video"), ("[::1]:9", "/call/abc123/qr.svg?type=video")] {
             let response = try await server.request("GET", path, headers: [("Host", host)])

@@ -74,7 +74,7 @@ struct ObservabilityTests {
 
     @Test("/healthz answers 200 ok and the served config's hash and generation, without caching")
     func health() async throws {
-        let server = try await LinkHostProcess.start(SiteFixture())
+        let server = try await InProcessServer.start(SiteFixture())
         let response = try await server.request("GET", "/healthz")
         let lines = response.text.split(separator: "\n")
         #expect(response.status == 200 && lines.count == 2 && lines.first == "ok", "\(response.text)")

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// Link shapes and sites over real sockets against the real binary.
+/// Link shapes and sites against the real binary over sockets; what only routing decides (shapes, sites by
+/// Host, the AASA of shapes, per-site metrics) in process (`InProcessServer`), the same answer path without a socket.
 @Suite("Sites and link shapes")
 struct SitesTests {
     /// The five shapes of Stream's docs and apps, on one domain; the first is canonical.
@@ -48,7 +49,7 @@ struct SitesTests {
         ("/join?utm_source=mail&call_id=abc123", "abc123", "default"),
     ])
     func fiveShapes(path: String, callID: String, callType: String) async throws {
-        let server = try await LinkHostProcess.start(try Self.twoSites())
+        let server = try await InProcessServer.start(try Self.twoSites())
         let page = try await server.request("GET", path, headers: [("Host", "links.example.com")])
         #expect(page.status == 200, "\(path): \(page)")
         #expect(page.text.contains("<code dir=\"ltr\">\(callID)</code>"), "\(path)")
@@ -61,7 +62,7 @@ struct SitesTests {
         "/video/demos/abc", "/call/abc?type=<b>", "/join/:abc",
     ])
     func noShape(path: String) async throws {
-        let server = try await LinkHostProcess.start(try Self.twoSites())
+        let server = try await InProcessServer.start(try Self.twoSites())
         let page = try await server.request("GET", path, headers: [("Host", "links.example.com")])
         #expect(page.status == 404, "\(path): \(page)")
         #expect(!page.text.contains("script") && !page.text.contains("<b>"))
@@ -69,7 +70,7 @@ struct SitesTests {
 
     @Test("the generated AASA opens every shape: one opening rule per shape after its exclusions, a query rule for the query shape")
     func aasaOfShapes() async throws {
-        let server = try await LinkHostProcess.start(try Self.twoSites())
+        let server = try await InProcessServer.start(try Self.twoSites())
         let aasa = try await server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "links.example.com")])
         let applinks = (parseJSON(aasa.body) as? [String: Any])?["applinks"] as? [String: Any]
         let components = ((applinks?["details"] as? [[String: Any]])?.first?["components"] as? [[String: Any]]) ?? []
@@ -87,7 +88,7 @@ struct SitesTests {
         ("brand.example.org/x", false), ("b\u{fc}cher.example", false),
     ])
     func siteByHost(host: String, isBrand: Bool) async throws {
-        let server = try await LinkHostProcess.start(try Self.twoSites())
+        let server = try await InProcessServer.start(try Self.twoSites())
         let aasa = try await server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", host)])
         #expect(aasa.status == 200, "\(host): \(aasa)")
         let apps = aasaAppIDs(parseJSON(aasa.body))
@@ -106,7 +107,7 @@ struct SitesTests {
 
     @Test("an absolute-form target's authority chooses the site, not the Host field")
     func absoluteForm() async throws {
-        let server = try await LinkHostProcess.start(try Self.twoSites())
+        let server = try await InProcessServer.start(try Self.twoSites())
         let page = try await server.request("GET", "http://brand.example.org/meet/abc", headers: [("Host", "links.example.com")])
         #expect(page.status == 200 && page.text.contains("BRAND PAGE"), "\(page)")
     }
@@ -153,7 +154,7 @@ struct SitesTests {
 
     @Test("metrics count per site, labelled by the site's first host")
     func metricsPerSite() async throws {
-        let server = try await LinkHostProcess.start(try Self.twoSites())
+        let server = try await InProcessServer.start(try Self.twoSites())
         _ = try await server.request("GET", "/meet/abc", headers: [("Host", "x.brand.example.net")])
         _ = try await server.request("GET", "/join/abc", headers: [("Host", "links.example.com")])
         let metrics = try await server.request("GET", "/metrics", headers: [("Host", "brand.example.org")]).text

@@ -1,12 +1,13 @@
 import Foundation
 import Testing
 
-/// Static files from `public/`, unknown paths, and attempts to read anything outside the static root.
+/// Static files from `public/`, unknown paths, and attempts to read anything outside the static root: files,
+/// index files and trailing slashes in process (`InProcessServer`); traversal and escapes over real sockets.
 @Suite("Static files and unknown paths", .timeLimit(.minutes(1)))
 struct StaticFileTests {
     @Test("A static file is served with its content type, ETag and caching, and revalidates to 304")
     func staticFile() async throws {
-        let server = try await LinkHostProcess.start(SiteFixture())
+        let server = try await InProcessServer.start(SiteFixture())
         let response = try await server.request("GET", "/style.css")
         #expect(response.status == 200, "\(response)")
         #expect(response.text == SiteFixture.publicFiles["style.css"])
@@ -25,7 +26,7 @@ struct StaticFileTests {
 
     @Test("`/` serves index.html and `/sub/` serves sub/index.html as HTML")
     func indexFiles() async throws {
-        let server = try await LinkHostProcess.start(SiteFixture())
+        let server = try await InProcessServer.start(SiteFixture())
         let root = try await server.request("GET", "/")
         #expect(root.status == 200, "\(root)")
         #expect(root.text == SiteFixture.publicFiles["index.html"])
@@ -68,7 +69,7 @@ struct StaticFileTests {
         "/.well-known/apple-app-site-association/", "/apple-app-site-association/", "/.well-known/assetlinks.json/",
     ])
     func trailingSlash(path: String) async throws {
-        let server = try await LinkHostProcess.start(SiteFixture())
+        let server = try await InProcessServer.start(SiteFixture())
         let response = try await server.request("GET", path)
         #expect(response.status == 404, "\(response)")
         #expect(response.header("Location") == nil, "\(response)")

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import LinkHostCore
 
 /// What the plain-HTTP listener beside HTTPS answers itself: ACME challenge answers, and a 308 to HTTPS (for
@@ -14,7 +13,8 @@ package final class PlainHTTPListener: Sendable {
     }
 
     /// The answer for a request on the HTTP listener, or nil when the normal request path answers it.
-    func intercept(_ connection: OpaquePointer, path: UnsafeBufferPointer<UInt8>, site: Site, snapshot: Snapshot, hostField: UnsafePointer<CChar>?) -> Response? {
+    func intercept<Incoming: IncomingRequest>(_ incoming: Incoming, path: UnsafeBufferPointer<UInt8>, site: Site, snapshot: Snapshot,
+                                              hostField: UnsafePointer<CChar>?) -> Response? {
         let pathText = String(decoding: path, as: UTF8.self)
         if pathText.hasPrefix(ChallengeResponses.pathPrefix) {
             guard let answer = challenges.answer(forPath: pathText) else {
@@ -30,7 +30,7 @@ package final class PlainHTTPListener: Sendable {
         guard hostField == nil || snapshot.namesHost(host.utf8, site: site) || PageHost.isLoopback(Array(host.utf8)) else {
             return snapshot.unknownHost
         }
-        let location = "https://\(host)\(Self.escape(target))\(Self.query(connection))"
+        let location = "https://\(host)\(Self.escape(target))\(Self.query(incoming.queryItems()))"
         return Response(status: 308, headers: Self.common + [HTTPHeader("Location", location), HTTPHeader("Content-Type", "text/plain; charset=utf-8")],
                         body: Array("Permanent Redirect to \(location)\n".utf8), route: .httpsRedirect)
     }
@@ -80,18 +80,12 @@ package final class PlainHTTPListener: Sendable {
     }
 
     /// `?name=value&…` rebuilt from the arguments libmicrohttpd parsed (it keeps them raw, but turns `+` into a space).
-    private static func query(_ connection: OpaquePointer) -> String {
-        final class Collector { var items: [String] = [] }
-        let collector = Collector()
-        let context = Unmanaged.passUnretained(collector).toOpaque()
-        _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, { context, _, key, value in
-            guard let context, let key else { return .YES }
-            let collector = Unmanaged<Collector>.fromOpaque(context).takeUnretainedValue()
-            let name = PlainHTTPListener.escape(String(cString: key)).replacing("%20", with: "+")
-            collector.items.append(value.map { name + "=" + PlainHTTPListener.escape(String(cString: $0)).replacing("%20", with: "+") } ?? name)
-            return .YES
-        }, context)
-        return withExtendedLifetime(collector) { collector.items.isEmpty ? "" : "?" + collector.items.joined(separator: "&") }
+    private static func query(_ items: [(name: String, value: String?)]) -> String {
+        let parts = items.map { item in
+            let name = escape(item.name).replacing("%20", with: "+")
+            return item.value.map { name + "=" + escape($0).replacing("%20", with: "+") } ?? name
+        }
+        return parts.isEmpty ? "" : "?" + parts.joined(separator: "&")
     }
 }
 
