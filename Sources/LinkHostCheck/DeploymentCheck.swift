@@ -155,6 +155,10 @@ struct DeploymentCheckRun {
         case .failure(let error):
             records.append(FetchRecord(method: method, url: request.url, error: error.message))
             var message = error.message
+            // The request's deadline was what was left of the host's: timing out means it is spent, even when
+            // the clock read after the fetch (whose waits round down to whole milliseconds) shows a sliver left,
+            // which would send the next request with nothing to spend and report it as a failure of its own.
+            if error.kind == .timeout, timeLeft != nil { timeLeft = .zero }
             if error.kind == .timeout, let timeLeft, timeLeft <= .zero {
                 message = "\(method) cut off: \(message); the host's --timeout of \(budget), shared by all its requests, ran out"
             }
