@@ -12,10 +12,11 @@ struct ExampleConfigTests {
         return site
     }
 
-    /// What the image sets, plus a CA nobody answers on: nothing here may reach Let's Encrypt.
+    /// What the image sets, plus a CA nobody answers on: nothing here may reach Let's Encrypt. The HTTP listener
+    /// takes a port of the kernel's choosing (0), as the HTTPS one does with `--port 0`: no port is picked for it.
     private func acmeEnvironment(_ site: SiteFixture) throws -> [String: String] {
         ["LINKHOST_ACME_HOSTS": "links.mycompany.com", "LINKHOST_ACME_DIRECTORY": "https://127.0.0.1:9/directory",
-         "LINKHOST_HTTP_PORT": String(try TestPorts.candidates(1)[0]),
+         "LINKHOST_HTTP_PORT": "0",
          "LINKHOST_ACME_DEFAULT_STATE_DIRECTORY": site.directory + "/acme"]
     }
 
@@ -41,6 +42,7 @@ struct ExampleConfigTests {
         environment["LINKHOST_ALLOW_EXAMPLE"] = "1"
         let allowed = try await LinkHostProcess.start(site, environment: environment)
         #expect(allowed.stderr.contains("linkhost: listening on https://"), "\(allowed.stderr)")
+        #expect(allowed.stderr.contains("HTTP listener on http://127.0.0.1:") && !allowed.stderr.contains("127.0.0.1:0:"), "\(allowed.stderr)")
         allowed.signal(SIGTERM)
         _ = try await allowed.waitForExit(timeout: happensWithin)
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -99,9 +100,12 @@ struct FaultTests {
         let port = server.port
         // Blocking clients run on threads of their own: on the cooperative pool (two threads here) they
         // would hold back the SIGTERM below, and every other test's awaits, until they finished.
+        // SIGTERM once the load is under way (40 answers so far), not after a guess at how long that takes.
+        let answeredSoFar = Atomic<Int>(0)
         let parts = await onThreads(Array(0...4), width: 5) { index -> (answered: Int, broken: [String]) in
             if index == 4 {
-                usleep(500_000)
+                let deadline = ContinuousClock.now + .seconds(3)
+                while answeredSoFar.load(ordering: .acquiring) < 40 && ContinuousClock.now < deadline { usleep(1_000) }
                 server.signal(SIGTERM)
                 return (0, [])
             }
@@ -112,7 +116,12 @@ struct FaultTests {
                 do {
                     let client = try RawHTTPClient(port: port, timeout: .seconds(5))
                     let response = try client.request("GET", index % 2 == 0 ? Self.aasaPath : "/call/load\(index)")
-                    if response.status == 200 { answered += 1 } else { broken.append("status \(response.status)") }
+                    if response.status == 200 {
+                        answered += 1
+                        answeredSoFar.add(1, ordering: .releasing)
+                    } else {
+                        broken.append("status \(response.status)")
+                    }
                 } catch HTTPClientError.connectFailed {
                     break
                 } catch HTTPClientError.closed(let received) where received.isEmpty {
@@ -127,7 +136,7 @@ struct FaultTests {
         }
         let outcome = (answered: parts.reduce(0) { $0 + $1.answered }, broken: parts.flatMap(\.broken))
         #expect(outcome.broken.isEmpty, "\(outcome.broken.prefix(5))")
-        #expect(outcome.answered > 20)
+        #expect(outcome.answered >= 40, "the load was not under way when SIGTERM came: \(outcome.answered) answered")
         let ended = try await server.waitForExit(timeout: .seconds(15))
         #expect(ended.exitCode == 0, "\(ended)")
     }

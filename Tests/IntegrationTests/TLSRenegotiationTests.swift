@@ -27,9 +27,15 @@ struct TLSRenegotiationTests {
         try await client.waitForOutput(containing: "HTTP/1.1 200", timeout: .seconds(20))
         _ = client.writeInput("R\n")
         try await client.waitForOutput(containing: "RENEGOTIATING", timeout: .seconds(20))
-        try await Task.sleep(for: .seconds(1))
+        // R is consumed (s_client said so), so the second request goes out on its own. What ends the wait is an
+        // event either way: s_client's "closed" (or its exit) when the server ends the session, or a second answer
+        // when it went on serving; nothing waits for an answer to stay away.
         _ = client.writeInput(request)
-        try await Task.sleep(for: .seconds(1))
+        let settled = try await eventually(timeout: .seconds(20)) {
+            let output = client.stdout.text
+            return output.contains("\nclosed\n") || output.components(separatedBy: "HTTP/1.1 200").count > 2 || !client.isRunning
+        }
+        #expect(settled, "s_client neither saw the session end nor a second answer: \(client.stdout.text)")
         client.closeInput()
         let run = try await client.waitForExit(timeout: .seconds(20))
         let text = run.stdout + run.stderr

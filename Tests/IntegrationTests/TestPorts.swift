@@ -47,9 +47,10 @@ enum TestPorts {
     }
 
     /// Starts a program on `count` new ports: `start` gets them, starts the program and returns once it listens
-    /// (or throws). When it throws because the address was taken (the error's text says "address already in
-    /// use", "address in use" or "could not bind", as nginx, Varnish, Pebble, systemd-socket-activate, Python
-    /// and linkhost word it), it is called again with new ports, up to `attempts` times; any other error is thrown.
+    /// (or throws). When it throws because the address was taken (the error's text says "already in use",
+    /// "address in use" or "could not bind", as nginx, Varnish, Pebble, systemd-socket-activate, Python and
+    /// linkhost — "the port is already in use" — word it), it is called again with new ports, up to `attempts`
+    /// times; any other error is thrown.
     static func binding<Started>(
         _ count: Int, _ program: String, attempts: Int = 6, _ start: ([Int]) async throws -> Started
     ) async throws -> Started {
@@ -68,6 +69,6 @@ enum TestPorts {
     /// True when an error's text reports a bind that failed because the address was in use.
     static func isAddressTaken(_ error: any Error) -> Bool {
         let text = "\(error)".lowercased()
-        return ["address already in use", "address in use", "could not bind", "eaddrinuse"].contains { text.contains($0) }
+        return ["already in use", "address in use", "could not bind", "eaddrinuse"].contains { text.contains($0) }
     }
 }

@@ -102,11 +102,24 @@ final class PebbleCA: Sendable {
 }
 
 /// linkhost with ACME on, from a config written into `folder`.
+///
+/// linkhost binds the ports its config names itself, so a test hands them from `TestPorts.binding` to `start`,
+/// which returns once both listeners are up and throws when linkhost ends first: "the port is already in use"
+/// makes `binding` set the test up again on new ports (with a new folder and CA, which validate against them).
 final class ACMEServer: Sendable {
     let child: ChildProcess
     let httpsPort: Int, httpPort: Int
 
-    init(folder: ACMEFolder, config: String, httpsPort: Int, httpPort: Int) throws {
+    /// Starts linkhost and waits for its HTTP and HTTPS listeners (the HTTP one binds first, and the certificate
+    /// loop starts beside it, so a stored certificate may be served before HTTPS listens).
+    static func start(folder: ACMEFolder, config: String, httpsPort: Int, httpPort: Int) async throws -> ACMEServer {
+        let server = try ACMEServer(folder: folder, config: config, httpsPort: httpsPort, httpPort: httpPort)
+        try await server.waitFor("HTTP listener on http://127.0.0.1:\(httpPort)", timeout: 30)
+        try await server.waitFor("listening on https://127.0.0.1:\(httpsPort)", timeout: 30)
+        return server
+    }
+
+    private init(folder: ACMEFolder, config: String, httpsPort: Int, httpPort: Int) throws {
         try folder.write(config, to: "linkhost.json")
         try folder.write("<!doctype html><title>call</title>\n", to: "public/call.html")
         self.httpsPort = httpsPort

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The CA answers Pebble cannot be made to give, from `fake_ca.py`: each ends in a bounded, logged failure
 /// with backoff while HTTP keeps serving, and ACME Renewal Information moves a renewal earlier.
 @Suite("ACME against a fake CA", .serialized)
@@ -56,13 +60,19 @@ struct FakeCATests {
 
     @Test("rate limits, huge bodies, wrong types, redirects, bad JSON, orders never valid and endless badNonce each fail once, logged, with backoff")
     func badAnswersAreBounded() async throws {
-        let folder = try ACMEFolder()
-        let ports = try TestPorts.candidates(2)
-        let (httpsPort, httpPort) = (ports[0], ports[1])
-        let ca = try await FakeCA(folder: folder, httpPort: httpPort)
-        let config = acmeConfig(directory: ca.directory, caFile: ca.caFile, state: folder.path + "/state", httpsPort: httpsPort, httpPort: httpPort,
-                                defaultHosts: [], sites: Self.failures.map { [$0.host] })
-        let server = try ACMEServer(folder: folder, config: config, httpsPort: httpsPort, httpPort: httpPort)
+        func config(_ ca: FakeCA, _ folder: ACMEFolder, httpsPort: Int, httpPort: Int, adding more: [[String]] = []) -> String {
+            acmeConfig(directory: ca.directory, caFile: ca.caFile, state: folder.path + "/state", httpsPort: httpsPort, httpPort: httpPort,
+                       defaultHosts: [], sites: Self.failures.map { [$0.host] } + more)
+        }
+        // The fake CA validates against linkhost's HTTP port: both start again, on new ports, when one is taken.
+        let (folder, ca, server) = try await TestPorts.binding(2, "linkhost beside the fake CA") { ports in
+            let folder = try ACMEFolder()
+            let ca = try await FakeCA(folder: folder, httpPort: ports[1])
+            let server = try await ACMEServer.start(folder: folder, config: config(ca, folder, httpsPort: ports[0], httpPort: ports[1]),
+                                                    httpsPort: ports[0], httpPort: ports[1])
+            return (folder, ca, server)
+        }
+        let httpPort = server.httpPort
         for (host, says) in Self.failures {
             try await server.waitFor("the order for \(host) failed (1 in a row): ", timeout: 90)
             let line = server.stderr.split(separator: "\n").first { $0.contains("the order for \(host) failed") } ?? ""
@@ -80,8 +90,14 @@ struct FakeCATests {
         let metrics = try await runTool("curl", ["-sS", "http://127.0.0.1:\(httpPort)/metrics"]).stdout
         #expect(metrics.contains("linkhost_acme_orders_total{result=\"failed\"} 6") && metrics.contains("linkhost_acme_orders_total{result=\"rate_limited\"} 1"), "\(metrics)")
         #expect(metrics.contains("linkhost_certificate_missing{host=\"huge.test\"} 1"), "\(metrics)")
-        // Backoff: two seconds on, no host has been ordered a second time.
-        try await Task.sleep(for: .seconds(2))
+        // Backoff, shown by an order made after the failures rather than by a sleep: a reload adds probe.test (which
+        // the fake CA issues), and the certificate loop, woken by it, acts on every target that is due, in the
+        // config's order. A failed host whose retry was not put off would be due too, and ordered again before
+        // probe.test's certificate is served.
+        try folder.write(config(ca, folder, httpsPort: server.httpsPort, httpPort: httpPort, adding: [["probe.test"]]), to: "linkhost.json")
+        server.child.send(SIGHUP)
+        try await server.waitFor("serving the new certificate for probe.test")
+        #expect(ca.orders(for: "probe.test").count == 1, "\(ca.orders(for: "probe.test"))")
         for (host, _) in Self.failures where host != "nonce.test" {
             #expect(ca.orders(for: host).count == 1, "\(host) was ordered \(ca.orders(for: host).count) times")
         }
@@ -91,11 +107,28 @@ struct FakeCATests {
 
     @Test("the CA's renewal window (RFC 9773) renews a fresh certificate early, and the order names the one it replaces")
     func renewalInformationRenewsEarly() async throws {
+        // The fake CA validates against linkhost's HTTP port and its root signs the stored certificate: all of it
+        // is set up again, on new ports, when linkhost finds one taken.
+        let (ca, server, expectedID) = try await TestPorts.binding(2, "linkhost beside the fake CA") { ports in
+            try await Self.startWithStoredCertificate(httpsPort: ports[0], httpPort: ports[1])
+        }
+        try await server.waitFor("serving the stored certificate for ari.test", timeout: 10)
+        try await server.waitFor("the CA's renewal information moves the renewal of ari.test to ")
+        try await server.waitFor("serving the new certificate for ari.test")
+        let orders = ca.orders(for: "ari.test")
+        #expect(orders.count == 1 && orders.first?["replaces"] as? String == expectedID, "orders: \(orders), expected replaces \(expectedID)")
+        // The fake CA checked the key authorization it fetched from linkhost's HTTP listener.
+        #expect(ca.requests.contains { $0["validated"] as? String == "ari.test" && $0["valid"] as? Bool == true }, "\(ca.requests)")
+        let served = try await servedCertificate(port: server.httpsPort, name: "ari.test")
+        #expect(served.contains("Issuer: CN = Fake ACME Root") && !served.contains("serial=4D"), "\(served)")
+        try await server.stop()
+    }
+
+    /// The fake CA, a certificate for ari.test from its root with a day of life left (not due by its lifetime) in
+    /// linkhost's state folder, and linkhost started on it; with the renewal ID the new order must name.
+    static func startWithStoredCertificate(httpsPort: Int, httpPort: Int) async throws -> (FakeCA, ACMEServer, String) {
         let folder = try ACMEFolder()
-        let ports = try TestPorts.candidates(2)
-        let (httpsPort, httpPort) = (ports[0], ports[1])
         let ca = try await FakeCA(folder: folder, httpPort: httpPort)
-        // A certificate from the fake CA's root with a day of life left: not due by its lifetime.
         for step in [["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=ari.test", "-keyout", folder.path + "/ari.key", "-out", folder.path + "/ari.csr"],
                      ["x509", "-req", "-in", folder.path + "/ari.csr", "-CA", folder.path + "/ca.pem", "-CAkey", folder.path + "/ca.key", "-set_serial", "77", "-days", "1",
                       "-extfile", try folder.write("subjectAltName=DNS:ari.test\nauthorityKeyIdentifier=keyid\n", to: "ari.ext"), "-out", folder.path + "/ari.pem"]] {
@@ -108,19 +141,8 @@ struct FakeCATests {
         let expectedID = Data(keyBytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "") + ".TQ"
         let store = "state/" + ca.directory.replacingOccurrences(of: "https://", with: "").replacingOccurrences(of: ":", with: "-").replacingOccurrences(of: "/", with: "-")
         try folder.write(folder.read("ari.key") + folder.read("ari.pem"), to: store + "/ari.test.pem")
-
         let config = acmeConfig(directory: ca.directory, caFile: ca.caFile, state: folder.path + "/state", httpsPort: httpsPort, httpPort: httpPort,
                                 defaultHosts: ["ari.test"], sites: [])
-        let server = try ACMEServer(folder: folder, config: config, httpsPort: httpsPort, httpPort: httpPort)
-        try await server.waitFor("serving the stored certificate for ari.test", timeout: 10)
-        try await server.waitFor("the CA's renewal information moves the renewal of ari.test to ")
-        try await server.waitFor("serving the new certificate for ari.test")
-        let orders = ca.orders(for: "ari.test")
-        #expect(orders.count == 1 && orders.first?["replaces"] as? String == expectedID, "orders: \(orders), expected replaces \(expectedID)")
-        // The fake CA checked the key authorization it fetched from linkhost's HTTP listener.
-        #expect(ca.requests.contains { $0["validated"] as? String == "ari.test" && $0["valid"] as? Bool == true }, "\(ca.requests)")
-        let served = try await servedCertificate(port: httpsPort, name: "ari.test")
-        #expect(served.contains("Issuer: CN = Fake ACME Root") && !served.contains("serial=4D"), "\(served)")
-        try await server.stop()
+        return (ca, try await ACMEServer.start(folder: folder, config: config, httpsPort: httpsPort, httpPort: httpPort), expectedID)
     }
 }

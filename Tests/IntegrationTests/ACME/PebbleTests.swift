@@ -16,15 +16,21 @@ struct PebbleTests {
 
     @Test("Pebble validates every site host over HTTP-01; each is served by SNI with a chain its root verifies; a restart reuses the certificates")
     func issuesServesAndReuses() async throws {
-        let folder = try ACMEFolder()
-        let ports = try TestPorts.candidates(2)
-        let (httpsPort, httpPort) = (ports[0], ports[1])
-        // Pebble refuses 40% of good nonces: every request must survive badNonce with the CA's new nonce.
-        let pebble = try await PebbleCA(folder: folder, httpPort: httpPort, nonceReject: 40)
-        let config = acmeConfig(directory: pebble.directory, caFile: pebble.caFile, state: folder.path + "/state", httpsPort: httpsPort, httpPort: httpPort,
-                                defaultHosts: ["a.test"], sites: [["b.test", "www.b.test"]])
-        var server = try ACMEServer(folder: folder, config: config, httpsPort: httpsPort, httpPort: httpPort)
-        try await server.waitFor("HTTP listener on http://127.0.0.1:\(httpPort)", timeout: 10)
+        func config(_ pebble: PebbleCA, _ folder: ACMEFolder, httpsPort: Int, httpPort: Int) -> String {
+            acmeConfig(directory: pebble.directory, caFile: pebble.caFile, state: folder.path + "/state", httpsPort: httpsPort, httpPort: httpPort,
+                       defaultHosts: ["a.test"], sites: [["b.test", "www.b.test"]])
+        }
+        // Pebble validates against linkhost's HTTP port: both start again, on new ports, when one is taken.
+        let (folder, pebble, first) = try await TestPorts.binding(2, "linkhost beside Pebble") { ports in
+            let folder = try ACMEFolder()
+            // Pebble refuses 40% of good nonces: every request must survive badNonce with the CA's new nonce.
+            let pebble = try await PebbleCA(folder: folder, httpPort: ports[1], nonceReject: 40)
+            let server = try await ACMEServer.start(folder: folder, config: config(pebble, folder, httpsPort: ports[0], httpPort: ports[1]),
+                                                    httpsPort: ports[0], httpPort: ports[1])
+            return (folder, pebble, server)
+        }
+        var server = first
+        let (httpsPort, httpPort) = (server.httpsPort, server.httpPort)
         try await server.waitFor("serving the new certificate for a.test")
         try await server.waitFor("serving the new certificate for b.test, www.b.test")
         #expect(pebble.pebble.output.contains("Attempting to validate w/ HTTP: http://b.test:\(httpPort)/.well-known/acme-challenge/"), "Pebble did not validate over HTTP")
@@ -65,41 +71,47 @@ struct PebbleTests {
 
         // Restart without the CA: the stored certificates serve at once, and no order is made.
         let serial = siteCertificate.split(separator: "\n").first { $0.hasPrefix("serial=") }
+        // On new ports from TestPorts (the ones just released are not bound again): the state folder is the CA's.
         try await server.stop()
         pebble.stop()
-        server = try ACMEServer(folder: folder, config: config, httpsPort: httpsPort, httpPort: httpPort)
+        server = try await TestPorts.binding(2, "linkhost restarted on its state folder") { ports in
+            try await ACMEServer.start(folder: folder, config: config(pebble, folder, httpsPort: ports[0], httpPort: ports[1]), httpsPort: ports[0], httpPort: ports[1])
+        }
         try await server.waitFor("serving the stored certificate for b.test, www.b.test", timeout: 10)
         try await server.waitFor("serving \(folder.path)/linkhost.json (generation 1)", timeout: 10)
-        let again = try await servedCertificate(port: httpsPort, name: "b.test")
+        let again = try await servedCertificate(port: server.httpsPort, name: "b.test")
         #expect(serial != nil && again.split(separator: "\n").first { $0.hasPrefix("serial=") } == serial, "the restart served another certificate")
-        let answer = try await curlHTTPS("b.test", port: httpsPort, path: "/.well-known/apple-app-site-association", caFile: root)
+        let answer = try await curlHTTPS("b.test", port: server.httpsPort, path: "/.well-known/apple-app-site-association", caFile: root)
         #expect(answer.stdout.hasSuffix("\n200"), "\(answer)")
         #expect(!server.stderr.contains("ordering a certificate"), "\(server.stderr)")
         // The image's HEALTHCHECK: beside HTTPS it probes the HTTP listener.
         let probe = try await runTool(try LinkHostCLI.binaryPath(), ["healthcheck", "--config", folder.path + "/linkhost.json"])
-        #expect(probe.exitCode == 0 && probe.stdout.contains("http://127.0.0.1:\(httpPort)/healthz answered 200"), "\(probe)")
-        let restartedMetrics = try await curlHTTPS("a.test", port: httpsPort, path: "/metrics", caFile: root).stdout
+        #expect(probe.exitCode == 0 && probe.stdout.contains("http://127.0.0.1:\(server.httpPort)/healthz answered 200"), "\(probe)")
+        let restartedMetrics = try await curlHTTPS("a.test", port: server.httpsPort, path: "/metrics", caFile: root).stdout
         #expect(restartedMetrics.contains("linkhost_acme_orders_total{result=\"ok\"} 0"), "\(restartedMetrics)")
         try await server.stop()
     }
 
     @Test("a stored certificate with under a third of its life left, and an expired one, are renewed from Pebble and swapped in while a connection stays open")
     func renewsWithoutDroppingConnections() async throws {
-        let folder = try ACMEFolder()
-        let ports = try TestPorts.candidates(2)
-        let (httpsPort, httpPort) = (ports[0], ports[1])
-        let pebble = try await PebbleCA(folder: folder, httpPort: httpPort)
-        let state = folder.path + "/state"
-        let store = Self.stateFolder(state, directory: pebble.directory)
-        let now = Int(Date().timeIntervalSince1970)
-        // One hour of life, ten minutes left: due. And one that expired an hour ago.
-        try folder.makeCertificate("a.test", certificate: "old-a.pem", key: "old-a.key", notBefore: now - 3000, notAfter: now + 600)
-        try folder.makeCertificate("c.test", certificate: "old-c.pem", key: "old-c.key", notBefore: now - 7200, notAfter: now - 3600)
-        try folder.write(folder.read("old-a.key") + folder.read("old-a.pem"), to: String(store.dropFirst(folder.path.count + 1)) + "/a.test.pem")
-        try folder.write(folder.read("old-c.key") + folder.read("old-c.pem"), to: String(store.dropFirst(folder.path.count + 1)) + "/c.test.pem")
-        let config = acmeConfig(directory: pebble.directory, caFile: pebble.caFile, state: state, httpsPort: httpsPort, httpPort: httpPort,
-                                defaultHosts: ["a.test"], sites: [["c.test"]])
-        let server = try ACMEServer(folder: folder, config: config, httpsPort: httpsPort, httpPort: httpPort)
+        // Pebble validates against linkhost's HTTP port, and the stored certificates sit under its directory's
+        // name: all of it is set up again, on new ports, when linkhost finds one taken.
+        let (pebble, server) = try await TestPorts.binding(2, "linkhost beside Pebble") { ports in
+            let folder = try ACMEFolder()
+            let pebble = try await PebbleCA(folder: folder, httpPort: ports[1])
+            let state = folder.path + "/state"
+            let store = Self.stateFolder(state, directory: pebble.directory)
+            let now = Int(Date().timeIntervalSince1970)
+            // One hour of life, ten minutes left: due. And one that expired an hour ago.
+            try folder.makeCertificate("a.test", certificate: "old-a.pem", key: "old-a.key", notBefore: now - 3000, notAfter: now + 600)
+            try folder.makeCertificate("c.test", certificate: "old-c.pem", key: "old-c.key", notBefore: now - 7200, notAfter: now - 3600)
+            try folder.write(folder.read("old-a.key") + folder.read("old-a.pem"), to: String(store.dropFirst(folder.path.count + 1)) + "/a.test.pem")
+            try folder.write(folder.read("old-c.key") + folder.read("old-c.pem"), to: String(store.dropFirst(folder.path.count + 1)) + "/c.test.pem")
+            let config = acmeConfig(directory: pebble.directory, caFile: pebble.caFile, state: state, httpsPort: ports[0], httpPort: ports[1],
+                                    defaultHosts: ["a.test"], sites: [["c.test"]])
+            return (pebble, try await ACMEServer.start(folder: folder, config: config, httpsPort: ports[0], httpPort: ports[1]))
+        }
+        let (folder, httpsPort) = (pebble.folder, server.httpsPort)
         try await server.waitFor("serving the stored certificate for a.test", timeout: 10)
         // At once: the renewal is already under way, and on a busy machine Pebble may finish it before a slower step.
         let before = try await servedCertificate(port: httpsPort, name: "a.test")
@@ -127,18 +139,23 @@ struct PebbleTests {
 
     @Test("two processes on one state folder: the second waits for the first's order and serves its certificate, ordering none")
     func twoProcessesOneStateFolder() async throws {
-        let first = try ACMEFolder(), second = try ACMEFolder()
-        let ports = try TestPorts.candidates(4)
-        // Pebble validates against the first process's HTTP listener only: an order by the second would fail.
-        let pebble = try await PebbleCA(folder: first, httpPort: ports[1])
-        let state = first.path + "/state"
-        let one = try ACMEServer(folder: first, config: acmeConfig(directory: pebble.directory, caFile: pebble.caFile, state: state,
-                                                                    httpsPort: ports[0], httpPort: ports[1], defaultHosts: ["a.test"], sites: []),
-                                 httpsPort: ports[0], httpPort: ports[1])
+        // Pebble validates against the first process's HTTP listener only: an order by the second would fail. So
+        // Pebble and the first start again together on new ports when one is taken; the second on its own.
+        let (pebble, one) = try await TestPorts.binding(2, "linkhost beside Pebble") { ports in
+            let first = try ACMEFolder()
+            let pebble = try await PebbleCA(folder: first, httpPort: ports[1])
+            let config = acmeConfig(directory: pebble.directory, caFile: pebble.caFile, state: first.path + "/state",
+                                    httpsPort: ports[0], httpPort: ports[1], defaultHosts: ["a.test"], sites: [])
+            return (pebble, try await ACMEServer.start(folder: first, config: config, httpsPort: ports[0], httpPort: ports[1]))
+        }
+        let first = pebble.folder, second = try ACMEFolder()
         try await one.waitFor("ordering a certificate for a.test")
-        let two = try ACMEServer(folder: second, config: acmeConfig(directory: pebble.directory, caFile: pebble.caFile, state: state,
-                                                                     httpsPort: ports[2], httpPort: ports[3], defaultHosts: ["a.test"], sites: []),
-                                 httpsPort: ports[2], httpPort: ports[3])
+        let two = try await TestPorts.binding(2, "a second linkhost on the same state folder") { ports in
+            let config = acmeConfig(directory: pebble.directory, caFile: pebble.caFile, state: first.path + "/state",
+                                    httpsPort: ports[0], httpPort: ports[1], defaultHosts: ["a.test"], sites: [])
+            return try await ACMEServer.start(folder: second, config: config, httpsPort: ports[0], httpPort: ports[1])
+        }
+        let ports = [one.httpsPort, one.httpPort, two.httpsPort, two.httpPort]
         try await one.waitFor("serving the new certificate for a.test")
         // Started while the first holds the lock, it normally waits for it; either way it must adopt the stored certificate.
         try await two.waitFor("serving the stored", timeout: 30)
