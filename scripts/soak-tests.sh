@@ -24,9 +24,12 @@ passed=0
 for run in $(seq 1 "$runs"); do
     log="$logs/run-$run.log"
     started=$(date +%s)
+    load_before=$(cut -d' ' -f1 /proc/loadavg)
     make test >"$log" 2>&1
     status=$?
     wall=$(( $(date +%s) - started ))
+    # The 1-minute load average at the run's start and end: the hog alone makes it about 1 beside the tests.
+    load="load ${load_before}->$(cut -d' ' -f1 /proc/loadavg)"
     # Swift Testing's summary lines: one per pass of make test ("Test run with N tests in M suites passed after …").
     tests=$(grep -oE 'Test run with [0-9]+ tests' "$log" | awk '{ sum += $4 } END { print sum + 0 }')
     slowest=$(grep -oE 'Suite "[^"]+" (passed|failed) after [0-9.]+ seconds' "$log" \
@@ -34,11 +37,11 @@ for run in $(seq 1 "$runs"); do
         | sort -rn | head -3 | awk '{ time = $1; $1 = ""; sub(/^ /, ""); printf "%s%s %.0f s", (NR > 1 ? ", " : ""), $0, time }')
     if [ "$status" -eq 0 ]; then
         passed=$((passed + 1))
-        echo "run $run/$runs: PASS  $tests tests  ${wall} s wall  slowest: ${slowest:-?}"
+        echo "run $run/$runs: PASS  $tests tests  ${wall} s wall  $load  slowest: ${slowest:-?}"
     else
         failing=$(grep -oE 'Test "[^"]+" failed' "$log" | sort -u | head -3 | sed -E 's/^Test "([^"]+)" failed/\1/' | paste -sd ';' -)
         [ -n "$failing" ] || failing=$(grep -E 'error:|Error ' "$log" | head -2 | cut -c1-200 | paste -sd ';' -)
-        echo "run $run/$runs: FAIL (exit $status)  $tests tests  ${wall} s wall  slowest: ${slowest:-?}  failing: ${failing:-see $log}"
+        echo "run $run/$runs: FAIL (exit $status)  $tests tests  ${wall} s wall  $load  slowest: ${slowest:-?}  failing: ${failing:-see $log}"
     fi
 done
 echo "soak: $passed of $runs runs passed"
