@@ -8,7 +8,7 @@
 #
 # A failure found here is fixed at its cause, never by a longer wait (docs/soak-tests.md).
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 runs="${1:-5}"
 case "$runs" in ''|*[!0-9]*) echo "usage: $0 N (how many runs of make test)" >&2; exit 2 ;; esac
 logs=.build/soak-tests
