@@ -42,7 +42,36 @@ struct NotFoundPageTests {
         let heading = try #require(strings["notFoundHeading"])
         #expect(response.bodyText.contains(Self.escaped(heading)), "\(response.bodyText)")
         #expect(!response.bodyText.contains("{{"))
-        #expect(response.preparedID != nil, "every language's 404 is prepared at load")
+        #expect(response.bodyText.contains("Example Video"), "the page names the site's app, filled in at the request")
+    }
+
+    @Test("sites of one static tree share one bake of the 404 whatever their app, and each page names its own app")
+    func sharedBake() throws {
+        let root = try Fixtures.temporaryFolder(files: ["404.html": try Self.shipped])
+        defer { removeItem(root) }
+        var config = try Fixtures.config(Fixtures.validConfig)
+        config.sites[0].staticFiles.root = root
+        for (index, name) in ["Alpha <Calls>", "Beta Video"].enumerated() {
+            var site = config.sites[0]
+            site.hosts = ["t\(index).example.com"]
+            site.apps[0].name = name
+            site.sections.site = "sites[\(index)]"
+            config.sites.append(site)
+        }
+        let snapshot = try Snapshot(config: config)
+        let router = Router(snapshot: snapshot)
+        // The top level's tree is another (its /.well-known/ files are its own): the two tenants share theirs.
+        let bakes = snapshot.sites.dropFirst().compactMap(\.notFoundPages.bake)
+        #expect(bakes.count == 2 && bakes[0] === bakes[1], "one bake for every app")
+        for (host, name) in [("t0.example.com", "Alpha <Calls>"), ("t1.example.com", "Beta Video")] {
+            for language in ["de", "ar"] {
+                let response = router.respond(to: Request(path: "/nothing", host: host, acceptLanguage: language))
+                #expect(response.status == 404 && response.header("Content-Language") == language)
+                #expect(response.bodyText.contains(Self.escaped(name)), "\(response.bodyText)")
+                let other = name.hasPrefix("Alpha") ? "Beta Video" : "Alpha &lt;Calls&gt;"
+                #expect(!response.bodyText.contains(other))
+            }
+        }
     }
 
     @Test("?lang= picks the 404's language too, and an invalid call link gets the same page")

@@ -215,7 +215,8 @@ public final class Site: Sendable {
         return try HomePage.template(file.ok.body, diskPath: config.staticFiles.root + HomePage.path, setting: config.sections.sectionPath(of: "static", "root"))
     }
 
-    /// The site's not-found page, baked once per static tree, locales and app name however many sites share them.
+    /// The site's not-found page from the bake its static tree and locales share (`NotFoundBake`), whatever its
+    /// app; a template that bake cannot take is baked per app name, as before it was for every site.
     private static func notFoundPages(_ config: SiteConfig, tree: SnapshotBuild.StaticTree, locales: [PageLocale],
                                       build: inout SnapshotBuild) throws(ConfigError) -> NotFoundPages {
         guard let template = tree.notFoundTemplate else {
@@ -225,12 +226,16 @@ public final class Site: Sendable {
             return plain
         }
         let appName = config.appName ?? ""
-        let key = SnapshotBuild.NotFoundKey(tree: tree.key, appName: appName, locales: locales.map {
-            BakedPages.Key.LocaleKey(tag: $0.tag.text, isRightToLeft: $0.isRightToLeft, strings: $0.strings)
-        })
+        let localeKeys = locales.map { BakedPages.Key.LocaleKey(tag: $0.tag.text, isRightToLeft: $0.isRightToLeft, strings: $0.strings) }
+        let shared = SnapshotBuild.NotFoundKey(tree: tree.key, appName: nil, locales: localeKeys)
+        let setting = config.sections.sectionPath(of: "static", "root")
+        if build.notFoundBakes[shared] == nil {
+            build.notFoundBakes[shared] = .some(NotFoundBake(template: template, path: tree.notFoundPath, setting: setting, locales: locales, prepared: &build.prepared))
+        }
+        if case .some(let bake?) = build.notFoundBakes[shared] { return NotFoundPages(bake: bake, appName: appName) }
+        let key = SnapshotBuild.NotFoundKey(tree: tree.key, appName: appName, locales: localeKeys)
         if let baked = build.notFoundPages[key] { return baked }
-        let baked = try NotFoundPages(template: template, path: tree.notFoundPath,
-                                      setting: config.sections.sectionPath(of: "static", "root"), locales: locales, appName: appName,
+        let baked = try NotFoundPages(template: template, path: tree.notFoundPath, setting: setting, locales: locales, appName: appName,
                                       prepared: &build.prepared)
         build.notFoundPages[key] = baked
         return baked

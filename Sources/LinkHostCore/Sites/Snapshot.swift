@@ -236,7 +236,9 @@ struct SnapshotBuild {
     var pageHeaderSets: [String: [[HTTPHeader]]] = [:]
     /// Association documents by bytes, so sites that serve the same file share one prepared response.
     var documents: [DocumentKey: Resource] = [:]
-    /// Not-found pages baked per static tree, app name and locales.
+    /// Not-found pages baked per static tree and locales for every app (nil: a template only an app's name bakes).
+    var notFoundBakes: [NotFoundKey: NotFoundBake?] = [:]
+    /// Not-found pages baked per static tree, app name and locales, for a template `notFoundBakes` could not take.
     var notFoundPages: [NotFoundKey: NotFoundPages] = [:]
     /// The plain-text 404 of every site whose static folder has no 404.html.
     var plainNotFound: NotFoundPages?
@@ -274,7 +276,8 @@ struct SnapshotBuild {
     /// What makes two sites' not-found pages the same bytes.
     struct NotFoundKey: Hashable {
         let tree: StaticTreeKey
-        let appName: String
+        /// Nil for the bake every app shares.
+        let appName: String?
         let locales: [BakedPages.Key.LocaleKey]
     }
 
