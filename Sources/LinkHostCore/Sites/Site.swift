@@ -50,6 +50,7 @@ public final class Site: Sendable {
             throw ConfigError(source: config.staticFiles.root, diagnostics: [ConfigDiagnostic(.lh114, path: sections.source("callLinks", "previewImage"), message: "\"\(image)\" is not a file in \(config.staticFiles.root)")])
         }
         var generated = ByteKeyedTable<Resource>(foldsCase: false)
+        var (aasaBody, assetLinksBody): ([UInt8], [UInt8]) = ([], [])
         let documents = (aasa.isEmpty ? [] : Self.aasaPaths.map { ($0, aasa, Route.aasa) })
             + (assetLinks.isEmpty ? [] : [(Self.assetLinksPath, assetLinks, Route.assetLinks)])
         for (path, bytes, route) in documents {
@@ -63,10 +64,12 @@ public final class Site: Sendable {
             if let shared = build.documents[key] {
                 resource = shared
             } else {
-                resource = build.prepared.resource(body: bytes, contentType: "application/json", maxAge: config.aasa.cacheMaxAge, route: route)
+                resource = build.prepared.resource(body: Self.exactlySized(bytes), contentType: "application/json", maxAge: config.aasa.cacheMaxAge, route: route)
                 build.documents[key] = resource
             }
             generated.insert(Array(path.utf8), resource)
+            // The site's bytes are the prepared body's: one copy of a document, however many sites and paths serve it.
+            if route == .aasa { aasaBody = resource.ok.body } else { assetLinksBody = resource.ok.body }
         }
         if let homeTemplate, let locale = locales.first {
             // `/` names the site's app and the next step, in the site's default language.
@@ -85,11 +88,21 @@ public final class Site: Sendable {
         self.config = config
         self.index = index
         usesRequestHost = config.callLinks.baseURL == nil
-        self.aasaBytes = aasa
-        self.assetLinksBytes = assetLinks
+        self.aasaBytes = aasaBody
+        self.assetLinksBytes = assetLinksBody
         self.generated = generated
         self.staticFiles = tree.resources
         self.staticPaths = tree.paths
+    }
+
+    /// `bytes` in storage of their own size: a document written by appending has room for up to as many
+    /// again, a few kilobytes a tenant kept for nothing.
+    private static func exactlySized(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.capacity > bytes.count else { return bytes }
+        var exact: [UInt8] = []
+        exact.reserveCapacity(bytes.count)
+        exact.append(contentsOf: bytes)
+        return exact
     }
 
     /// The not-found page in the default locale, for answers that read no language.
