@@ -60,10 +60,12 @@ public enum ConfigLinter {
         let served = snapshot.config
         let choice = chosen.map { SiteChoice($0, in: served) }
         found += snapshot.warnings.map(LintDiagnostic.init)
-        // Each site's AASA is generated and compiled for matching once for all the passes, and once for sites
-        // that serve the same one (`SharedAASAMatchers`); the platform findings come after every site's others.
+        // Each site's AASA and assetlinks.json are compiled for matching once for all the passes, and once for
+        // sites of the same rules whatever their apps (`SharedAASAMatchers`, `SharedAndroidMatchers`); the
+        // platform findings come after every site's others.
         var platform: [LintDiagnostic] = []
         let shared = SharedAASAMatchers()
+        let androidMatchers = SharedAndroidMatchers()
         for site in snapshot.sites where choice?.includes(site.config) ?? true {
             let render: (DocumentPath) -> String = { configPath(for: $0, site: site.config) }
             let matcher = shared.entry(for: site)
@@ -75,7 +77,7 @@ public enum ConfigLinter {
                 found += ServedConsistency.diagnostics(site: site, in: snapshot, matcher: matcher) { render($0.documentPath) }.map { $0.found(in: foundIn) }
                 found += TemplateOverreach.diagnostics(site: site.config, document: generated) { render($0.documentPath) }.map { $0.found(in: foundIn) }
             }
-            platform += PlatformConsistency.diagnostics(site: site, matcher: matcher) { render($0.documentPath) }.map { $0.found(in: foundIn) }
+            platform += PlatformConsistency.diagnostics(site: site, matcher: matcher, androidMatchers: androidMatchers) { render($0.documentPath) }.map { $0.found(in: foundIn) }
         }
         found += platform + failureDiagnostics(served.siteFileFailures)
         // Sites that inherit a setting share its findings; the report keeps each once.
