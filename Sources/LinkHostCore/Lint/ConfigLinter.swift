@@ -66,6 +66,7 @@ public enum ConfigLinter {
         var platform: [LintDiagnostic] = []
         let shared = SharedAASAMatchers()
         let androidMatchers = SharedAndroidMatchers()
+        let documentLint = SharedAASALint()
         for site in snapshot.sites where choice?.includes(site.config) ?? true {
             let render: (DocumentPath) -> String = { configPath(for: $0, site: site.config) }
             let matcher = shared.entry(for: site)
@@ -73,7 +74,7 @@ public enum ConfigLinter {
             let foundIn = site.index == 0 ? nil : site.config.path
             if !site.config.apps.isEmpty {
                 // The loader already warns about a config without rules (LH208); its generated detail would repeat it.
-                found += AASALinter.diagnostics(document: generated, render: render, shadowing: !site.config.aasa.rulesDerived).filter { $0.code != .lh208 }
+                found += documentLint.diagnostics(document: generated, site: site.config, render: render, shadowing: !site.config.aasa.rulesDerived).filter { $0.code != .lh208 }
                 found += ServedConsistency.diagnostics(site: site, in: snapshot, matcher: matcher) { render($0.documentPath) }.map { $0.found(in: foundIn) }
                 found += TemplateOverreach.diagnostics(site: site.config, document: generated) { render($0.documentPath) }.map { $0.found(in: foundIn) }
             }

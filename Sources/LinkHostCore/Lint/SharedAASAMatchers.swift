@@ -75,8 +75,9 @@ final class SharedAASAMatchers {
 
     /// How many rule sets are kept.
     let capacity: Int
-    private var kept: [[UInt8]: Answers] = [:]
-    private var order: [[UInt8]] = []
+    /// The kept documents and their answers, the most recent last: tenants of one rule set come one after
+    /// another, and a document is compared, not written out and hashed, to find its answers.
+    private var kept: [(document: JSONValue, answers: Answers)] = []
 
     init(capacity: Int = 8) {
         self.capacity = capacity
@@ -89,18 +90,17 @@ final class SharedAASAMatchers {
         // An origin that is not plainly `scheme://authority` would read its URLs otherwise than the stand-in's.
         let plainOrigin = (try? SplitURL(origin + "/")).map { ($0.scheme == "https" || $0.scheme == "http") && $0.path == "/" } ?? false
         guard plainOrigin, let (canonical, slots) = Self.canonical(document) else {
-            return Entry(document: document, answers: answers(for: JSONWriter.bytes(document, style: .compact), document), slots: nil, origin: origin)
+            return Entry(document: document, answers: answers(for: document), slots: nil, origin: origin)
         }
-        return Entry(document: document, answers: answers(for: JSONWriter.bytes(canonical, style: .compact), canonical), slots: slots, origin: origin)
+        return Entry(document: document, answers: answers(for: canonical), slots: slots, origin: origin)
     }
 
-    /// The kept answers of the document whose compact bytes are `key`, or new ones.
-    private func answers(for key: [UInt8], _ document: JSONValue) -> Answers {
-        if let known = kept[key] { return known }
+    /// The kept answers of `document`, or new ones.
+    private func answers(for document: JSONValue) -> Answers {
+        if let known = kept.last(where: { $0.document == document }) { return known.answers }
         let made = Answers(document: document)
-        kept[key] = made
-        order.append(key)
-        if order.count > capacity { kept.removeValue(forKey: order.removeFirst()) }
+        kept.append((document, made))
+        if kept.count > capacity { kept.removeFirst() }
         return made
     }
 

@@ -40,7 +40,7 @@ public final class Site: Sendable {
         let template = try Self.template(config, build: &build)
         let tree = try Self.staticTree(config, isDefault: index == 0, build: &build)
         let notFoundStrings = tree.notFoundTemplate?.usedStrings.subtracting(NotFoundPages.builtInStrings.keys) ?? []
-        let homeTemplate = try Self.homeTemplate(config, tree: tree)
+        let homeTemplate = try Self.homeTemplate(config, tree: tree, build: &build)
         let homeStrings = homeTemplate?.usedStrings.subtracting(HomePage.builtInStrings.keys) ?? []
         let locales = try Self.locales(config, usedStrings: template.usedStrings.union(notFoundStrings).union(homeStrings), build: &build)
         callPage = CallPage(site: config, baked: Self.bakedPages(config, template: template, locales: locales, build: &build), locales: locales,
@@ -222,10 +222,14 @@ public final class Site: Sendable {
             severity: .warning))
     }
 
-    /// The static tree's `index.html` as the home page's template, or nil when it is a plain page (or none).
-    private static func homeTemplate(_ config: SiteConfig, tree: SnapshotBuild.StaticTree) throws(ConfigError) -> PageTemplate? {
+    /// The static tree's `index.html` as the home page's template, or nil when it is a plain page (or none):
+    /// parsed once per tree however many sites share it (a template that fails is parsed, and reported, per site).
+    private static func homeTemplate(_ config: SiteConfig, tree: SnapshotBuild.StaticTree, build: inout SnapshotBuild) throws(ConfigError) -> PageTemplate? {
+        if let parsed = build.homeTemplates[tree.key] { return parsed }
         guard let file = tree.resources.value(for: HomePage.path.utf8) else { return nil }
-        return try HomePage.template(file.ok.body, diskPath: config.staticFiles.root + HomePage.path, setting: config.sections.sectionPath(of: "static", "root"))
+        let parsed = try HomePage.template(file.ok.body, diskPath: config.staticFiles.root + HomePage.path, setting: config.sections.sectionPath(of: "static", "root"))
+        build.homeTemplates[tree.key] = .some(parsed)
+        return parsed
     }
 
     /// The site's not-found page from the bake its static tree and locales share (`NotFoundBake`), whatever its

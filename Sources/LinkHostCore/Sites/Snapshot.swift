@@ -226,6 +226,8 @@ struct SnapshotBuild {
     /// Every site's page template and locale folder, resolved: sources, never served as static files by any
     /// site, so sites that share a folder cannot serve each other's raw template or strings.
     var pageSources: Set<String> = []
+    /// Each static tree's `index.html` as the home page's template (nil: a plain page), parsed once.
+    var homeTemplates: [StaticTreeKey: PageTemplate?] = [:]
     /// Page templates by path, parsed once.
     var templates: [String: PageTemplate] = [:]
     /// Page locales by folder, default and the strings the template uses, read once.

@@ -79,4 +79,36 @@ struct SharedMatcherTests {
             }
         }
     }
+
+    @Test("the generated AASA's lint, shared by tenants that differ in their app IDs, finds for each site what its own document's lint finds")
+    func documentLint() throws {
+        let folder = try Fixtures.temporaryFolder(files: ["call.html": "<!doctype html><title>call</title>\n", "public/index.html": "home\n"])
+        defer { removeItem(folder) }
+        let text = """
+        {"server": {"host": "127.0.0.1", "port": 8080}, "apps": [\(Self.app)],
+         "aasa": {"rules": [{"path": "/call/*"}, {"path": "/call/a1"}], "webcredentials": true},
+         "callLinks": {"paths": ["call"], "template": "\(folder)/call.html", "locales": "\(folder)/locales"}, "static": {"root": "\(folder)/public"},
+         "sites": [{"id": "one", "hosts": ["one.example"]}, {"id": "five", "hosts": ["five.example"], "apps": [\(Self.tenant)], "android": []},
+                   {"id": "three", "hosts": ["three.example"], "apps": [\(Self.app), \(Self.other)]}]}
+        """
+        let snapshot = try #require(ConfigLinter.lint(bytes: Array(text.utf8), source: "c.json").snapshot)
+        let lint = SharedAASALint()
+        var codes: Set<LintCode> = []
+        for site in snapshot.sites {
+            let render: (DocumentPath) -> String = { ConfigLinter.configPath(for: $0, site: site.config) }
+            let document = AASAGenerator.document(for: site.config)
+            let expected = AASALinter.diagnostics(document: document, render: render, shadowing: true)
+            #expect(lint.diagnostics(document: document, site: site.config, render: render, shadowing: true) == expected, "\(site.config.label)")
+            codes.formUnion(expected.map(\.code))
+        }
+        #expect(!codes.isEmpty, "the rules have findings to share")
+        // Twice the same app: the finding names it, so that document is linted as it is.
+        var twice = snapshot.sites[1].config
+        twice.apps.append(twice.apps[0])
+        let document = AASAGenerator.document(for: twice)
+        let render: (DocumentPath) -> String = { ConfigLinter.configPath(for: $0, site: twice) }
+        let expected = AASALinter.diagnostics(document: document, render: render, shadowing: true)
+        #expect(expected.contains { $0.code == .lh104 && $0.message.contains("QRSTU67890.com.acme.video") })
+        #expect(lint.diagnostics(document: document, site: twice, render: render, shadowing: true) == expected)
+    }
 }
