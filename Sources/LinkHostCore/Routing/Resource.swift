@@ -34,10 +34,11 @@ package struct PreparedResponses {
     /// Headers every response carries.
     package static let commonHeaders = [HTTPHeader("Server", "linkhost"), HTTPHeader("X-Content-Type-Options", "nosniff")]
 
-    /// Registers a response and returns it with its `preparedID` set.
-    mutating func add(_ response: Response) -> Response {
+    /// Registers a response and returns it with its `preparedID` set; `headed` false when it already has
+    /// the common headers.
+    mutating func add(_ response: Response, headed: Bool = true) -> Response {
         var response = response
-        response.headers = Self.commonHeaders + response.headers
+        if headed { response.headers = Self.commonHeaders + response.headers }
         response.preparedID = all.count
         all.append(response)
         return response
@@ -45,13 +46,20 @@ package struct PreparedResponses {
 
     /// Registers the 200 and 304 of one body with the given type and cache lifetime.
     mutating func resource(body: [UInt8], contentType: String, maxAge: Int, route: Route, extraHeaders: [HTTPHeader] = []) -> Resource {
+        let made = Self.unregistered(body: body, contentType: contentType, maxAge: maxAge, route: route, extraHeaders: extraHeaders)
+        return Resource(ok: add(made.ok, headed: false), notModified: add(made.notModified, headed: false), etag: made.etag)
+    }
+
+    /// The same 200 and 304, with the common headers, but not registered: the server makes a native copy of
+    /// each when it is asked for, not one at load. For a page each tenant has its own of and few ask for (its
+    /// home page): ten thousand tenants' native copies held 30 MB.
+    static func unregistered(body: [UInt8], contentType: String, maxAge: Int, route: Route, extraHeaders: [HTTPHeader] = []) -> Resource {
         let etag = EntityTag.strong(for: body)
         let caching = [HTTPHeader("Cache-Control", "public, max-age=\(maxAge)"), HTTPHeader("ETag", etag)]
-        let ok = add(Response(status: 200, headers: [HTTPHeader("Content-Type", contentType)] + caching + extraHeaders, body: body, route: route))
+        let ok = Response(status: 200, headers: commonHeaders + [HTTPHeader("Content-Type", contentType)] + caching + extraHeaders, body: body, route: route)
         // A 304 repeats the validators and caching fields of the 200 (RFC 9110 §15.4.5).
-        var notModifiedResponse = Response(status: 304, headers: caching + extraHeaders, route: route)
-        notModifiedResponse.representationLength = body.count
-        let notModified = add(notModifiedResponse)
+        var notModified = Response(status: 304, headers: commonHeaders + caching + extraHeaders, route: route)
+        notModified.representationLength = body.count
         return Resource(ok: ok, notModified: notModified, etag: etag)
     }
 }

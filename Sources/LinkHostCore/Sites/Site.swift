@@ -32,11 +32,13 @@ public final class Site: Sendable {
     /// Builds a site, loading the files its settings name into `build`; throws with every problem found.
     init(_ config: SiteConfig, index: Int, build: inout SnapshotBuild) throws(ConfigError) {
         let sections = config.sections
-        let aasa = config.apps.isEmpty ? [] : AASAGenerator.bytes(for: config)
+        // In storage of their own size from the start: the documents are kept (by the build's key, then as the
+        // prepared body), and the writer's buffer has room for up to as many bytes again.
+        let aasa = config.apps.isEmpty ? [] : Self.exactlySized(AASAGenerator.bytes(for: config))
         if aasa.count > AASAGenerator.maximumSize {
             throw ConfigError(source: "aasa", diagnostics: [ConfigDiagnostic(.lh110, path: sections.aasa, message: "the generated file is \(aasa.count) bytes, more than Apple's limit of \(AASAGenerator.maximumSize) bytes; merge rules or use wildcards")])
         }
-        let assetLinks = config.android.isEmpty ? [] : AssetLinksGenerator.bytes(for: config)
+        let assetLinks = config.android.isEmpty ? [] : Self.exactlySized(AssetLinksGenerator.bytes(for: config))
         let template = try Self.template(config, build: &build)
         let tree = try Self.staticTree(config, isDefault: index == 0, build: &build)
         let notFoundStrings = tree.notFoundTemplate?.usedStrings.subtracting(NotFoundPages.builtInStrings.keys) ?? []
@@ -64,7 +66,7 @@ public final class Site: Sendable {
             if let shared = build.documents[key] {
                 resource = shared
             } else {
-                resource = build.prepared.resource(body: Self.exactlySized(bytes), contentType: "application/json", maxAge: config.aasa.cacheMaxAge, route: route)
+                resource = build.prepared.resource(body: key.bytes, contentType: "application/json", maxAge: config.aasa.cacheMaxAge, route: route)
                 build.documents[key] = resource
             }
             generated.insert(Array(path.utf8), resource)
@@ -74,8 +76,9 @@ public final class Site: Sendable {
         if let homeTemplate, let locale = locales.first {
             // `/` names the site's app and the next step, in the site's default language.
             let body = HomePage.body(homeTemplate, locale: locale, languages: locales.map(\.tag.text).joined(separator: " "), appName: config.appName ?? "")
-            let resource = build.prepared.resource(body: body, contentType: "text/html; charset=utf-8", maxAge: config.staticFiles.cacheMaxAge,
-                                                   route: .staticFile, extraHeaders: CallPage.securityHeaders)
+            // Each tenant's own (it names the app), and asked for rarely: natively copied per request, not at load.
+            let resource = PreparedResponses.unregistered(body: body, contentType: "text/html; charset=utf-8", maxAge: config.staticFiles.cacheMaxAge,
+                                                          route: .staticFile, extraHeaders: CallPage.securityHeaders)
             generated.insert(Array("/".utf8), resource)
             generated.insert(Array(HomePage.path.utf8), resource)
         }
