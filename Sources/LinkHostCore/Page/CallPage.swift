@@ -71,8 +71,10 @@ package struct CallPage: Sendable {
         HTTPHeader("Content-Security-Policy", "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
     ] + securityHeaders.dropFirst()
 
-    /// A site's page from its bake (shared by sites that show the same app the same way) and its own links.
-    init(site: SiteConfig, baked: BakedPages, locales: [PageLocale], headerSets: [[HTTPHeader]]) {
+    /// A site's page from its bake (shared by sites that show the same app the same way) and its own links;
+    /// `canonicalLinks` and `chooser` are made once for sites of the same templates and locales (`shared`).
+    init(site: SiteConfig, baked: BakedPages, locales: [PageLocale], headerSets: [[HTTPHeader]],
+         shared: (canonicalLinks: [CanonicalLink], chooser: LanguageChooser)? = nil) {
         let callLinks = site.callLinks
         settings = callLinks
         self.locales = locales
@@ -94,7 +96,7 @@ package struct CallPage: Sendable {
         templates = baked.templates
         programs = baked.programs
         usedFields = baked.usedFields
-        canonicalLinks = callLinks.links.templates.map(CanonicalLink.init)
+        canonicalLinks = shared?.canonicalLinks ?? callLinks.links.templates.map(CanonicalLink.init)
         baseURLText = callLinks.baseURL.map(URLText.init)
         playStorePrefix = URLText("https://play.google.com/store/apps/details?id=\(androidApp?.packageName ?? "")&referrer=")
         intentPackagePart = URLText(";package=\(androidApp?.packageName ?? "");S.browser_fallback_url=")
@@ -102,7 +104,7 @@ package struct CallPage: Sendable {
         androidInstallURL = androidApp?.installPage?.url.map(URLText.init)
         previewImagePath = URLText(BakedPages.previewImagePath(callLinks))
         renderedFields = PageFieldSet(usedFields)
-        chooser = LanguageChooser(tags: locales.map(\.tag.text), defaultIndex: 0)
+        chooser = shared?.chooser ?? LanguageChooser(tags: locales.map(\.tag.text), defaultIndex: 0)
         self.headerSets = headerSets
     }
 

@@ -46,7 +46,8 @@ public final class Site: Sendable {
         let homeStrings = homeTemplate?.usedStrings.subtracting(HomePage.builtInStrings.keys) ?? []
         let locales = try Self.locales(config, usedStrings: template.usedStrings.union(notFoundStrings).union(homeStrings), build: &build)
         callPage = CallPage(site: config, baked: Self.bakedPages(config, template: template, locales: locales, build: &build), locales: locales,
-                            headerSets: Self.pageHeaderSets(locales, maxAge: config.callLinks.cacheMaxAge, build: &build))
+                            headerSets: Self.pageHeaderSets(locales, maxAge: config.callLinks.cacheMaxAge, build: &build),
+                            shared: Self.sharedPageParts(config, locales: locales, build: &build))
         notFoundPages = try Self.notFoundPages(config, tree: tree, locales: locales, build: &build)
         if let image = config.callLinks.previewImage, tree.resources.value(for: ("/" + image).utf8) == nil {
             throw ConfigError(source: config.staticFiles.root, diagnostics: [ConfigDiagnostic(.lh114, path: sections.source("callLinks", "previewImage"), message: "\"\(image)\" is not a file in \(config.staticFiles.root)")])
@@ -147,6 +148,18 @@ public final class Site: Sendable {
         let made = CallPage.headerSets(locales: locales, maxAge: maxAge)
         build.pageHeaderSets[key] = made
         return made
+    }
+
+    /// The canonical links of the site's templates and its language chooser, made once per snapshot for the
+    /// sites of the same templates and locales (a tenant's own were about 3 KB).
+    private static func sharedPageParts(_ config: SiteConfig, locales: [PageLocale], build: inout SnapshotBuild) -> ([CanonicalLink], LanguageChooser) {
+        let templates = config.callLinks.links.templates
+        let links = build.canonicalLinks[templates] ?? templates.map(CanonicalLink.init)
+        build.canonicalLinks[templates] = links
+        let tags = locales.map(\.tag.text)
+        let chooser = build.choosers[tags] ?? LanguageChooser(tags: tags, defaultIndex: 0)
+        build.choosers[tags] = chooser
+        return (links, chooser)
     }
 
     /// The site's page locales, read against the strings its call page and not-found page use, once per

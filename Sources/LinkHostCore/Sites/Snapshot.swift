@@ -1,3 +1,5 @@
+import CallLinks
+
 /// Everything the server answers with, computed once from a config: the immutable snapshot of every site.
 ///
 /// A reload builds a new `Snapshot` beside the old one and swaps it in only when the whole build
@@ -234,6 +236,10 @@ struct SnapshotBuild {
     var locales: [LocalesKey: [PageLocale]] = [:]
     /// Pages baked per app, template and locales, shared by the sites that bake alike.
     var bakedPages: [BakedPages.Key: BakedPages] = [:]
+    /// Call pages' canonical links by link templates, shared by the sites of the same templates.
+    var canonicalLinks: [[CallLinkTemplate]: [CanonicalLink]] = [:]
+    /// Language choosers by locale tags, shared by the sites of the same locales.
+    var choosers: [[String]: LanguageChooser] = [:]
     /// Call-page header sets by cache lifetime and locale tags, shared by the sites that have them alike.
     var pageHeaderSets: [String: [[HTTPHeader]]] = [:]
     /// Association documents by bytes, so sites that serve the same file share one prepared response.
