@@ -67,7 +67,8 @@ public final class Site: Sendable {
             if let shared = build.documents[key] {
                 resource = shared
             } else {
-                resource = build.prepared.resource(body: key.bytes, contentType: "application/json", maxAge: config.aasa.cacheMaxAge, route: route)
+                resource = build.prepared.resource(body: bytes, contentType: "application/json", maxAge: config.aasa.cacheMaxAge, route: route,
+                                                   preparesNotModified: false)
                 build.documents[key] = resource
             }
             generated.insert(Array(path.utf8), resource)
