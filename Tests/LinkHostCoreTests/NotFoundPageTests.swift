@@ -83,6 +83,36 @@ struct NotFoundPageTests {
         #expect(badLink.status == 404 && badLink.body == french.body)
     }
 
+    @Test("tenants' home pages come from one bake, each naming its own app, with the ETag of its bytes and its 304")
+    func sharedHomePage() throws {
+        let home = try String(contentsOfFile: "public/index.html", encoding: .utf8)
+        let root = try Fixtures.temporaryFolder(files: ["index.html": home])
+        defer { removeItem(root) }
+        var config = try Fixtures.config(Fixtures.validConfig)
+        config.sites[0].staticFiles.root = root
+        for (index, name) in ["Alpha <Calls>", "Beta Video"].enumerated() {
+            var site = config.sites[0]
+            site.hosts = ["t\(index).example.com"]
+            site.apps[0].name = name
+            site.sections.site = "sites[\(index)]"
+            config.sites.append(site)
+        }
+        let router = Router(snapshot: try Snapshot(config: config))
+        var bodies: [[UInt8]] = []
+        for (host, name) in [("t0.example.com", "Alpha <Calls>"), ("t1.example.com", "Beta Video")] {
+            let page = router.respond(to: Request(path: "/", host: host))
+            #expect(page.status == 200 && page.header("Content-Type") == "text/html; charset=utf-8")
+            #expect(page.bodyText.contains(Self.escaped(name)) && !page.bodyText.contains("{{"), "\(page.bodyText)")
+            let tag = try #require(page.header("ETag"))
+            #expect(tag == EntityTag.strong(for: page.body))
+            #expect(router.respond(to: Request(path: "/index.html", host: host)).body == page.body)
+            let revalidated = router.respond(to: Request(path: "/", ifNoneMatch: tag, host: host))
+            #expect(revalidated.status == 304 && revalidated.header("ETag") == tag && revalidated.body.isEmpty)
+            bodies.append(page.body)
+        }
+        #expect(bodies[0] != bodies[1])
+    }
+
     @Test("a 404.html without strings is one page for every language, with no Vary")
     func plainFile() throws {
         let router = try Self.makeRouter(files: ["404.html": "<p>lost</p>"])

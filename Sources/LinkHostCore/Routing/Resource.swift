@@ -3,18 +3,36 @@
 /// A class, not a struct: every site's table holds its own entry for each of its generated paths, and sites
 /// and paths that serve one document (both AASA paths, the default preview image) share its one object
 /// rather than a copy of two responses each (about 1 KB a tenant).
+///
+/// Or one made on each use (`ResourcePage`): a page each tenant has its own of and few ask for, rendered from a
+/// bake all tenants share with the tenant's few values, rather than kept whole for each (its home page).
 @usableFromInline
 package final class Resource: Sendable {
     /// The full response.
-    package let ok: Response
+    package var ok: Response { fixed?.ok ?? made().ok }
     /// The answer to a conditional request whose `If-None-Match` names `etag`.
-    package let notModified: Response
+    package var notModified: Response { fixed?.notModified ?? made().notModified }
     /// The strong entity tag of `ok`'s body.
-    package let etag: String
+    package var etag: String { fixed?.etag ?? made().etag }
+
+    private let fixed: (ok: Response, notModified: Response, etag: String)?
+    private let page: (any ResourcePage)?
 
     /// Makes a resource of its two responses and tag.
     package init(ok: Response, notModified: Response, etag: String) {
-        (self.ok, self.notModified, self.etag) = (ok, notModified, etag)
+        fixed = (ok, notModified, etag)
+        page = nil
+    }
+
+    /// A resource made from `page` on each use.
+    init(page: any ResourcePage) {
+        fixed = nil
+        self.page = page
+    }
+
+    private func made() -> (ok: Response, notModified: Response, etag: String) {
+        let made = page?.resource() ?? Resource(ok: Response(status: 500), notModified: Response(status: 500), etag: "")
+        return (made.ok, made.notModified, made.etag)
     }
 
     /// The same representation for a Host the config does not name: `Cache-Control: no-store`, so no cache
@@ -31,9 +49,16 @@ package final class Resource: Sendable {
 
     /// Picks the 200 or the 304 for a request.
     package func response(for request: Request) -> Response {
+        let (ok, notModified, etag) = fixed ?? made()
         if let field = request.ifNoneMatch, EntityTag.ifNoneMatch(field, matches: etag) { return notModified }
         return ok
     }
+}
+
+/// What a resource made on each use is made from: the same responses every time.
+protocol ResourcePage: Sendable {
+    /// The resource, fixed.
+    func resource() -> Resource
 }
 
 /// Collects the responses computed at load and numbers them, so the server can keep one native copy of each.

@@ -77,10 +77,14 @@ public final class Site: Sendable {
         }
         if let homeTemplate, let locale = locales.first {
             // `/` names the site's app and the next step, in the site's default language.
-            let body = HomePage.body(homeTemplate, locale: locale, languages: locales.map(\.tag.text).joined(separator: " "), appName: config.appName ?? "")
-            // Each tenant's own (it names the app), and asked for rarely: natively copied per request, not at load.
-            let resource = PreparedResponses.unregistered(body: body, contentType: "text/html; charset=utf-8", maxAge: config.staticFiles.cacheMaxAge,
-                                                          route: .staticFile, extraHeaders: CallPage.securityHeaders)
+            // Each tenant's own (it names the app), and asked for rarely: rendered per request from the bake the
+            // sites of this tree and locales share (a kilobyte and its two responses a tenant otherwise).
+            let languages = locales.map(\.tag.text).joined(separator: " ")
+            let key = SnapshotBuild.HomeKey(tree: tree.key, locale: BakedPages.Key.LocaleKey(tag: locale.tag.text, isRightToLeft: locale.isRightToLeft, strings: locale.strings),
+                                            languages: languages)
+            let bake = build.homeBakes[key] ?? HomePage.Bake(homeTemplate, locale: locale, languages: languages)
+            build.homeBakes[key] = bake
+            let resource = Resource(page: HomePage.Rendered(bake: bake, appName: config.appName ?? "", maxAge: config.staticFiles.cacheMaxAge))
             generated.insert(Array("/".utf8), resource)
             generated.insert(Array(HomePage.path.utf8), resource)
         }

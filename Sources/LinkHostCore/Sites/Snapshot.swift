@@ -228,6 +228,8 @@ struct SnapshotBuild {
     /// Every site's page template and locale folder, resolved: sources, never served as static files by any
     /// site, so sites that share a folder cannot serve each other's raw template or strings.
     var pageSources: Set<String> = []
+    /// Home pages baked per static tree, default locale and languages, for every app.
+    var homeBakes: [HomeKey: HomePage.Bake] = [:]
     /// Each static tree's `index.html` as the home page's template (nil: a plain page), parsed once.
     var homeTemplates: [StaticTreeKey: PageTemplate?] = [:]
     /// Page templates by path, parsed once.
@@ -287,6 +289,13 @@ struct SnapshotBuild {
         /// Nil for the bake every app shares.
         let appName: String?
         let locales: [BakedPages.Key.LocaleKey]
+    }
+
+    /// What makes two sites' home-page bakes the same.
+    struct HomeKey: Hashable {
+        let tree: StaticTreeKey
+        let locale: BakedPages.Key.LocaleKey
+        let languages: String
     }
 
     /// What makes two sites' page locales the same.
