@@ -83,9 +83,17 @@ final class NativeSnapshot: @unchecked Sendable {
 
     /// A native response for `response`, its header Strings converted here: for what is prepared at load,
     /// and the rare responses made per request (metrics, QR codes), with `extra` fields after its own.
+    /// A prepared body is lent, not copied (`BodyOwner`): ten thousand tenants' association files are
+    /// stored once, in the snapshot.
     static func makeNative(_ response: Response, adding extra: [HTTPHeader] = []) -> OpaquePointer? {
-        let native = response.representationLength.map { cmhd_response_headers_only(UInt64($0)) }
-            ?? response.body.withUnsafeBytes { cmhd_response_copy($0.baseAddress, $0.count) }
+        let native: OpaquePointer?
+        if let length = response.representationLength {
+            native = cmhd_response_headers_only(UInt64(length))
+        } else if response.preparedID != nil, !response.body.isEmpty {
+            native = BodyOwner.lend(response.body)
+        } else {
+            native = response.body.withUnsafeBytes { cmhd_response_copy($0.baseAddress, $0.count) }
+        }
         guard let native else { return nil }
         for header in response.headers + extra {
             MHD_add_response_header(native, header.name, header.value)
@@ -140,4 +148,29 @@ struct HeaderBlock: Sendable {
     func add(to response: OpaquePointer) {
         _ = fields.withUnsafeBufferPointer { cmhd_add_headers(response, $0.baseAddress, count) }
     }
+}
+
+/// Keeps a prepared body's bytes alive for as long as libmicrohttpd holds the response that sends them,
+/// which may outlive the snapshot (a response still being sent after a reload dropped it).
+///
+/// The bytes are an immutable array that this object alone is handed with the response: its storage is one
+/// heap object that nothing mutates or moves, so the address given to libmicrohttpd stays valid until the
+/// release callback lets the owner go.
+final class BodyOwner: Sendable {
+    let bytes: [UInt8]
+
+    private init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// A native response whose body is `bytes`, not copied; nil without memory.
+    static func lend(_ bytes: [UInt8]) -> OpaquePointer? {
+        let owner = BodyOwner(bytes)
+        let retained = Unmanaged.passRetained(owner).toOpaque()
+        return owner.bytes.withUnsafeBytes { cmhd_response_borrowed($0.baseAddress, $0.count, releaseOwner, retained) }
+    }
+}
+
+/// libmicrohttpd's free callback for a lent body: lets its `BodyOwner` go.
+private func releaseOwner(_ owner: UnsafeMutableRawPointer?) {
+    guard let owner else { return }
+    Unmanaged<BodyOwner>.fromOpaque(owner).release()
 }

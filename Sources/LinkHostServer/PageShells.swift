@@ -62,7 +62,6 @@ final class PageShells: @unchecked Sendable {
     /// A pool for one site's header sets (`CallPage.headerSets`' positions).
     init(headers: [PageHeaders]) {
         self.headers = headers
-        idle.withLock { $0.reserveCapacity(Self.maximumIdle) }
     }
 
     /// An idle shell of this header set and body length, or a new one; nil without memory.
@@ -78,6 +77,8 @@ final class PageShells: @unchecked Sendable {
     /// Takes a shell back when its request has completed; beyond `maximumIdle` it goes.
     func giveBack(_ shell: Shell) {
         idle.withLock { idle in
+            // Room for all at the first: no growth under the lock later, and none for the sites never asked for a page.
+            if idle.capacity == 0 { idle.reserveCapacity(Self.maximumIdle) }
             if idle.count < Self.maximumIdle { idle.append(shell) }
         }
     }

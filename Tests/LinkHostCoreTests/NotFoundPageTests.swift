@@ -42,7 +42,36 @@ struct NotFoundPageTests {
         let heading = try #require(strings["notFoundHeading"])
         #expect(response.bodyText.contains(Self.escaped(heading)), "\(response.bodyText)")
         #expect(!response.bodyText.contains("{{"))
-        #expect(response.preparedID != nil, "every language's 404 is prepared at load")
+        #expect(response.bodyText.contains("Example Video"), "the page names the site's app, filled in at the request")
+    }
+
+    @Test("sites of one static tree share one bake of the 404 whatever their app, and each page names its own app")
+    func sharedBake() throws {
+        let root = try Fixtures.temporaryFolder(files: ["404.html": try Self.shipped])
+        defer { removeItem(root) }
+        var config = try Fixtures.config(Fixtures.validConfig)
+        config.sites[0].staticFiles.root = root
+        for (index, name) in ["Alpha <Calls>", "Beta Video"].enumerated() {
+            var site = config.sites[0]
+            site.hosts = ["t\(index).example.com"]
+            site.apps[0].name = name
+            site.sections.site = "sites[\(index)]"
+            config.sites.append(site)
+        }
+        let snapshot = try Snapshot(config: config)
+        let router = Router(snapshot: snapshot)
+        // The top level's tree is another (its /.well-known/ files are its own): the two tenants share theirs.
+        let bakes = snapshot.sites.dropFirst().compactMap(\.notFoundPages.bake)
+        #expect(bakes.count == 2 && bakes[0] === bakes[1], "one bake for every app")
+        for (host, name) in [("t0.example.com", "Alpha <Calls>"), ("t1.example.com", "Beta Video")] {
+            for language in ["de", "ar"] {
+                let response = router.respond(to: Request(path: "/nothing", host: host, acceptLanguage: language))
+                #expect(response.status == 404 && response.header("Content-Language") == language)
+                #expect(response.bodyText.contains(Self.escaped(name)), "\(response.bodyText)")
+                let other = name.hasPrefix("Alpha") ? "Beta Video" : "Alpha &lt;Calls&gt;"
+                #expect(!response.bodyText.contains(other))
+            }
+        }
     }
 
     @Test("?lang= picks the 404's language too, and an invalid call link gets the same page")
@@ -52,6 +81,36 @@ struct NotFoundPageTests {
         #expect(french.header("Content-Language") == "fr")
         let badLink = router.respond(to: Request(path: "/call/a%20b", acceptLanguage: "fr"))
         #expect(badLink.status == 404 && badLink.body == french.body)
+    }
+
+    @Test("tenants' home pages come from one bake, each naming its own app, with the ETag of its bytes and its 304")
+    func sharedHomePage() throws {
+        let home = try String(contentsOfFile: "public/index.html", encoding: .utf8)
+        let root = try Fixtures.temporaryFolder(files: ["index.html": home])
+        defer { removeItem(root) }
+        var config = try Fixtures.config(Fixtures.validConfig)
+        config.sites[0].staticFiles.root = root
+        for (index, name) in ["Alpha <Calls>", "Beta Video"].enumerated() {
+            var site = config.sites[0]
+            site.hosts = ["t\(index).example.com"]
+            site.apps[0].name = name
+            site.sections.site = "sites[\(index)]"
+            config.sites.append(site)
+        }
+        let router = Router(snapshot: try Snapshot(config: config))
+        var bodies: [[UInt8]] = []
+        for (host, name) in [("t0.example.com", "Alpha <Calls>"), ("t1.example.com", "Beta Video")] {
+            let page = router.respond(to: Request(path: "/", host: host))
+            #expect(page.status == 200 && page.header("Content-Type") == "text/html; charset=utf-8")
+            #expect(page.bodyText.contains(Self.escaped(name)) && !page.bodyText.contains("{{"), "\(page.bodyText)")
+            let tag = try #require(page.header("ETag"))
+            #expect(tag == EntityTag.strong(for: page.body))
+            #expect(router.respond(to: Request(path: "/index.html", host: host)).body == page.body)
+            let revalidated = router.respond(to: Request(path: "/", ifNoneMatch: tag, host: host))
+            #expect(revalidated.status == 304 && revalidated.header("ETag") == tag && revalidated.body.isEmpty)
+            bodies.append(page.body)
+        }
+        #expect(bodies[0] != bodies[1])
     }
 
     @Test("a 404.html without strings is one page for every language, with no Vary")

@@ -154,6 +154,11 @@ static inline struct MHD_Response *cmhd_response_copy(const void *bytes, size_t 
     return MHD_create_response_from_buffer(length, (void *)bytes, MHD_RESPMEM_MUST_COPY);
 }
 
+/// Makes a response whose body is `length` bytes at `bytes`, not copied: `release(owner)` is called when
+/// libmicrohttpd lets go of the response last (and here, when no response can be made), so whatever keeps
+/// the bytes alive is released then. A prepared document is then stored once, not once in Swift and once here.
+struct MHD_Response *cmhd_response_borrowed(const void *bytes, size_t length, void (*release)(void *owner), void *owner);
+
 /// Makes a body-less response that still announces `size` bytes, for 304s: RFC 9110 §8.6 lets a 304
 /// carry only the Content-Length of the 200 it stands for, and MHD writes the length of the body it holds.
 struct MHD_Response *cmhd_response_headers_only(uint64_t size);

@@ -8,7 +8,13 @@ public enum AssetLinksGenerator {
     /// The statement list: one statement per app, fingerprints as configured (already uppercase), and for
     /// every app with `dynamicRules` on, the site's AASA rules as Android 15+ dynamic rules.
     public static func document(for site: SiteConfig) -> JSONValue {
-        let rules = site.android.contains(where: \.dynamicRules) ? DynamicRuleTranslation.translate(site.aasa).json : nil
+        document(for: site, rules: site.android.contains(where: \.dynamicRules) ? DynamicRuleTranslation.translate(site.aasa) : nil)
+    }
+
+    /// The statement list with `rules` (`dynamicRules(for:)` of the site, translated once by a caller that
+    /// has them) for the apps with `dynamicRules` on.
+    static func document(for site: SiteConfig, rules ruleSet: DynamicRuleSet?) -> JSONValue {
+        let rules = site.android.contains(where: \.dynamicRules) ? ruleSet?.json : nil
         return .array(site.android.map { app in
             var statement = JSONObject([
                 JSONMember("relation", .array([.string(relation)])),

@@ -60,10 +60,13 @@ public enum ConfigLinter {
         let served = snapshot.config
         let choice = chosen.map { SiteChoice($0, in: served) }
         found += snapshot.warnings.map(LintDiagnostic.init)
-        // Each site's AASA is generated and compiled for matching once for all the passes, and once for sites
-        // that serve the same one (`SharedAASAMatchers`); the platform findings come after every site's others.
+        // Each site's AASA and assetlinks.json are compiled for matching once for all the passes, and once for
+        // sites of the same rules whatever their apps (`SharedAASAMatchers`, `SharedAndroidMatchers`); the
+        // platform findings come after every site's others.
         var platform: [LintDiagnostic] = []
         let shared = SharedAASAMatchers()
+        let androidMatchers = SharedAndroidMatchers()
+        let documentLint = SharedAASALint()
         for site in snapshot.sites where choice?.includes(site.config) ?? true {
             let render: (DocumentPath) -> String = { configPath(for: $0, site: site.config) }
             let matcher = shared.entry(for: site)
@@ -71,11 +74,11 @@ public enum ConfigLinter {
             let foundIn = site.index == 0 ? nil : site.config.path
             if !site.config.apps.isEmpty {
                 // The loader already warns about a config without rules (LH208); its generated detail would repeat it.
-                found += AASALinter.diagnostics(document: generated, render: render, shadowing: !site.config.aasa.rulesDerived).filter { $0.code != .lh208 }
+                found += documentLint.diagnostics(document: generated, site: site.config, render: render, shadowing: !site.config.aasa.rulesDerived).filter { $0.code != .lh208 }
                 found += ServedConsistency.diagnostics(site: site, in: snapshot, matcher: matcher) { render($0.documentPath) }.map { $0.found(in: foundIn) }
                 found += TemplateOverreach.diagnostics(site: site.config, document: generated) { render($0.documentPath) }.map { $0.found(in: foundIn) }
             }
-            platform += PlatformConsistency.diagnostics(site: site, matcher: matcher) { render($0.documentPath) }.map { $0.found(in: foundIn) }
+            platform += PlatformConsistency.diagnostics(site: site, matcher: matcher, androidMatchers: androidMatchers) { render($0.documentPath) }.map { $0.found(in: foundIn) }
         }
         found += platform + failureDiagnostics(served.siteFileFailures)
         // Sites that inherit a setting share its findings; the report keeps each once.

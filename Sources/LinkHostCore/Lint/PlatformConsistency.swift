@@ -12,16 +12,18 @@ enum PlatformConsistency {
     static let namedURLs = 4
 
     /// The findings of one site, whose generated AASA `iOS` holds; `name` renders a rule of it in the config's terms.
-    static func diagnostics(site: Site, matcher iOS: SharedAASAMatchers.Entry, name: (AASARuleReference) -> String) -> [LintDiagnostic] {
+    /// `androidMatchers` holds the sites' generated assetlinks.json, shared by sites of the same rules.
+    static func diagnostics(site: Site, matcher iOS: SharedAASAMatchers.Entry, androidMatchers: SharedAndroidMatchers = SharedAndroidMatchers(),
+                            name: (AASARuleReference) -> String) -> [LintDiagnostic] {
         let config = site.config
         guard let package = config.android.first(where: \.dynamicRules)?.packageName else { return [] }
-        let rules = AssetLinksGenerator.dynamicRules(for: config)
+        let rules = androidMatchers.dynamicRules(for: config)
         var found = rules.notes.map { note in
             LintDiagnostic(.lh407, .warning, path: source(note.rule, in: config), note.message)
         }
         guard let appID = config.appIDs.first else { return found }
-        let android = AndroidLinkMatcher(document: AssetLinksGenerator.document(for: config))
         let origin = ServedConsistency.origin(of: config)
+        let android = androidMatchers.entry(for: config, origin: origin)
         var groups: [(path: String, iOSOpens: Bool, urls: [String])] = []
         let bound = config.callLinks.links.queryItemNames
         // Rules derived from the templates differ between the platforms only where a platform reads the URL
@@ -29,7 +31,7 @@ enum PlatformConsistency {
         for path in samplePaths(site) where !config.aasa.rulesDerived || DerivedAASARules.platformsReadAlike(path, boundNames: bound) {
             let url = origin + path
             let apple = iOS.match(url: url, appID: appID)
-            let google = android.match(url: url, packageName: package, domain: "")
+            let google = android.match(url: url, packageName: package)
             let iOSOpens = apple.decision == .match
             guard iOSOpens != google.opensApp else { continue }
             let where_ = apple.rule.map(name) ?? google.rule.flatMap { rules.sources[$0] }.map { source($0, in: config) } ?? config.sections.aasa

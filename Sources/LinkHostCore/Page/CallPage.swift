@@ -30,16 +30,17 @@ package struct CallPage: Sendable {
     let canonicalLinks: [CanonicalLink]
     /// `baseURL`, the origin of every absolute URL when it is set.
     let baseURLText: URLText?
-    /// The Google Play URL up to the percent-encoded canonical URL, with the Android app's package name.
-    let playStorePrefix: URLText
-    /// The intent URL's fixed part between the open-in-app URL's scheme and the Play URL.
-    let intentPackagePart: URLText
+    /// The Google Play URL up to the percent-encoded canonical URL, with the Android app's package name, in
+    /// the two forms the page writes it (escaped, percent-encoded): a tenant's own, so no form it never uses.
+    let playStorePrefix: (escaped: [UInt8], encoded: [UInt8])
+    /// The intent URL's fixed part between the open-in-app URL's scheme and the Play URL, escaped.
+    let intentPackagePart: [UInt8]
     /// Where an Android app outside Google Play is installed from (`android[].installURL`); nil: Play.
     let androidInstallPage: InstallPage?
     /// `androidInstallPage`'s URL, for the intent's fallback.
     let androidInstallURL: URLText?
-    /// `/` and the preview image's name: the image URL after the origin.
-    let previewImagePath: URLText
+    /// `/` and the preview image's name: the image URL after the origin, escaped.
+    let previewImagePath: [UInt8]
     /// The app's name, App Store ID and App Store URL as the page shows them (empty when there is none): the
     /// bake leaves them to each request, so sites of different apps share it (`BakedPages`).
     package let appValues: [(field: PageTemplate.Field, text: String)]
@@ -71,8 +72,10 @@ package struct CallPage: Sendable {
         HTTPHeader("Content-Security-Policy", "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"),
     ] + securityHeaders.dropFirst()
 
-    /// A site's page from its bake (shared by sites that show the same app the same way) and its own links.
-    init(site: SiteConfig, baked: BakedPages, locales: [PageLocale], headerSets: [[HTTPHeader]]) {
+    /// A site's page from its bake (shared by sites that show the same app the same way) and its own links;
+    /// `canonicalLinks` and `chooser` are made once for sites of the same templates and locales (`shared`).
+    init(site: SiteConfig, baked: BakedPages, locales: [PageLocale], headerSets: [[HTTPHeader]],
+         shared: (canonicalLinks: [CanonicalLink], chooser: LanguageChooser)? = nil) {
         let callLinks = site.callLinks
         settings = callLinks
         self.locales = locales
@@ -94,15 +97,16 @@ package struct CallPage: Sendable {
         templates = baked.templates
         programs = baked.programs
         usedFields = baked.usedFields
-        canonicalLinks = callLinks.links.templates.map(CanonicalLink.init)
+        canonicalLinks = shared?.canonicalLinks ?? callLinks.links.templates.map(CanonicalLink.init)
         baseURLText = callLinks.baseURL.map(URLText.init)
-        playStorePrefix = URLText("https://play.google.com/store/apps/details?id=\(androidApp?.packageName ?? "")&referrer=")
-        intentPackagePart = URLText(";package=\(androidApp?.packageName ?? "");S.browser_fallback_url=")
+        let playStore = URLText("https://play.google.com/store/apps/details?id=\(androidApp?.packageName ?? "")&referrer=")
+        playStorePrefix = (playStore.escaped, playStore.encoded)
+        intentPackagePart = URLText(";package=\(androidApp?.packageName ?? "");S.browser_fallback_url=").escaped
         androidInstallPage = androidApp?.installPage
         androidInstallURL = androidApp?.installPage?.url.map(URLText.init)
-        previewImagePath = URLText(BakedPages.previewImagePath(callLinks))
+        previewImagePath = URLText(BakedPages.previewImagePath(callLinks)).escaped
         renderedFields = PageFieldSet(usedFields)
-        chooser = LanguageChooser(tags: locales.map(\.tag.text), defaultIndex: 0)
+        chooser = shared?.chooser ?? LanguageChooser(tags: locales.map(\.tag.text), defaultIndex: 0)
         self.headerSets = headerSets
     }
 

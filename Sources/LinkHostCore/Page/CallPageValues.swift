@@ -60,7 +60,7 @@ extension CallPage {
                     bytes.replaceSubrange(start..<(separator + 3), with: Self.intentStart)
                     bytes.append(contentsOf: Self.intentScheme)
                     bytes.append(contentsOf: scheme)
-                    bytes.append(contentsOf: intentPackagePart.escaped)
+                    bytes.append(contentsOf: intentPackagePart)
                     // Chrome loads the fallback when the app is missing: Play, the app's own install page, or
                     // (an app with none) this page again, never a Play listing that does not exist.
                     switch androidInstallPage {
@@ -83,7 +83,7 @@ extension CallPage {
             values.set(.imageURL) { bytes in
                 guard origin.exists else { return }
                 origin.append(.escaped, to: &bytes)
-                bytes.append(contentsOf: previewImagePath.escaped)
+                bytes.append(contentsOf: previewImagePath)
             }
         }
         if used.contains(.qrCodeURL) {

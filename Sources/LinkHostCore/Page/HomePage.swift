@@ -31,14 +31,30 @@ enum HomePage {
         return (0...(bytes.count - needle.count)).contains { start in bytes[start..<(start + needle.count)].elementsEqual(needle) }
     }
 
-    /// The page's bytes in `locale` for `appName`.
-    static func body(_ template: PageTemplate, locale: PageLocale, languages: String, appName: String) -> [UInt8] {
-        let baked = template.baked(strings: builtInStrings.merging(locale.strings) { $1 }) { field in
-            NotFoundPages.value(of: field, locale: locale, languages: languages, appName: appName)
+    /// The site's home page as a resource made per request from `bake` (shared by the sites of one static tree
+    /// and locales) with its app's name: the bytes, headers and tag `body` and a prepared resource would have.
+    struct Rendered: ResourcePage {
+        let bake: Bake
+        let appName: String
+        let maxAge: Int
+
+        func resource() -> Resource {
+            var body: [UInt8] = []
+            // Fields left over (a string's own {callId}) have no call to fill them: they stay empty.
+            bake.template.render(into: &body) { [appName] field in field == .appName ? appName : "" }
+            return PreparedResponses.unregistered(body: body, contentType: "text/html; charset=utf-8", maxAge: maxAge,
+                                                  route: .staticFile, extraHeaders: CallPage.securityHeaders)
         }
-        var body: [UInt8] = []
-        // Fields left over (a string's own {callId}) have no call to fill them: they stay empty.
-        baked.render(into: &body) { _ in "" }
-        return body
+    }
+
+    /// The home page's template baked in a site's default locale with the app's name left to each request.
+    final class Bake: Sendable {
+        let template: PageTemplate
+
+        init(_ template: PageTemplate, locale: PageLocale, languages: String) {
+            self.template = template.baked(strings: builtInStrings.merging(locale.strings) { $1 }) { field in
+                field == .appName ? nil : NotFoundPages.value(of: field, locale: locale, languages: languages, appName: "")
+            }
+        }
     }
 }

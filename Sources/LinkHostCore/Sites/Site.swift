@@ -32,24 +32,28 @@ public final class Site: Sendable {
     /// Builds a site, loading the files its settings name into `build`; throws with every problem found.
     init(_ config: SiteConfig, index: Int, build: inout SnapshotBuild) throws(ConfigError) {
         let sections = config.sections
-        let aasa = config.apps.isEmpty ? [] : AASAGenerator.bytes(for: config)
+        // In storage of their own size from the start: the documents are kept (by the build's key, then as the
+        // prepared body), and the writer's buffer has room for up to as many bytes again.
+        let aasa = config.apps.isEmpty ? [] : Self.exactlySized(AASAGenerator.bytes(for: config))
         if aasa.count > AASAGenerator.maximumSize {
             throw ConfigError(source: "aasa", diagnostics: [ConfigDiagnostic(.lh110, path: sections.aasa, message: "the generated file is \(aasa.count) bytes, more than Apple's limit of \(AASAGenerator.maximumSize) bytes; merge rules or use wildcards")])
         }
-        let assetLinks = config.android.isEmpty ? [] : AssetLinksGenerator.bytes(for: config)
+        let assetLinks = config.android.isEmpty ? [] : Self.exactlySized(AssetLinksGenerator.bytes(for: config))
         let template = try Self.template(config, build: &build)
         let tree = try Self.staticTree(config, isDefault: index == 0, build: &build)
         let notFoundStrings = tree.notFoundTemplate?.usedStrings.subtracting(NotFoundPages.builtInStrings.keys) ?? []
-        let homeTemplate = try Self.homeTemplate(config, tree: tree)
+        let homeTemplate = try Self.homeTemplate(config, tree: tree, build: &build)
         let homeStrings = homeTemplate?.usedStrings.subtracting(HomePage.builtInStrings.keys) ?? []
         let locales = try Self.locales(config, usedStrings: template.usedStrings.union(notFoundStrings).union(homeStrings), build: &build)
         callPage = CallPage(site: config, baked: Self.bakedPages(config, template: template, locales: locales, build: &build), locales: locales,
-                            headerSets: Self.pageHeaderSets(locales, maxAge: config.callLinks.cacheMaxAge, build: &build))
+                            headerSets: Self.pageHeaderSets(locales, maxAge: config.callLinks.cacheMaxAge, build: &build),
+                            shared: Self.sharedPageParts(config, locales: locales, build: &build))
         notFoundPages = try Self.notFoundPages(config, tree: tree, locales: locales, build: &build)
         if let image = config.callLinks.previewImage, tree.resources.value(for: ("/" + image).utf8) == nil {
             throw ConfigError(source: config.staticFiles.root, diagnostics: [ConfigDiagnostic(.lh114, path: sections.source("callLinks", "previewImage"), message: "\"\(image)\" is not a file in \(config.staticFiles.root)")])
         }
         var generated = ByteKeyedTable<Resource>(foldsCase: false)
+        var (aasaBody, assetLinksBody): ([UInt8], [UInt8]) = ([], [])
         let documents = (aasa.isEmpty ? [] : Self.aasaPaths.map { ($0, aasa, Route.aasa) })
             + (assetLinks.isEmpty ? [] : [(Self.assetLinksPath, assetLinks, Route.assetLinks)])
         for (path, bytes, route) in documents {
@@ -63,16 +67,24 @@ public final class Site: Sendable {
             if let shared = build.documents[key] {
                 resource = shared
             } else {
-                resource = build.prepared.resource(body: bytes, contentType: "application/json", maxAge: config.aasa.cacheMaxAge, route: route)
+                resource = build.prepared.resource(body: bytes, contentType: "application/json", maxAge: config.aasa.cacheMaxAge, route: route,
+                                                   preparesNotModified: false)
                 build.documents[key] = resource
             }
             generated.insert(Array(path.utf8), resource)
+            // The site's bytes are the prepared body's: one copy of a document, however many sites and paths serve it.
+            if route == .aasa { aasaBody = resource.ok.body } else { assetLinksBody = resource.ok.body }
         }
         if let homeTemplate, let locale = locales.first {
             // `/` names the site's app and the next step, in the site's default language.
-            let body = HomePage.body(homeTemplate, locale: locale, languages: locales.map(\.tag.text).joined(separator: " "), appName: config.appName ?? "")
-            let resource = build.prepared.resource(body: body, contentType: "text/html; charset=utf-8", maxAge: config.staticFiles.cacheMaxAge,
-                                                   route: .staticFile, extraHeaders: CallPage.securityHeaders)
+            // Each tenant's own (it names the app), and asked for rarely: rendered per request from the bake the
+            // sites of this tree and locales share (a kilobyte and its two responses a tenant otherwise).
+            let languages = locales.map(\.tag.text).joined(separator: " ")
+            let key = SnapshotBuild.HomeKey(tree: tree.key, locale: BakedPages.Key.LocaleKey(tag: locale.tag.text, isRightToLeft: locale.isRightToLeft, strings: locale.strings),
+                                            languages: languages)
+            let bake = build.homeBakes[key] ?? HomePage.Bake(homeTemplate, locale: locale, languages: languages)
+            build.homeBakes[key] = bake
+            let resource = Resource(page: HomePage.Rendered(bake: bake, appName: config.appName ?? "", maxAge: config.staticFiles.cacheMaxAge))
             generated.insert(Array("/".utf8), resource)
             generated.insert(Array(HomePage.path.utf8), resource)
         }
@@ -85,11 +97,21 @@ public final class Site: Sendable {
         self.config = config
         self.index = index
         usesRequestHost = config.callLinks.baseURL == nil
-        self.aasaBytes = aasa
-        self.assetLinksBytes = assetLinks
+        self.aasaBytes = aasaBody
+        self.assetLinksBytes = assetLinksBody
         self.generated = generated
         self.staticFiles = tree.resources
         self.staticPaths = tree.paths
+    }
+
+    /// `bytes` in storage of their own size: a document written by appending has room for up to as many
+    /// again, a few kilobytes a tenant kept for nothing.
+    private static func exactlySized(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.capacity > bytes.count else { return bytes }
+        var exact: [UInt8] = []
+        exact.reserveCapacity(bytes.count)
+        exact.append(contentsOf: bytes)
+        return exact
     }
 
     /// The not-found page in the default locale, for answers that read no language.
@@ -131,6 +153,18 @@ public final class Site: Sendable {
         let made = CallPage.headerSets(locales: locales, maxAge: maxAge)
         build.pageHeaderSets[key] = made
         return made
+    }
+
+    /// The canonical links of the site's templates and its language chooser, made once per snapshot for the
+    /// sites of the same templates and locales (a tenant's own were about 3 KB).
+    private static func sharedPageParts(_ config: SiteConfig, locales: [PageLocale], build: inout SnapshotBuild) -> ([CanonicalLink], LanguageChooser) {
+        let templates = config.callLinks.links.templates
+        let links = build.canonicalLinks[templates] ?? templates.map(CanonicalLink.init)
+        build.canonicalLinks[templates] = links
+        let tags = locales.map(\.tag.text)
+        let chooser = build.choosers[tags] ?? LanguageChooser(tags: tags, defaultIndex: 0)
+        build.choosers[tags] = chooser
+        return (links, chooser)
     }
 
     /// The site's page locales, read against the strings its call page and not-found page use, once per
@@ -209,13 +243,18 @@ public final class Site: Sendable {
             severity: .warning))
     }
 
-    /// The static tree's `index.html` as the home page's template, or nil when it is a plain page (or none).
-    private static func homeTemplate(_ config: SiteConfig, tree: SnapshotBuild.StaticTree) throws(ConfigError) -> PageTemplate? {
+    /// The static tree's `index.html` as the home page's template, or nil when it is a plain page (or none):
+    /// parsed once per tree however many sites share it (a template that fails is parsed, and reported, per site).
+    private static func homeTemplate(_ config: SiteConfig, tree: SnapshotBuild.StaticTree, build: inout SnapshotBuild) throws(ConfigError) -> PageTemplate? {
+        if let parsed = build.homeTemplates[tree.key] { return parsed }
         guard let file = tree.resources.value(for: HomePage.path.utf8) else { return nil }
-        return try HomePage.template(file.ok.body, diskPath: config.staticFiles.root + HomePage.path, setting: config.sections.sectionPath(of: "static", "root"))
+        let parsed = try HomePage.template(file.ok.body, diskPath: config.staticFiles.root + HomePage.path, setting: config.sections.sectionPath(of: "static", "root"))
+        build.homeTemplates[tree.key] = .some(parsed)
+        return parsed
     }
 
-    /// The site's not-found page, baked once per static tree, locales and app name however many sites share them.
+    /// The site's not-found page from the bake its static tree and locales share (`NotFoundBake`), whatever its
+    /// app; a template that bake cannot take is baked per app name, as before it was for every site.
     private static func notFoundPages(_ config: SiteConfig, tree: SnapshotBuild.StaticTree, locales: [PageLocale],
                                       build: inout SnapshotBuild) throws(ConfigError) -> NotFoundPages {
         guard let template = tree.notFoundTemplate else {
@@ -225,12 +264,16 @@ public final class Site: Sendable {
             return plain
         }
         let appName = config.appName ?? ""
-        let key = SnapshotBuild.NotFoundKey(tree: tree.key, appName: appName, locales: locales.map {
-            BakedPages.Key.LocaleKey(tag: $0.tag.text, isRightToLeft: $0.isRightToLeft, strings: $0.strings)
-        })
+        let localeKeys = locales.map { BakedPages.Key.LocaleKey(tag: $0.tag.text, isRightToLeft: $0.isRightToLeft, strings: $0.strings) }
+        let shared = SnapshotBuild.NotFoundKey(tree: tree.key, appName: nil, locales: localeKeys)
+        let setting = config.sections.sectionPath(of: "static", "root")
+        if build.notFoundBakes[shared] == nil {
+            build.notFoundBakes[shared] = .some(NotFoundBake(template: template, path: tree.notFoundPath, setting: setting, locales: locales, prepared: &build.prepared))
+        }
+        if case .some(let bake?) = build.notFoundBakes[shared] { return NotFoundPages(bake: bake, appName: appName) }
+        let key = SnapshotBuild.NotFoundKey(tree: tree.key, appName: appName, locales: localeKeys)
         if let baked = build.notFoundPages[key] { return baked }
-        let baked = try NotFoundPages(template: template, path: tree.notFoundPath,
-                                      setting: config.sections.sectionPath(of: "static", "root"), locales: locales, appName: appName,
+        let baked = try NotFoundPages(template: template, path: tree.notFoundPath, setting: setting, locales: locales, appName: appName,
                                       prepared: &build.prepared)
         build.notFoundPages[key] = baked
         return baked

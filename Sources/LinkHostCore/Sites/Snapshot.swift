@@ -1,3 +1,5 @@
+import CallLinks
+
 /// Everything the server answers with, computed once from a config: the immutable snapshot of every site.
 ///
 /// A reload builds a new `Snapshot` beside the old one and swaps it in only when the whole build
@@ -226,17 +228,27 @@ struct SnapshotBuild {
     /// Every site's page template and locale folder, resolved: sources, never served as static files by any
     /// site, so sites that share a folder cannot serve each other's raw template or strings.
     var pageSources: Set<String> = []
+    /// Home pages baked per static tree, default locale and languages, for every app.
+    var homeBakes: [HomeKey: HomePage.Bake] = [:]
+    /// Each static tree's `index.html` as the home page's template (nil: a plain page), parsed once.
+    var homeTemplates: [StaticTreeKey: PageTemplate?] = [:]
     /// Page templates by path, parsed once.
     var templates: [String: PageTemplate] = [:]
     /// Page locales by folder, default and the strings the template uses, read once.
     var locales: [LocalesKey: [PageLocale]] = [:]
     /// Pages baked per app, template and locales, shared by the sites that bake alike.
     var bakedPages: [BakedPages.Key: BakedPages] = [:]
+    /// Call pages' canonical links by link templates, shared by the sites of the same templates.
+    var canonicalLinks: [[CallLinkTemplate]: [CanonicalLink]] = [:]
+    /// Language choosers by locale tags, shared by the sites of the same locales.
+    var choosers: [[String]: LanguageChooser] = [:]
     /// Call-page header sets by cache lifetime and locale tags, shared by the sites that have them alike.
     var pageHeaderSets: [String: [[HTTPHeader]]] = [:]
     /// Association documents by bytes, so sites that serve the same file share one prepared response.
     var documents: [DocumentKey: Resource] = [:]
-    /// Not-found pages baked per static tree, app name and locales.
+    /// Not-found pages baked per static tree and locales for every app (nil: a template only an app's name bakes).
+    var notFoundBakes: [NotFoundKey: NotFoundBake?] = [:]
+    /// Not-found pages baked per static tree, app name and locales, for a template `notFoundBakes` could not take.
     var notFoundPages: [NotFoundKey: NotFoundPages] = [:]
     /// The plain-text 404 of every site whose static folder has no 404.html.
     var plainNotFound: NotFoundPages?
@@ -274,8 +286,16 @@ struct SnapshotBuild {
     /// What makes two sites' not-found pages the same bytes.
     struct NotFoundKey: Hashable {
         let tree: StaticTreeKey
-        let appName: String
+        /// Nil for the bake every app shares.
+        let appName: String?
         let locales: [BakedPages.Key.LocaleKey]
+    }
+
+    /// What makes two sites' home-page bakes the same.
+    struct HomeKey: Hashable {
+        let tree: StaticTreeKey
+        let locale: BakedPages.Key.LocaleKey
+        let languages: String
     }
 
     /// What makes two sites' page locales the same.
@@ -290,14 +310,20 @@ struct SnapshotBuild {
         let bytes: [UInt8]
         let route: Route
         let maxAge: Int
+        /// FNV-1a of every byte, computed once: tenants' documents differ in a few bytes (a team ID), so a
+        /// hash of some bytes made ten thousand of them collide (a quadratic start); equal keys still compare every byte.
+        private let digest: UInt64
 
-        /// Hashes the length and every 61st byte: a document of a thousand derived rules is 40 KB, hashed
-        /// for every site of a large config, and equal keys still compare every byte.
+        init(bytes: [UInt8], route: Route, maxAge: Int) {
+            var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            (self.bytes, self.route, self.maxAge, self.digest) = (bytes, route, maxAge, digest)
+        }
+
         func hash(into hasher: inout Hasher) {
-            hasher.combine(bytes.count)
+            hasher.combine(digest)
             hasher.combine(route)
             hasher.combine(maxAge)
-            for index in stride(from: 0, to: bytes.count, by: 61) { hasher.combine(bytes[index]) }
         }
     }
 }

@@ -7,7 +7,7 @@ import Synchronization
 /// The label set is fixed (events × platforms, two drop reasons) whatever arrives: a flood of fake beacons
 /// moves numbers, never the number of series or the memory. All counts live in one block of atomics, as the
 /// duration histograms do: a thousand sites with a class object per number would hold 38,000 objects.
-package final class BeaconCounters: @unchecked Sendable {
+package final class BeaconCounters: Sendable {
     /// Beacons one site counts per second on average, and at most at once: about 50 page views a second per
     /// replica with a tap each, far above a call-link domain's traffic; more are answered 429 and not counted,
     /// so a flood skews no more than this many per second.
@@ -40,8 +40,8 @@ package final class BeaconCounters: @unchecked Sendable {
     private static let platformCount = Beacon.Platform.allCases.count
     private static let size = eventCount * platformCount + Drop.allCases.count
 
-    // Unchecked Sendable: the block is written only through atomics, allocated once in init and freed in deinit.
-    private let values: UnsafeMutablePointer<Atomic<Int>>
+    /// The counts, allocated on the site's first beacon or drop (`CounterBlock`).
+    private let values = CounterBlock(count: BeaconCounters.size)
     /// Tokens left (in thousandths of a beacon, so refills need no floating point) and when they were last topped up.
     private let allowance = Mutex<(milliTokens: Int, refilledNanoseconds: UInt64)>((burst * 1000, 0))
 
@@ -49,15 +49,7 @@ package final class BeaconCounters: @unchecked Sendable {
     private let clients = Mutex<[(milliTokens: Int, refilledNanoseconds: UInt64)]>([])
 
     /// Makes zeroed counts with a full allowance.
-    package init() {
-        values = .allocate(capacity: Self.size)
-        for index in 0..<Self.size { (values + index).initialize(to: Atomic(0)) }
-    }
-
-    deinit {
-        values.deinitialize(count: Self.size)
-        values.deallocate()
-    }
+    package init() {}
 
     /// Takes one beacon from the allowance at monotonic time `now`; false when the site is over its rate.
     package func admit(now: UInt64) -> Bool {
@@ -98,22 +90,22 @@ package final class BeaconCounters: @unchecked Sendable {
 
     /// Counts one beacon.
     package func record(_ beacon: Beacon) {
-        values[beacon.event.rawValue * Self.platformCount + beacon.platform.rawValue].add(1, ordering: .relaxed)
+        values.increment(beacon.event.rawValue * Self.platformCount + beacon.platform.rawValue)
     }
 
     /// Counts one beacon that was not counted, and why.
     package func recordDrop(_ drop: Drop) {
-        values[Self.eventCount * Self.platformCount + drop.rawValue].add(1, ordering: .relaxed)
+        values.increment(Self.eventCount * Self.platformCount + drop.rawValue)
     }
 
     /// The count of one event on one platform.
     package func count(_ event: Beacon.Event, _ platform: Beacon.Platform) -> Int {
-        values[event.rawValue * Self.platformCount + platform.rawValue].load(ordering: .relaxed)
+        values.load(event.rawValue * Self.platformCount + platform.rawValue)
     }
 
     /// The beacons dropped for one reason.
     package func dropped(_ drop: Drop) -> Int {
-        values[Self.eventCount * Self.platformCount + drop.rawValue].load(ordering: .relaxed)
+        values.load(Self.eventCount * Self.platformCount + drop.rawValue)
     }
 
     /// The three families' exposition headers and lines for `sites` (labels already escaped), each family

@@ -5,7 +5,8 @@ import Synchronization
 /// the label set is bounded by the config's sites times the fixed `Route` cases, whatever requests arrive.
 ///
 /// Every bucket, count and sum of every route lives in one allocation of atomics: with a class object per
-/// number, as the request counters have, a thousand sites would hold some 180,000 objects for histograms alone.
+/// number, as the request counters had, a thousand sites would hold some 180,000 objects for histograms alone.
+/// The block is made on a site's first request (1.5 KB: most of ten thousand tenants are quiet at any time).
 /// Recording is two relaxed atomic adds and no lock.
 package final class DurationHistograms: @unchecked Sendable {
     /// Upper bounds in microseconds (the `le` labels below, in seconds): linkhost answers most requests in tens
@@ -16,19 +17,29 @@ package final class DurationHistograms: @unchecked Sendable {
     /// Per route: one count per bound, one above the last, and the sum in microseconds.
     private static let stride = boundsMicroseconds.count + 2
 
-    // Unchecked Sendable: the block is written only through atomics, allocated once in init and freed in deinit.
-    private let values: UnsafeMutablePointer<Atomic<Int>>
+    // Unchecked Sendable: the block is published and written only through atomics, and freed in deinit.
+    private let block = Atomic<UnsafeMutablePointer<Atomic<Int>>?>(nil)
     private let count = Route.allCases.count * stride
 
-    /// Makes zeroed histograms for every route.
-    package init() {
-        values = .allocate(capacity: count)
-        for index in 0..<count { (values + index).initialize(to: Atomic(0)) }
-    }
+    /// Makes zeroed histograms for every route; their numbers are allocated when the first is recorded.
+    package init() {}
 
     deinit {
+        guard let values = block.load(ordering: .acquiring) else { return }
         values.deinitialize(count: count)
         values.deallocate()
+    }
+
+    /// The block of numbers, made now when it is not yet: the first recording thread's wins.
+    private func values() -> UnsafeMutablePointer<Atomic<Int>> {
+        if let values = block.load(ordering: .acquiring) { return values }
+        let made = UnsafeMutablePointer<Atomic<Int>>.allocate(capacity: count)
+        for index in 0..<count { (made + index).initialize(to: Atomic(0)) }
+        let (exchanged, current) = block.compareExchange(expected: nil, desired: made, ordering: .acquiringAndReleasing)
+        if exchanged { return made }
+        made.deinitialize(count: count)
+        made.deallocate()
+        return current!
     }
 
     /// Counts one request on `route` that took `microseconds`.
@@ -36,18 +47,21 @@ package final class DurationHistograms: @unchecked Sendable {
         var bucket = 0
         while bucket < Self.boundsMicroseconds.count && microseconds > Self.boundsMicroseconds[bucket] { bucket += 1 }
         let base = route.rawValue * Self.stride
+        let values = values()
         values[base + bucket].add(1, ordering: .relaxed)
         values[base + Self.stride - 1].add(max(0, microseconds), ordering: .relaxed)
     }
 
     /// Requests counted on `route` so far.
     package func count(_ route: Route) -> Int {
+        guard let values = block.load(ordering: .acquiring) else { return 0 }
         let base = route.rawValue * Self.stride
         return (0...Self.boundsMicroseconds.count).reduce(0) { $0 + values[base + $1].load(ordering: .relaxed) }
     }
 
     /// The exposition lines of every route that has answered at least once, `label` already escaped.
     func render(site label: String, into text: inout String) {
+        guard let values = block.load(ordering: .acquiring) else { return }
         for route in Route.allCases {
             let base = route.rawValue * Self.stride
             let total = count(route)

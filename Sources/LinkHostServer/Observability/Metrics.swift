@@ -56,8 +56,8 @@ package final class Metrics: Sendable {
     package final class SiteCounters: Sendable {
         /// The site's label: its first host, or `default`.
         package let label: String
-        fileprivate let requests: [Counter]
-        fileprivate let fetches: [Counter]
+        fileprivate let requests: CounterBlock
+        fileprivate let fetches: CounterBlock
         /// Request durations per route.
         package let durations = DurationHistograms()
         /// What the site's call pages report (views, taps), and their allowance.
@@ -65,8 +65,8 @@ package final class Metrics: Sendable {
 
         fileprivate init(label: String) {
             self.label = label
-            requests = (0..<(Route.allCases.count * Metrics.statusClasses.count)).map { _ in Counter() }
-            fetches = (0..<(2 * Fetcher.allCases.count)).map { _ in Counter() }
+            requests = CounterBlock(count: Route.allCases.count * Metrics.statusClasses.count)
+            fetches = CounterBlock(count: 2 * Fetcher.allCases.count)
         }
     }
 
@@ -107,11 +107,11 @@ package final class Metrics: Sendable {
     /// Counts one answered request on a site and its duration; the user agent is read only for association-file fetches.
     package func record(_ site: SiteCounters, route: Route, status: Int, microseconds: Int, userAgent: Span<UInt8>) {
         let statusClass = min(max(status / 100 - 1, 0), Self.statusClasses.count - 1)
-        site.requests[route.rawValue * Self.statusClasses.count + statusClass].value.add(1, ordering: .relaxed)
+        site.requests.increment(route.rawValue * Self.statusClasses.count + statusClass)
         site.durations.record(route, microseconds: microseconds)
         if route == .aasa || route == .assetLinks {
             let fetcher = Fetcher(userAgent: userAgent)
-            site.fetches[(route == .aasa ? 0 : 1) * Fetcher.allCases.count + fetcher.rawValue].value.add(1, ordering: .relaxed)
+            site.fetches.increment((route == .aasa ? 0 : 1) * Fetcher.allCases.count + fetcher.rawValue)
         }
     }
 
@@ -142,7 +142,7 @@ package final class Metrics: Sendable {
     package func count(route: Route, statusClass: String) -> Int {
         guard let index = Self.statusClasses.firstIndex(of: statusClass) else { return 0 }
         return sites.withLock { all in
-            all.values.reduce(0) { $0 + $1.requests[route.rawValue * Self.statusClasses.count + index].value.load(ordering: .relaxed) }
+            all.values.reduce(0) { $0 + $1.requests.load(route.rawValue * Self.statusClasses.count + index) }
         }
     }
 
@@ -159,7 +159,7 @@ package final class Metrics: Sendable {
             let label = Self.escapeLabel(site.label)
             for route in Route.allCases {
                 for (index, statusClass) in Self.statusClasses.enumerated() {
-                    let value = site.requests[route.rawValue * Self.statusClasses.count + index].value.load(ordering: .relaxed)
+                    let value = site.requests.load(route.rawValue * Self.statusClasses.count + index)
                     if value > 0 || (statusClass == "2xx" && site.label == "default") {
                         text += "linkhost_requests_total{site=\"\(label)\",route=\"\(route.label)\",status=\"\(statusClass)\"} \(value)\n"
                     }
@@ -172,7 +172,7 @@ package final class Metrics: Sendable {
             let label = Self.escapeLabel(site.label)
             for (fileIndex, file) in ["aasa", "assetlinks"].enumerated() {
                 for fetcher in Fetcher.allCases {
-                    let value = site.fetches[fileIndex * Fetcher.allCases.count + fetcher.rawValue].value.load(ordering: .relaxed)
+                    let value = site.fetches.load(fileIndex * Fetcher.allCases.count + fetcher.rawValue)
                     if value > 0 || site.label == "default" {
                         text += "linkhost_association_fetches_total{site=\"\(label)\",file=\"\(file)\",fetcher=\"\(fetcher.label)\"} \(value)\n"
                     }
