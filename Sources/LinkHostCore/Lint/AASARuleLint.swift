@@ -106,7 +106,7 @@ extension AASALintRun {
         switch place {
         case .path:
             // Bytes first: "://" as characters is those three bytes, and derived patterns have ":" without it.
-            if text.utf8.contains(UInt8(ascii: ":")), text.utf8.firstRange(of: "://".utf8) != nil, text.contains("://") {
+            if Self.holdsSchemeSeparator(text.utf8), text.contains("://") {
                 add(.lh209, .warning, path(), "\(Self.quoted(text)) includes a scheme and host, but the pattern is matched against the path only, so it never matches")
             } else if text.utf8.contains(UInt8(ascii: "=")), let question = text.firstIndex(of: "?"), text[question...].contains("=") {
                 add(.lh209, .warning, path(), "\(Self.quoted(text)): \"?\" in a path pattern matches any one character, not a query; put query conditions in the \"?\" component")
@@ -146,6 +146,16 @@ extension AASALintRun {
                 add(.lh206, .error, memberPath, "is empty, so it stands for nothing and every pattern using it never matches")
             }
         }
+    }
+
+    /// Whether the bytes hold `://`, in one pass (a generic search for the three bytes cost more than the lint).
+    static func holdsSchemeSeparator(_ bytes: String.UTF8View) -> Bool {
+        var (beforeLast, last): (UInt8, UInt8) = (0, 0)
+        for byte in bytes {
+            if byte == UInt8(ascii: "/"), beforeLast == UInt8(ascii: ":"), last == UInt8(ascii: "/") { return true }
+            (beforeLast, last) = (last, byte)
+        }
+        return false
     }
 
     static func quoted(_ text: String) -> String {
