@@ -29,9 +29,10 @@ public enum JSONWriter {
 
     private static func write(_ value: JSONValue, style: Style, indent: Int, into output: inout [UInt8]) {
         switch value {
-        case .null: output.append(contentsOf: Array("null".utf8))
-        case .bool(let flag): output.append(contentsOf: Array((flag ? "true" : "false").utf8))
-        case .number(let number): output.append(contentsOf: Array(number.text.utf8))
+        // The bytes appended as they are, not through an array made for each (a generated AASA has hundreds of `true`s).
+        case .null: output.append(contentsOf: "null".utf8)
+        case .bool(let flag): output.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .number(let number): output.append(contentsOf: number.text.utf8)
         case .string(let string): writeString(string, into: &output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))

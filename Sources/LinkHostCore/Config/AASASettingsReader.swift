@@ -34,13 +34,13 @@ struct AASADraft: Sendable {
                 if settings.defaultPercentEncoded == false { rule.percentEncoded = true }
                 return rule
             }
-            resolved.ruleSources = derived.map { ConfigReader.join(callLinksPath, callLinks.linkSources[$0.template]) }
+            // One string per template, shared by its rules (a site of ten templates has hundreds of rules).
+            let templateSources = callLinks.linkSources.map { ConfigReader.join(callLinksPath, $0) }
+            resolved.ruleSources = derived.map { templateSources[$0.template] }
             resolved.rulesDerived = true
             var firstOfTemplate: [Int: Int] = [:]
             for (index, entry) in derived.enumerated() where firstOfTemplate[entry.template] == nil { firstOfTemplate[entry.template] = index }
-            resolved.derivedAndroidRules = DerivedAASARules.androidRules(for: callLinks).map { entry in
-                (entry.rule, firstOfTemplate[entry.template] ?? 0)
-            }
+            resolved.derivedAndroid = DerivedAndroidRules(links: callLinks, firstAASARule: firstOfTemplate)
         }
         return resolved
     }

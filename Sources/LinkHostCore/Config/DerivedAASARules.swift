@@ -19,18 +19,18 @@ enum DerivedAASARules {
     /// The rules and, for each, the index of the first template that gave it; a rule that a block repeats
     /// from an earlier one is kept once, where it first decides.
     static func rules(for links: CallLinkSettings) -> [(rule: AASARule, template: Int)] {
-        firstDeciding(links, \.aasaRules, key: RuleKey.init)
+        firstDeciding(links.links.templates, \.aasaRules, key: RuleKey.init)
     }
 
     /// Each template's rules in block order, a rule a later block repeats kept once with its first template.
     /// The same rule from two blocks differs in its comment only; the first decides, the second never would.
     /// Kept by key, so a site of many templates is not compared rule by rule.
-    private static func firstDeciding<Rule>(_ links: CallLinkSettings, _ rules: (TemplateRules) -> [Rule],
+    private static func firstDeciding<Rule>(_ templates: [CallLinkTemplate], _ rules: (TemplateRules) -> [Rule],
                                            key: (Rule) -> RuleKey) -> [(rule: Rule, template: Int)] {
         var result: [(rule: Rule, template: Int)] = []
-        var seen = Set<RuleKey>(minimumCapacity: 64 * links.links.templates.count)
-        for index in order(links.links.templates) {
-            for rule in rules(TemplateRules(links.links.templates[index])) where seen.insert(key(rule)).inserted {
+        var seen = Set<RuleKey>(minimumCapacity: 64 * templates.count)
+        for index in order(templates) {
+            for rule in rules(TemplateRules(templates[index])) where seen.insert(key(rule)).inserted {
                 result.append((rule, index))
             }
         }
@@ -81,8 +81,8 @@ enum DerivedAASARules {
     }
 
     /// The Android dynamic rules of the same templates and, for each, the index of its template.
-    static func androidRules(for links: CallLinkSettings) -> [(rule: DynamicAppLinkRule, template: Int)] {
-        firstDeciding(links, \.androidRules, key: RuleKey.init)
+    static func androidRules(for templates: [CallLinkTemplate]) -> [(rule: DynamicAppLinkRule, template: Int)] {
+        firstDeciding(templates, \.androidRules, key: RuleKey.init)
     }
 
     /// Template indices in block order: more path segments first, then a `type:id` segment before a plain

@@ -65,6 +65,9 @@ public enum AASAGenerator {
     /// One rule as an iOS 13+ component dictionary.
     static func component(_ rule: AASARule) -> JSONValue {
         var object = JSONObject()
+        // Room for every member at once: a derived AASA has hundreds of components.
+        let present = [rule.path != nil, rule.query != nil, rule.fragment != nil, rule.exclude, rule.caseSensitive != nil, rule.percentEncoded != nil, rule.comment != nil]
+        object.members.reserveCapacity(present.reduce(0) { $0 + ($1 ? 1 : 0) })
         if let path = rule.path { object.append("/", .string(path)) }
         switch rule.query {
         case .whole(let pattern)?: object.append("?", .string(pattern))

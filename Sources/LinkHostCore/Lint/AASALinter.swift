@@ -65,7 +65,9 @@ struct AASALintRun {
     }
 
     /// Checks an object's keys against `known`; unknown keys are warnings since iOS skips them.
-    mutating func checkKeys(_ object: JSONObject, _ path: DocumentPath, known: [String], code: LintCode = .lh106, hints: [String: String] = [:]) {
+    mutating func checkKeys(_ object: JSONObject, _ path: @autoclosure () -> DocumentPath, known: [String], code: LintCode = .lh106, hints: [String: String] = [:]) {
+        // Most objects hold only known keys (a generated AASA: hundreds of components): no set of keys to make.
+        guard object.members.contains(where: { !known.contains($0.key) }) else { return }
         for key in object.keys where !known.contains(key) {
             var message = "is not a key iOS reads here, so it is ignored"
             if let hint = hints[key] {
@@ -75,7 +77,7 @@ struct AASALintRun {
             } else {
                 message += "; expected one of " + known.map { "\"\($0)\"" }.joined(separator: ", ")
             }
-            add(code, .warning, path.key(key), message)
+            add(code, .warning, path().key(key), message)
         }
     }
 
@@ -255,30 +257,52 @@ struct AASALintRun {
     }
 
     /// A boolean as iOS reads it: numbers pass through the property-list bridge, anything else is ignored.
-    mutating func lintBoolean(_ value: JSONValue, _ path: DocumentPath) {
+    mutating func lintBoolean(_ value: JSONValue, _ path: @autoclosure () -> DocumentPath) {
         switch value {
         case .bool:
             break
         case .number:
-            typeMismatch(value, path, expected: "true or false", "iOS reads a number as a boolean, but write true or false", severity: .warning)
+            typeMismatch(value, path(), expected: "true or false", "iOS reads a number as a boolean, but write true or false", severity: .warning)
         default:
-            typeMismatch(value, path, expected: "true or false", "iOS ignores it and keeps the default")
+            typeMismatch(value, path(), expected: "true or false", "iOS ignores it and keeps the default")
         }
     }
 
     /// Objects anywhere in the document must not repeat a key.
     private mutating func findDuplicateKeys(_ value: JSONValue, _ path: DocumentPath) {
+        var steps = path.steps
+        findDuplicateKeys(value, steps: &steps)
+    }
+
+    /// The same, the path kept as steps pushed and popped: a path is made only for a finding, not for
+    /// each of the thousands of members of a generated AASA.
+    private mutating func findDuplicateKeys(_ value: JSONValue, steps: inout [DocumentPath.Step]) {
         switch value {
         case .object(let object):
-            var seen = Set<String>()
-            for member in object.members {
-                if !seen.insert(member.key).inserted {
-                    add(.lh107, .error, path.key(member.key), "appears twice in one object; JSON readers disagree on which one wins, so keep one")
+            let members = object.members
+            // A handful of keys (a rule's) are compared with those before them; a larger object keeps a set.
+            var seen = members.count > 8 ? Set<String>(minimumCapacity: members.count) : nil
+            for index in members.indices {
+                let key = members[index].key
+                let repeated: Bool
+                if seen != nil {
+                    repeated = !seen!.insert(key).inserted
+                } else {
+                    repeated = members[..<index].contains { $0.key == key }
                 }
-                findDuplicateKeys(member.value, path.key(member.key))
+                steps.append(.key(key))
+                if repeated {
+                    add(.lh107, .error, DocumentPath(steps: steps), "appears twice in one object; JSON readers disagree on which one wins, so keep one")
+                }
+                findDuplicateKeys(members[index].value, steps: &steps)
+                steps.removeLast()
             }
         case .array(let elements):
-            for (offset, element) in elements.enumerated() { findDuplicateKeys(element, path.index(offset)) }
+            for (offset, element) in elements.enumerated() {
+                steps.append(.index(offset))
+                findDuplicateKeys(element, steps: &steps)
+                steps.removeLast()
+            }
         default:
             break
         }

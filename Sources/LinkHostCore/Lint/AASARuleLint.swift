@@ -23,45 +23,46 @@ extension AASALintRun {
             return
         }
         for (offset, element) in components.enumerated() {
-            let componentPath = path.index(offset)
+            // Made only for a finding: a generated AASA has hundreds of components and, as a rule, no finding.
+            func componentPath() -> DocumentPath { path.index(offset) }
             guard let component = element.objectValue else {
-                typeMismatch(element, componentPath, expected: "an object such as {\"/\": \"/call/*\"}", "iOS skips it")
+                typeMismatch(element, componentPath(), expected: "an object such as {\"/\": \"/call/*\"}", "iOS skips it")
                 continue
             }
-            checkKeys(component, componentPath, known: Self.componentKeys, hints: Self.componentHints)
+            checkKeys(component, componentPath(), known: Self.componentKeys, hints: Self.componentHints)
             for (key, place) in [("/", PatternPlace.path), ("#", .fragment)] {
                 guard let pattern = component[key] else { continue }
                 guard let text = pattern.stringValue else {
-                    typeMismatch(pattern, componentPath.key(key), expected: "a pattern string", "iOS skips the key, so the rule matches any \(place == .path ? "path" : "fragment")")
+                    typeMismatch(pattern, componentPath().key(key), expected: "a pattern string", "iOS skips the key, so the rule matches any \(place == .path ? "path" : "fragment")")
                     continue
                 }
-                lintPattern(text, place, componentPath.key(key))
+                lintPattern(text, place, componentPath().key(key))
             }
-            if let query = component["?"] { lintQuery(query, componentPath.key("?")) }
+            if let query = component["?"] { lintQuery(query, componentPath().key("?")) }
             for key in ["exclude", "caseSensitive", "percentEncoded"] {
-                if let flag = component[key] { lintBoolean(flag, componentPath.key(key)) }
+                if let flag = component[key] { lintBoolean(flag, componentPath().key(key)) }
             }
             if let comment = component["comment"], comment.stringValue == nil {
-                typeMismatch(comment, componentPath.key("comment"), expected: "a string", "a comment is for people", severity: .warning)
+                typeMismatch(comment, componentPath().key("comment"), expected: "a string", "a comment is for people", severity: .warning)
             }
         }
     }
 
-    private mutating func lintQuery(_ value: JSONValue, _ path: DocumentPath) {
+    private mutating func lintQuery(_ value: JSONValue, _ path: @autoclosure () -> DocumentPath) {
         switch value {
         case .string(let text):
-            lintPattern(text, .query, path)
+            lintPattern(text, .query, path())
         case .object(let items):
             for member in items.members {
                 guard let text = member.value.stringValue else {
-                    typeMismatch(member.value, path.key(member.key), expected: "a pattern string", "iOS then ignores the whole query dictionary, so the rule matches any query")
+                    typeMismatch(member.value, path().key(member.key), expected: "a pattern string", "iOS then ignores the whole query dictionary, so the rule matches any query")
                     continue
                 }
-                if member.key.isEmpty { add(.lh209, .warning, path.key(member.key), "names a query item with an empty name") }
-                lintPattern(text, .queryItem, path.key(member.key))
+                if member.key.isEmpty { add(.lh209, .warning, path().key(member.key), "names a query item with an empty name") }
+                lintPattern(text, .queryItem, path().key(member.key))
             }
         default:
-            typeMismatch(value, path, expected: "a pattern string or an object of query item name → pattern", "iOS skips the key, so the rule matches any query")
+            typeMismatch(value, path(), expected: "a pattern string or an object of query item name → pattern", "iOS skips the key, so the rule matches any query")
         }
     }
 
@@ -80,41 +81,44 @@ extension AASALintRun {
     }
 
     /// Variable references (LH204, LH205) and shapes that cannot be meant (LH209) in one pattern.
-    mutating func lintPattern(_ text: String, _ place: PatternPlace, _ path: DocumentPath) {
-        for piece in PatternPiece.split(text) {
+    mutating func lintPattern(_ text: String, _ place: PatternPlace, _ path: @autoclosure () -> DocumentPath) {
+        // Without a `$` a pattern is one piece of text without "$(": nothing to find or note (most patterns).
+        for piece in text.utf8.contains(UInt8(ascii: "$")) ? PatternPiece.split(text) : [] {
             switch piece {
             case .text(let literal):
                 // The byte test first: a derived config has thousands of patterns, and few hold a `$`.
                 if literal.utf8.contains(UInt8(ascii: "$")), literal.contains("$(") {
-                    add(.lh205, .warning, path, "\(Self.quoted(text)): \"$(\" does not start a well-formed $(name) reference here, so iOS reads it as literal text")
+                    add(.lh205, .warning, path(), "\(Self.quoted(text)): \"$(\" does not start a well-formed $(name) reference here, so iOS reads it as literal text")
                 }
             case .variable(let name):
                 if name.isEmpty || Identifiers.variableName(name) != nil {
-                    add(.lh205, .warning, path, "\(Self.quoted(text)): $(\(name)) is not a variable name (letters, digits and \"_\"), so this pattern never matches")
+                    add(.lh205, .warning, path(), "\(Self.quoted(text)): $(\(name)) is not a variable name (letters, digits and \"_\"), so this pattern never matches")
                 } else if variables.value(of: name) == nil {
-                    add(.lh204, .error, path, "\(Self.quoted(text)) uses $(\(name)), which is neither predefined nor in substitutionVariables, so this pattern never matches")
+                    add(.lh204, .error, path(), "\(Self.quoted(text)) uses $(\(name)), which is neither predefined nor in substitutionVariables, so this pattern never matches")
                 }
                 usedVariables.insert(name)
             }
         }
-        if text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            add(.lh209, .warning, path, "\(Self.quoted(text)) contains control characters, which no URL holds")
+        // Control characters are the bytes below 0x20 and 0x7F in UTF-8, which no other scalar's bytes are.
+        if text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
+            add(.lh209, .warning, path(), "\(Self.quoted(text)) contains control characters, which no URL holds")
         }
         switch place {
         case .path:
-            if text.utf8.contains(UInt8(ascii: ":")), text.contains("://") {
-                add(.lh209, .warning, path, "\(Self.quoted(text)) includes a scheme and host, but the pattern is matched against the path only, so it never matches")
+            // Bytes first: "://" as characters is those three bytes, and derived patterns have ":" without it.
+            if Self.holdsSchemeSeparator(text.utf8), text.contains("://") {
+                add(.lh209, .warning, path(), "\(Self.quoted(text)) includes a scheme and host, but the pattern is matched against the path only, so it never matches")
             } else if text.utf8.contains(UInt8(ascii: "=")), let question = text.firstIndex(of: "?"), text[question...].contains("=") {
-                add(.lh209, .warning, path, "\(Self.quoted(text)): \"?\" in a path pattern matches any one character, not a query; put query conditions in the \"?\" component")
+                add(.lh209, .warning, path(), "\(Self.quoted(text)): \"?\" in a path pattern matches any one character, not a query; put query conditions in the \"?\" component")
             }
         case .query:
             // "?*" (a non-empty query) is a fine pattern; "?type=video" is a pasted query with its "?".
             if text.hasPrefix("?"), let second = text.dropFirst().first, second != "*", second != "?", text.contains("=") {
-                add(.lh209, .warning, path, "\(Self.quoted(text)) starts with \"?\", which matches one character: the query is matched without its leading \"?\"")
+                add(.lh209, .warning, path(), "\(Self.quoted(text)) starts with \"?\", which matches one character: the query is matched without its leading \"?\"")
             }
         case .fragment:
             if text.hasPrefix("#") {
-                add(.lh209, .warning, path, "\(Self.quoted(text)) starts with \"#\", but the fragment is matched without its leading \"#\"")
+                add(.lh209, .warning, path(), "\(Self.quoted(text)) starts with \"#\", but the fragment is matched without its leading \"#\"")
             }
         case .queryItem:
             break
@@ -142,6 +146,16 @@ extension AASALintRun {
                 add(.lh206, .error, memberPath, "is empty, so it stands for nothing and every pattern using it never matches")
             }
         }
+    }
+
+    /// Whether the bytes hold `://`, in one pass (a generic search for the three bytes cost more than the lint).
+    static func holdsSchemeSeparator(_ bytes: String.UTF8View) -> Bool {
+        var (beforeLast, last): (UInt8, UInt8) = (0, 0)
+        for byte in bytes {
+            if byte == UInt8(ascii: "/"), beforeLast == UInt8(ascii: ":"), last == UInt8(ascii: "/") { return true }
+            (beforeLast, last) = (last, byte)
+        }
+        return false
     }
 
     static func quoted(_ text: String) -> String {

@@ -46,7 +46,8 @@ public struct AASAMatcher: Sendable {
         }
         guard let details else { return .noMatch(.noAppLinks, appID: appID, url: url) }
 
-        let reading = URLReading(split)
+        // Read decoded only when a rule reads URLs so: derived rules never do (a second form of every URL for nothing).
+        let reading = URLReading(split, decoding: details.contains(where: \.readsDecoded))
         var considered: [String] = []
         var tried = 0
         var problems: [String] = []
@@ -142,7 +143,8 @@ struct URLReading {
     private let encoded: Form
     private let decoded: Form
 
-    init(_ split: SplitURL) {
+    /// Reads `split` as written and, when `decoding`, decoded; without it no rule may read it decoded.
+    init(_ split: SplitURL, decoding: Bool = true) {
         self.split = split
         let items = split.queryItems
         func form(_ read: (String) -> String?) -> Form {
@@ -153,7 +155,7 @@ struct URLReading {
             )
         }
         encoded = form { $0 }
-        decoded = form(SplitURL.percentDecoded)
+        decoded = decoding ? form(SplitURL.percentDecoded) : encoded
     }
 
     /// The components as a rule with `flags` reads them.

@@ -10,8 +10,9 @@ enum QueryRule: Sendable {
     case ignoredDictionary
 }
 
-/// One rule, compiled.
-struct CompiledRule: Sendable {
+/// One rule, compiled: a class, so matching a URL against hundreds of them (or indexing them) passes a
+/// reference to each rule, not a copy of its patterns' every part.
+final class CompiledRule: Sendable {
     let reference: AASARuleReference
     let exclude: Bool
     let flags: MatchFlags
@@ -26,14 +27,22 @@ struct CompiledRule: Sendable {
         reference: AASARuleReference, exclude: Bool, flags: MatchFlags, path: (source: String, pattern: WildcardPattern)?,
         query: QueryRule?, fragment: (source: String, pattern: WildcardPattern)?
     ) {
-        (self.reference, self.exclude, self.flags, self.path, self.query, self.fragment) = (reference, exclude, flags, path, query, fragment)
-        var patterns = [path?.pattern, fragment?.pattern].compactMap { $0 }
+        self.reference = reference
+        self.exclude = exclude
+        self.flags = flags
+        self.path = path
+        self.query = query
+        self.fragment = fragment
+        // In the order path, fragment, query; no list of patterns made for the rules (all but a few) without problems.
+        var problems: [String] = []
+        if let problem = path?.pattern.problem { problems.append(problem) }
+        if let problem = fragment?.pattern.problem { problems.append(problem) }
         switch query {
-        case .whole(_, let pattern): patterns.append(pattern)
-        case .items(let items): patterns.append(contentsOf: items.map(\.pattern))
+        case .whole(_, let pattern): if let problem = pattern.problem { problems.append(problem) }
+        case .items(let items): problems += items.compactMap(\.pattern.problem)
         case .ignoredDictionary, nil: break
         }
-        problems = patterns.compactMap(\.problem)
+        self.problems = problems
     }
 }
 
@@ -44,10 +53,13 @@ struct CompiledDetail: Sendable {
     let rules: [CompiledRule]
     /// The rules that may match a given path, so a URL is not tried against every rule.
     let index: RuleIndex
+    /// Whether a rule reads URLs decoded (`percentEncoded: false`): if none does, a URL is not decoded.
+    let readsDecoded: Bool
 
     init(label: String, appIDs: [String], rules: [CompiledRule]) {
         (self.label, self.appIDs, self.rules) = (label, appIDs, rules)
         index = RuleIndex(rules)
+        readsDecoded = rules.contains { !$0.flags.percentEncoded }
     }
 }
 

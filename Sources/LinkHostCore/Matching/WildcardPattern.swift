@@ -16,23 +16,39 @@ public struct WildcardPattern: Sendable {
     /// Most automaton states one pattern may expand to; beyond this the pattern is refused, not run.
     public static let maximumStates = 250_000
 
-    private let states: [State]
-    /// The sets of `oneOf` states and the targets of `split` states, kept aside so `State` stays plain data
-    /// that the hot loop copies without reference counting.
-    private let sets: [Set<Unicode.Scalar>]
-    private let splits: [[Int]]
-    private let start: Int
+    /// The compiled automaton, in one object: a pattern is copied wherever a rule is read (hundreds of rules
+    /// for each URL a site's lint asks), and a copy then retains one reference, not each of its arrays.
+    private let automaton: Automaton
+
     /// The scalars every match begins with (the chain of plain scalars from the start, folded when case
     /// does not count): a text that does not begin so is refused before the automaton runs, which is most
     /// texts when a site has hundreds of rules with their own literal paths (`RuleIndex` looks rules up by it).
-    let prefix: [Unicode.Scalar]
+    var prefix: [Unicode.Scalar] { automaton.prefix }
     /// Whether `prefix` is the whole pattern: it matches exactly that text and nothing longer.
-    let isLiteral: Bool
-    /// For an automaton of at most 64 states, per state the states it enters without consuming (itself when
-    /// it consumes) as bits, so `matches` keeps its live set in one word and allocates nothing; empty otherwise.
-    private let closures: [UInt64]
-    /// The accepting state's bit in `closures`.
-    private let acceptBits: UInt64
+    var isLiteral: Bool { automaton.isLiteral }
+
+    /// The states and what `matches` reads of them.
+    private final class Automaton: Sendable {
+        let states: [State]
+        /// The sets of `oneOf` states and the targets of `split` states, kept aside so `State` stays plain data
+        /// that the hot loop copies without reference counting.
+        let sets: [Set<Unicode.Scalar>]
+        let splits: [[Int]]
+        let start: Int
+        let prefix: [Unicode.Scalar]
+        let isLiteral: Bool
+        /// For an automaton of at most 64 states, per state the states it enters without consuming (itself when
+        /// it consumes) as bits, so `matches` keeps its live set in one word and allocates nothing; empty otherwise.
+        let closures: [UInt64]
+        /// The accepting state's bit in `closures`.
+        let acceptBits: UInt64
+
+        init(states: [State], sets: [Set<Unicode.Scalar>], splits: [[Int]], start: Int, prefix: [Unicode.Scalar], isLiteral: Bool,
+             closures: [UInt64], acceptBits: UInt64) {
+            (self.states, self.sets, self.splits, self.start, self.prefix) = (states, sets, splits, start, prefix)
+            (self.isLiteral, self.closures, self.acceptBits) = (isLiteral, closures, acceptBits)
+        }
+    }
 
     private struct State: Sendable {
         enum Kind: UInt8, Sendable {
@@ -54,9 +70,14 @@ public struct WildcardPattern: Sendable {
         self.source = source
         self.caseSensitive = caseSensitive
         var builder = Builder(fold: !caseSensitive)
+        // A state per scalar of a pattern without variables, and the accepting one: grown once, not step by step.
+        builder.states.reserveCapacity(source.utf8.count + 1)
         var next = builder.add(State(kind: .accept))
         var problem: String?
-        for piece in PatternPiece.split(source).reversed() {
+        // A pattern without `$` is one piece of text (most patterns: no list of pieces to make).
+        let pieces = source.utf8.contains(UInt8(ascii: "$")) ? PatternPiece.split(source) : []
+        if pieces.isEmpty { next = builder.emitPattern(source, next: next) }
+        for piece in pieces.reversed() {
             switch piece {
             case .text(let text):
                 next = builder.emitPattern(text, next: next)
@@ -73,20 +94,25 @@ public struct WildcardPattern: Sendable {
             problem = "the pattern expands to more than \(Self.maximumStates) states"
         }
         self.problem = problem
-        if problem != nil {
-            (states, sets, splits, start) = ([State(kind: .fail)], [], [], 0)
-        } else {
-            (states, sets, splits, start) = (builder.states, builder.sets, builder.splits, next)
+        let (states, sets, splits, start): ([State], [Set<Unicode.Scalar>], [[Int]], Int) =
+            problem != nil ? ([State(kind: .fail)], [], [], 0) : (builder.states, builder.sets, builder.splits, next)
+        // Counted first, so the kept array is made at its size rather than grown scalar by scalar.
+        var state = start
+        var length = 0
+        while states[state].kind == .scalar {
+            length += 1
+            state = states[state].next
         }
         var prefix: [Unicode.Scalar] = []
-        var state = start
+        prefix.reserveCapacity(length)
+        state = start
         while states[state].kind == .scalar {
             prefix.append(states[state].scalar)
             state = states[state].next
         }
-        self.prefix = prefix
-        isLiteral = problem == nil && states[state].kind == .accept
-        (closures, acceptBits) = Self.closures(of: states, splits: splits)
+        let (closures, acceptBits) = Self.closures(of: states, splits: splits)
+        automaton = Automaton(states: states, sets: sets, splits: splits, start: start, prefix: prefix,
+                              isLiteral: problem == nil && states[state].kind == .accept, closures: closures, acceptBits: acceptBits)
     }
 
     /// `closures` and `acceptBits` for `states`: every state's targets have lower indices (the automaton is
@@ -97,21 +123,20 @@ public struct WildcardPattern: Sendable {
         var accept: UInt64 = 0
         for (index, state) in states.enumerated() {
             let bit = UInt64(1) << UInt64(index)
-            var targets: [Int] = []
             switch state.kind {
             case .scalar, .anyScalar, .oneOf: closures[index] = bit
             case .star:
-                closures[index] = bit
-                targets = [state.next]
-            case .split: targets = splits[state.side]
+                guard state.next < index else { return ([], 0) }
+                closures[index] = bit | closures[state.next]
+            case .split:
+                for target in splits[state.side] {
+                    guard target < index else { return ([], 0) }
+                    closures[index] |= closures[target]
+                }
             case .fail: break
             case .accept:
                 closures[index] = bit
                 accept |= bit
-            }
-            for target in targets {
-                guard target < index else { return ([], 0) }
-                closures[index] |= closures[target]
             }
         }
         return (closures, accept)
@@ -120,15 +145,17 @@ public struct WildcardPattern: Sendable {
     /// Whether the whole of `text` matches the pattern.
     public func matches(_ text: String) -> Bool {
         guard problem == nil else { return false }
+        let automaton = automaton
         var scalars = text.unicodeScalars.makeIterator()
-        for expected in prefix {
+        for expected in automaton.prefix {
             guard let raw = scalars.next(), (caseSensitive ? raw : Self.fold(raw)) == expected else { return false }
         }
-        if !closures.isEmpty { return matchesInWord(scalars) }
+        if !automaton.closures.isEmpty { return matchesInWord(scalars) }
+        let (states, sets) = (automaton.states, automaton.sets)
         var run = Run(stateCount: states.count)
         var live: [Int] = []
         var next: [Int] = []
-        var accepting = enter(start, run: &run, into: &live)
+        var accepting = enter(automaton.start, run: &run, into: &live)
         for raw in text.unicodeScalars {
             if live.isEmpty { return false }
             let scalar = caseSensitive ? raw : Self.fold(raw)
@@ -156,9 +183,11 @@ public struct WildcardPattern: Sendable {
     /// `matches` for an automaton of at most 64 states, the rest of the text after the literal prefix
     /// (which enters the state after it).
     private func matchesInWord(_ rest: String.UnicodeScalarView.Iterator) -> Bool {
+        let automaton = automaton
+        let (states, sets, closures, acceptBits) = (automaton.states, automaton.sets, automaton.closures, automaton.acceptBits)
         var rest = rest
-        var state = start
-        for _ in prefix { state = states[state].next }
+        var state = automaton.start
+        for _ in automaton.prefix { state = states[state].next }
         var live = closures[state]
         let consuming = ~acceptBits
         while let raw = rest.next() {
@@ -209,9 +238,9 @@ public struct WildcardPattern: Sendable {
         while let current = run.stack.popLast() {
             guard run.marks[current] != run.generation else { continue }
             run.marks[current] = run.generation
-            let node = states[current]
+            let node = automaton.states[current]
             switch node.kind {
-            case .split: run.stack.append(contentsOf: splits[node.side])
+            case .split: run.stack.append(contentsOf: automaton.splits[node.side])
             case .star:
                 live.append(current)
                 run.stack.append(node.next)

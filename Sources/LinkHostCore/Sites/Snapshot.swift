@@ -310,14 +310,13 @@ struct SnapshotBuild {
         let bytes: [UInt8]
         let route: Route
         let maxAge: Int
-        /// FNV-1a of every byte, computed once: tenants' documents differ in a few bytes (a team ID), so a
-        /// hash of some bytes made ten thousand of them collide (a quadratic start); equal keys still compare every byte.
+        /// A digest of every byte (`EntityTag.digest`, a word at a time), computed once: tenants' documents
+        /// differ in a few bytes (a team ID), so a hash of some bytes made ten thousand of them collide (a
+        /// quadratic start); equal keys still compare every byte.
         private let digest: UInt64
 
         init(bytes: [UInt8], route: Route, maxAge: Int) {
-            var digest: UInt64 = 0xcbf2_9ce4_8422_2325
-            for byte in bytes { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            (self.bytes, self.route, self.maxAge, self.digest) = (bytes, route, maxAge, digest)
+            (self.bytes, self.route, self.maxAge, self.digest) = (bytes, route, maxAge, EntityTag.digest(bytes.span))
         }
 
         func hash(into hasher: inout Hasher) {
