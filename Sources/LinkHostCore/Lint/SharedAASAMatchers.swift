@@ -16,92 +16,33 @@ final class SharedAASAMatchers {
         let rule: AASARuleReference?
     }
 
-    /// One rule set, compiled, and the answers it has given.
-    final class Answers {
+    /// The AASA compiled as iOS reads it, asked for an app ID.
+    struct Matcher: CanonicalMatcher {
         private let matcher: AASAMatcher
-        private var answers: [Question: Answer] = [:]
-
-        private struct Question: Hashable {
-            let url: String
-            let appID: String
-        }
 
         init(document: JSONValue) {
             matcher = AASAMatcher(document: document)
         }
 
-        /// What iOS does with `url` for `appID`, the host not checked.
-        func match(url: String, appID: String) -> Answer {
-            let question = Question(url: url, appID: appID)
-            if let known = answers[question] { return known }
-            let result = matcher.match(url: url, appID: appID, domain: "")
-            let answer = Answer(decision: result.decision, rule: result.rule)
-            answers[question] = answer
-            return answer
+        /// What iOS does with `url` for the app ID `app`, the host not checked.
+        func answer(url: String, app: String) -> Answer {
+            let result = matcher.match(url: url, appID: app, domain: "")
+            return Answer(decision: result.decision, rule: result.rule)
         }
     }
 
     /// One site's document, and the answers of its rule set.
-    final class Entry {
-        /// The document as generated.
-        let document: JSONValue
-        /// The answers of its rule set, shared with every site of the same rules.
-        let answers: Answers
-        /// Each app ID's stand-in in the canonical document; nil when the document is asked as it is.
-        private let slots: [String: String]?
-        /// The site's origin, which the canonical form asks under `standInOrigin`.
-        private let origin: String
-        /// The document's own answers, for the questions the canonical form cannot take.
-        private lazy var own = Answers(document: document)
+    typealias Entry = CanonicalAnswers<Matcher>.Entry
 
-        init(document: JSONValue, answers: Answers, slots: [String: String]?, origin: String) {
-            (self.document, self.answers, self.slots, self.origin) = (document, answers, slots, origin)
-        }
-
-        /// What iOS does with `url` for `appID`, the host not checked.
-        func match(url: String, appID: String) -> Answer {
-            guard let slots else { return answers.match(url: url, appID: appID) }
-            // The canonical form answers for the apps it lists and URLs under the site's origin; any other
-            // question (an app the document does not list) has no stand-in, and is asked of a matcher of its own.
-            guard let slot = slots[appID], url.hasPrefix(origin), url.utf8.dropFirst(origin.utf8.count).first == UInt8(ascii: "/") else {
-                return own.match(url: url, appID: appID)
-            }
-            return answers.match(url: Self.standInOrigin + url.dropFirst(origin.count), appID: slot)
-        }
-
-        /// The origin every canonical question is asked under.
-        static let standInOrigin = "https://example.com"
-    }
-
-    /// How many rule sets are kept.
-    let capacity: Int
-    /// The kept documents and their answers, the most recent last: tenants of one rule set come one after
-    /// another, and a document is compared, not written out and hashed, to find its answers.
-    private var kept: [(document: JSONValue, answers: Answers)] = []
+    private let shared: CanonicalAnswers<Matcher>
 
     init(capacity: Int = 8) {
-        self.capacity = capacity
+        shared = CanonicalAnswers(capacity: capacity)
     }
 
     /// The entry of `site`'s generated AASA, sharing the answers of a kept rule set when the site's are the same.
     func entry(for site: Site) -> Entry {
-        let document = AASAGenerator.document(for: site.config)
-        let origin = ServedConsistency.origin(of: site.config)
-        // An origin that is not plainly `scheme://authority` would read its URLs otherwise than the stand-in's.
-        let plainOrigin = (try? SplitURL(origin + "/")).map { ($0.scheme == "https" || $0.scheme == "http") && $0.path == "/" } ?? false
-        guard plainOrigin, let (canonical, slots) = Self.canonical(document) else {
-            return Entry(document: document, answers: answers(for: document), slots: nil, origin: origin)
-        }
-        return Entry(document: document, answers: answers(for: canonical), slots: slots, origin: origin)
-    }
-
-    /// The kept answers of `document`, or new ones.
-    private func answers(for document: JSONValue) -> Answers {
-        if let known = kept.last(where: { $0.document == document }) { return known.answers }
-        let made = Answers(document: document)
-        kept.append((document, made))
-        if kept.count > capacity { kept.removeFirst() }
-        return made
+        shared.entry(document: AASAGenerator.document(for: site.config), origin: ServedConsistency.origin(of: site.config), canonical: Self.canonical)
     }
 
     /// `document`'s `applinks` alone, each app ID of its details replaced by `A0`, `A1`… in order of first
@@ -130,5 +71,12 @@ final class SharedAASAMatchers {
         }
         for index in applinks.members.indices where applinks.members[index].key == "details" { applinks.members[index].value = .array(renamed) }
         return (.object(JSONObject([JSONMember("applinks", .object(applinks))])), slots)
+    }
+}
+
+extension CanonicalAnswers<SharedAASAMatchers.Matcher>.Entry {
+    /// What iOS does with `url` for `appID`, the host not checked.
+    func match(url: String, appID: String) -> SharedAASAMatchers.Answer {
+        match(url: url, app: appID)
     }
 }

@@ -15,65 +15,30 @@ final class SharedAndroidMatchers {
         let rule: Int?
     }
 
-    /// One document, compiled, and the answers it has given.
-    final class Answers {
+    /// The assetlinks.json compiled as Android 15+ reads it, asked for a package name.
+    struct Matcher: CanonicalMatcher {
         private let matcher: AndroidLinkMatcher
-        private var answers: [Question: Answer] = [:]
-
-        private struct Question: Hashable {
-            let url: String
-            let packageName: String
-        }
 
         init(document: JSONValue) {
             matcher = AndroidLinkMatcher(document: document)
         }
 
-        /// What Android 15+ does with `url` for `packageName`, the host not checked.
-        func match(url: String, packageName: String) -> Answer {
-            let question = Question(url: url, packageName: packageName)
-            if let known = answers[question] { return known }
-            let result = matcher.match(url: url, packageName: packageName, domain: "")
-            let answer = Answer(opensApp: result.opensApp, rule: result.rule)
-            answers[question] = answer
-            return answer
+        /// What Android 15+ does with `url` for the package `app`, the host not checked.
+        func answer(url: String, app: String) -> Answer {
+            let result = matcher.match(url: url, packageName: app, domain: "")
+            return Answer(opensApp: result.opensApp, rule: result.rule)
         }
     }
 
     /// One site's document, and the answers of its canonical form.
-    final class Entry {
-        /// The answers of its canonical form, shared with every site of the same rules.
-        let answers: Answers
-        private let document: JSONValue
-        private let slots: [String: String]?
-        private let origin: String
-        /// The document's own answers, for the questions the canonical form cannot take.
-        private lazy var own = Answers(document: document)
+    typealias Entry = CanonicalAnswers<Matcher>.Entry
 
-        init(document: JSONValue, answers: Answers, slots: [String: String]?, origin: String) {
-            (self.document, self.answers, self.slots, self.origin) = (document, answers, slots, origin)
-        }
-
-        /// What Android 15+ does with `url` for `packageName`, the host not checked.
-        func match(url: String, packageName: String) -> Answer {
-            guard let slots else { return answers.match(url: url, packageName: packageName) }
-            guard let slot = slots[packageName], url.hasPrefix(origin), url.utf8.dropFirst(origin.utf8.count).first == UInt8(ascii: "/") else {
-                return own.match(url: url, packageName: packageName)
-            }
-            return answers.match(url: SharedAASAMatchers.Entry.standInOrigin + url.dropFirst(origin.count), packageName: slot)
-        }
-    }
-
-    /// How many canonical documents are kept.
-    let capacity: Int
-    /// The kept documents and their answers, the most recent last: tenants of one rule set come one after
-    /// another, and a document is compared, not written out and hashed, to find its answers.
-    private var kept: [(document: JSONValue, answers: Answers)] = []
+    private let shared: CanonicalAnswers<Matcher>
     /// The dynamic rules last translated, by the AASA settings they came from: tenants share their settings.
     private var lastRules: (settings: AASASettings, rules: DynamicRuleSet)?
 
     init(capacity: Int = 8) {
-        self.capacity = capacity
+        shared = CanonicalAnswers(capacity: capacity)
     }
 
     /// `AssetLinksGenerator.dynamicRules(for:)`, translated once for sites of the same AASA settings in a row.
@@ -86,21 +51,7 @@ final class SharedAndroidMatchers {
 
     /// The entry of `site`'s generated assetlinks.json, whose URLs are asked under `origin`.
     func entry(for site: SiteConfig, origin: String) -> Entry {
-        let document = AssetLinksGenerator.document(for: site, rules: dynamicRules(for: site))
-        let plainOrigin = (try? SplitURL(origin + "/")).map { ($0.scheme == "https" || $0.scheme == "http") && $0.path == "/" } ?? false
-        guard plainOrigin, let (canonical, slots) = Self.canonical(document) else {
-            return Entry(document: document, answers: answers(for: document), slots: nil, origin: origin)
-        }
-        return Entry(document: document, answers: answers(for: canonical), slots: slots, origin: origin)
-    }
-
-    /// The kept answers of `document`, or new ones.
-    private func answers(for document: JSONValue) -> Answers {
-        if let known = kept.last(where: { $0.document == document }) { return known.answers }
-        let made = Answers(document: document)
-        kept.append((document, made))
-        if kept.count > capacity { kept.removeFirst() }
-        return made
+        shared.entry(document: AssetLinksGenerator.document(for: site, rules: dynamicRules(for: site)), origin: origin, canonical: Self.canonical)
     }
 
     /// `document` with each non-empty package name replaced by `p0`, `p1`… in order of first appearance and
@@ -128,5 +79,12 @@ final class SharedAndroidMatchers {
             return .object(object)
         }
         return (.array(renamed), slots)
+    }
+}
+
+extension CanonicalAnswers<SharedAndroidMatchers.Matcher>.Entry {
+    /// What Android 15+ does with `url` for `packageName`, the host not checked.
+    func match(url: String, packageName: String) -> SharedAndroidMatchers.Answer {
+        match(url: url, app: packageName)
     }
 }
