@@ -45,12 +45,11 @@ struct NotFoundPageTests {
         #expect(response.bodyText.contains("Example Video"), "the page names the site's app, filled in at the request")
     }
 
-    @Test("sites of one static tree share one bake of the 404 whatever their app, and each page names its own app")
-    func sharedBake() throws {
-        let root = try Fixtures.temporaryFolder(files: ["404.html": try Self.shipped])
-        defer { removeItem(root) }
+    /// The valid config with two tenants beside it, t0.example.com ("Alpha <Calls>") and t1.example.com
+    /// ("Beta Video"), which take `staticRoot` as their static tree and differ only in host and app name.
+    static func twoTenants(staticRoot: String) throws -> Config {
         var config = try Fixtures.config(Fixtures.validConfig)
-        config.sites[0].staticFiles.root = root
+        config.sites[0].staticFiles.root = staticRoot
         for (index, name) in ["Alpha <Calls>", "Beta Video"].enumerated() {
             var site = config.sites[0]
             site.hosts = ["t\(index).example.com"]
@@ -58,6 +57,14 @@ struct NotFoundPageTests {
             site.sections.site = "sites[\(index)]"
             config.sites.append(site)
         }
+        return config
+    }
+
+    @Test("sites of one static tree share one bake of the 404 whatever their app, and each page names its own app")
+    func sharedBake() throws {
+        let root = try Fixtures.temporaryFolder(files: ["404.html": try Self.shipped])
+        defer { removeItem(root) }
+        let config = try Self.twoTenants(staticRoot: root)
         let snapshot = try Snapshot(config: config)
         let router = Router(snapshot: snapshot)
         // The top level's tree is another (its /.well-known/ files are its own): the two tenants share theirs.
@@ -88,15 +95,7 @@ struct NotFoundPageTests {
         let home = try String(contentsOfFile: "public/index.html", encoding: .utf8)
         let root = try Fixtures.temporaryFolder(files: ["index.html": home])
         defer { removeItem(root) }
-        var config = try Fixtures.config(Fixtures.validConfig)
-        config.sites[0].staticFiles.root = root
-        for (index, name) in ["Alpha <Calls>", "Beta Video"].enumerated() {
-            var site = config.sites[0]
-            site.hosts = ["t\(index).example.com"]
-            site.apps[0].name = name
-            site.sections.site = "sites[\(index)]"
-            config.sites.append(site)
-        }
+        let config = try Self.twoTenants(staticRoot: root)
         let router = Router(snapshot: try Snapshot(config: config))
         var bodies: [[UInt8]] = []
         for (host, name) in [("t0.example.com", "Alpha <Calls>"), ("t1.example.com", "Beta Video")] {
