@@ -234,7 +234,8 @@ package final class Server: Sendable {
         return max(1, min(configured, available - reservedDescriptors))
     }
 
-    private static func processorCount() -> Int {
+    /// How many processors are online: how many threads the answer path and `validate` use.
+    public static func processorCount() -> Int {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
     }
 

@@ -207,14 +207,14 @@ package enum Supervisor {
     /// that fails falls back to its version in `lastGood` (the sites serving, by file name), or is left out;
     /// each such site is one error line.
     static func load(_ options: ServeOptions, file: ConfigFile, generation: Int, lastGood: [String: SiteConfig] = [:]) throws(ConfigError) -> (Snapshot, TLSMaterial?) {
-        var config = try ConfigLoader.parse(file.bytes, source: options.configPath, environment: options.environment, configPath: options.configPath, lastGood: lastGood)
+        var config = try ConfigLoader.parse(file.bytes, source: options.configPath, environment: options.environment, configPath: options.configPath, lastGood: lastGood, cores: Server.processorCount())
         if let host = options.host { config.server.host = host }
         if let port = options.port { config.server.port = port }
         if let refusal = ExampleConfig.acmeRefusal(config, environment: options.environment) {
             throw ConfigError(source: options.configPath, diagnostics: [ConfigDiagnostic(.lh121, path: "", message: refusal)])
         }
         let identity = config.siteFilesDigest.isEmpty ? file.sha256 : ConfigFile.sha256(file.bytes + Array(config.siteFilesDigest.utf8))
-        let snapshot = try Snapshot(config: config, generation: generation, configSHA256: identity, lastGood: lastGood)
+        let snapshot = try Snapshot(config: config, generation: generation, configSHA256: identity, lastGood: lastGood, cores: Server.processorCount())
         let tls = try config.server.tls.map { settings throws(ConfigError) in try TLSMaterial(settings) }
         for warning in snapshot.warnings { Lifecycle.warning("\(options.configPath): \(warning)") }
         // One line per failed tenant, each whole: a log search for the site or LH133 finds it.

@@ -130,7 +130,7 @@ enum ValidateCommand: Command {
                 reports.append(LintReport(source: file, diagnostics: [LintDiagnostic(failure.code, .error, path: "", failure.message)]))
             }
         } else {
-            let outcome = ConfigLinter.lint(path: configPath(arguments, environment: environment), environment: environment, site: arguments["--site"])
+            let outcome = ConfigLinter.lint(path: configPath(arguments, environment: environment), environment: environment, site: arguments["--site"], cores: Server.processorCount())
             if let unknown = outcome.unknownSite {
                 throw UsageError(message: "--site \(unknown): no site of the config has that id, first host or site file name", command: name)
             }

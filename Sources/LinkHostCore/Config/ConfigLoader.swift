@@ -22,8 +22,10 @@ public enum ConfigLoader {
 
     /// Validates config bytes; `source` names them in errors. `siteFiles` are found from `configPath`'s
     /// folder (the working directory without one); a failing site file falls back to its `lastGood` site.
+    /// `cores` read many sites side by side.
     public static func parse(
-        _ bytes: [UInt8], source: String = "config", environment: [String: String] = [:], configPath: String? = nil, lastGood: [String: SiteConfig] = [:]
+        _ bytes: [UInt8], source: String = "config", environment: [String: String] = [:], configPath: String? = nil, lastGood: [String: SiteConfig] = [:],
+        cores: Int = 1
     ) throws(ConfigError) -> Config {
         let document: JSONValue
         do {
@@ -31,7 +33,7 @@ public enum ConfigLoader {
         } catch {
             throw ConfigError(source: source, diagnostics: [ConfigDiagnostic(.lh100, path: "", message: "not valid JSON at line \(error.line), column \(error.column): \(error.message)")])
         }
-        let (config, diagnostics) = validate(document, environment: environment, configPath: configPath, lastGood: lastGood)
+        let (config, diagnostics) = validate(document, environment: environment, configPath: configPath, lastGood: lastGood, cores: cores)
         guard let config, !diagnostics.contains(where: { $0.severity == .error }) else {
             throw ConfigError(source: source, diagnostics: diagnostics, siteNames: config?.siteNames ?? [:])
         }
@@ -39,9 +41,9 @@ public enum ConfigLoader {
     }
 
     /// Validates a parsed document; returns the config (nil when unusable) and all diagnostics, warnings included,
-    /// except those of site files that failed, which `Config.siteFileFailures` holds.
+    /// except those of site files that failed, which `Config.siteFileFailures` holds; `cores` read many sites side by side.
     public static func validate(
-        _ document: JSONValue, environment: [String: String] = [:], configPath: String? = nil, lastGood: [String: SiteConfig] = [:]
+        _ document: JSONValue, environment: [String: String] = [:], configPath: String? = nil, lastGood: [String: SiteConfig] = [:], cores: Int = 1
     ) -> (Config?, [ConfigDiagnostic]) {
         var reader = ConfigReader()
         guard let root = reader.object(document, at: "", allowed: ConfigKeys.members(of: "")) else { return (nil, reader.diagnostics) }
@@ -55,9 +57,9 @@ public enum ConfigLoader {
         }
         let defaultSite = topLevel.site(hosts: [], inheriting: nil)
         topLevel.resolvedAASA = defaultSite.aasa
-        let sites = SitesReader.read(root["sites"], topLevel: topLevel, reader: &reader)
+        let sites = SitesReader.read(root["sites"], topLevel: topLevel, cores: cores, reader: &reader)
         AppsReader.checkNames([defaultSite] + sites, reader: &reader)
-        let files = SiteFiles.read(root["siteFiles"], configPath: configPath ?? "", topLevel: topLevel, sites: sites, server: server, lastGood: lastGood, reader: &reader)
+        let files = SiteFiles.read(root["siteFiles"], configPath: configPath ?? "", topLevel: topLevel, sites: sites, server: server, lastGood: lastGood, cores: cores, reader: &reader)
         ACMESettingsReader.check(server, sites: [defaultSite] + sites + files.sites, reader: &reader)
         var config = Config(server: server, observability: observability, sites: [defaultSite] + sites + files.sites)
         (config.siteFiles, config.siteFileFailures, config.siteFilesDigest) = (files.pattern, files.failures, files.digest)

@@ -25,10 +25,10 @@ enum SiteFiles {
     }
 
     /// Reads the files of `value` (the `siteFiles` member) after the config's own `sites`, checking each
-    /// against those and the files before it.
+    /// against those and the files before it; `cores` read files side by side.
     static func read(
         _ value: JSONValue?, configPath: String, topLevel: SiteDraft, sites: [SiteConfig], server: ServerSettings,
-        lastGood: [String: SiteConfig], reader: inout ConfigReader
+        lastGood: [String: SiteConfig], cores: Int = 1, reader: inout ConfigReader
     ) -> Outcome {
         var outcome = Outcome()
         guard let value else { return outcome }
@@ -47,58 +47,113 @@ enum SiteFiles {
             return outcome
         }
         var claims = Claims(sites: sites, acmeHosts: server.acme?.hosts ?? [])
-        for name in names {
-            let path = sitePath(name)
-            var own = ConfigReader()
-            var site: SiteConfig?
-            if name.contains("]") || name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
-                own.error(.lh131, path, "the file name \(pattern.shown(name)) holds \"]\" or a control character, which cannot name a site; rename the file")
-            } else {
-                site = readSite(pattern.path(of: name), shown: pattern.shown(name), at: path, topLevel: topLevel, server: server, claims: &claims, digest: &outcome.digest, name: name, reader: &own)
-            }
-            let errors = own.diagnostics.contains { $0.severity == .error }
-            // The hosts a failed file took while it was read are free again (its last good version may take them).
-            if errors, let site { claims.release(site) }
-            if let site, !errors {
-                claims.add(site)
-                outcome.sites.append(site)
-                reader.append(own.diagnostics)
-                continue
-            }
-            let fallback = lastGood[name].flatMap { claims.clash($0) == nil ? $0 : nil }
-            outcome.failures.append(SiteFileFailure(
-                name: name, file: SiteFilePattern.printable(pattern.shown(name)), site: site?.label ?? lastGood[name]?.label ?? SiteFilePattern.printable(name),
-                diagnostics: own.diagnostics.filter { $0.severity == .error }, servesLastGood: fallback != nil))
-            if let fallback {
-                claims.add(fallback)
-                outcome.sites.append(fallback)
+        // Files are read and parsed on the cores a window at a time (the parsed documents of a window are kept
+        // until its sites join); each joins the others in file-name order, as if read one after another.
+        for start in stride(from: 0, to: names.count, by: window) {
+            let batch = names[start..<min(start + window, names.count)]
+            let reads = OrderedChunks.map(batch.count, chunks: OrderedChunks.chunkCount(for: batch.count, cores: cores)) { range in
+                batch[(batch.startIndex + range.lowerBound)..<(batch.startIndex + range.upperBound)].map { name in
+                    usable(name) ? FileRead(pattern.path(of: name), shown: pattern.shown(name), at: sitePath(name), name: name, topLevel: topLevel) : nil
+                }
+            }.joined()
+            for (name, read) in zip(batch, reads) {
+                join(name, read, pattern: pattern, topLevel: topLevel, server: server, lastGood: lastGood, claims: &claims, outcome: &outcome, reader: &reader)
             }
         }
         return outcome
     }
 
-    /// Reads one file's site: its own reader collects its problems, so they fail it alone.
-    private static func readSite(
-        _ file: String, shown: String, at path: String, topLevel: SiteDraft, server: ServerSettings, claims: inout Claims,
+    /// How many files are read on the cores before their sites join the others.
+    static let window = 512
+
+    /// Whether a file's name can name a site (`sites[name]`).
+    private static func usable(_ name: String) -> Bool {
+        !name.contains("]") && !name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F })
+    }
+
+    /// Adds one file's site to `outcome` (or its failure, and its last good version when that fits).
+    private static func join(
+        _ name: String, _ read: FileRead?, pattern: SiteFilePattern, topLevel: SiteDraft, server: ServerSettings, lastGood: [String: SiteConfig],
+        claims: inout Claims, outcome: inout Outcome, reader: inout ConfigReader
+    ) {
+        let path = sitePath(name)
+        var own = ConfigReader()
+        var site: SiteConfig?
+        if let read {
+            site = settle(read, at: path, topLevel: topLevel, server: server, claims: &claims, digest: &outcome.digest, name: name, reader: &own)
+        } else {
+            own.error(.lh131, path, "the file name \(pattern.shown(name)) holds \"]\" or a control character, which cannot name a site; rename the file")
+        }
+        let errors = own.diagnostics.contains { $0.severity == .error }
+        // The hosts a failed file took while it was read are free again (its last good version may take them).
+        if errors, let site { claims.release(site) }
+        if let site, !errors {
+            claims.add(site)
+            outcome.sites.append(site)
+            reader.append(own.diagnostics)
+            return
+        }
+        let fallback = lastGood[name].flatMap { claims.clash($0) == nil ? $0 : nil }
+        outcome.failures.append(SiteFileFailure(
+            name: name, file: SiteFilePattern.printable(pattern.shown(name)), site: site?.label ?? lastGood[name]?.label ?? SiteFilePattern.printable(name),
+            diagnostics: own.diagnostics.filter { $0.severity == .error }, servesLastGood: fallback != nil))
+        if let fallback {
+            claims.add(fallback)
+            outcome.sites.append(fallback)
+        }
+    }
+
+    /// One file read and parsed, and its site read as if no other site held a host: what does not depend on
+    /// the other files.
+    private struct FileRead: Sendable {
+        /// The file's line of the config's identity; empty when it could not be read.
+        var digest = ""
+        var document: JSONValue?
+        /// Why it could not be read or parsed.
+        var problems: [ConfigDiagnostic] = []
+        var alone: SitesReader.Unclaimed?
+
+        init(_ file: String, shown: String, at path: String, name: String, topLevel: SiteDraft) {
+            let bytes: [UInt8]
+            do {
+                bytes = try FileSystem.readFile(file, maximumSize: maximumFileSize)
+            } catch {
+                problems = [ConfigDiagnostic(.lh131, path: path, message: "\(shown) cannot be read: \(error)")]
+                return
+            }
+            digest = "\(name) \(bytes.count):\(fnv1a(bytes))\n"
+            do {
+                document = try JSONParser.parse(bytes)
+            } catch {
+                problems = [ConfigDiagnostic(.lh131, path: path, message: "\(shown) is not valid JSON at line \(error.line), column \(error.column): \(error.message)")]
+                return
+            }
+            alone = document.map { SitesReader.Unclaimed($0, at: path, topLevel: topLevel) }
+        }
+    }
+
+    /// One file's site checked against the sites before it: its own reader collects its problems, so they
+    /// fail it alone.
+    private static func settle(
+        _ read: FileRead, at path: String, topLevel: SiteDraft, server: ServerSettings, claims: inout Claims,
         digest: inout String, name: String, reader: inout ConfigReader
     ) -> SiteConfig? {
-        let bytes: [UInt8]
-        do {
-            bytes = try FileSystem.readFile(file, maximumSize: maximumFileSize)
-        } catch {
-            reader.error(.lh131, path, "\(shown) cannot be read: \(error)")
+        digest += read.digest
+        guard let document = read.document, let alone = read.alone else {
+            reader.append(read.problems)
             return nil
         }
-        digest += "\(name) \(bytes.count):\(fnv1a(bytes))\n"
-        let document: JSONValue
-        do {
-            document = try JSONParser.parse(bytes)
-        } catch {
-            reader.error(.lh131, path, "\(shown) is not valid JSON at line \(error.line), column \(error.column): \(error.message)")
-            return nil
+        let found: SiteConfig?
+        if alone.claims.keys.contains(where: { claims.hosts[$0] != nil }) {
+            // A host an earlier site holds: read again against the claims (the claims themselves, not a copy:
+            // copying 10,000 hosts for each of 10,000 files is quadratic).
+            found = SitesReader.readSite(document, at: path, topLevel: topLevel, claimed: &claims.hosts, reader: &reader)
+        } else {
+            claims.hosts.merge(alone.claims) { earlier, _ in earlier }
+            reader.append(alone.diagnostics)
+            found = alone.site
         }
-        // The claims themselves, not a copy: copying 10,000 hosts for each of 10,000 files is quadratic.
-        guard var site = SitesReader.readSite(document, at: path, topLevel: topLevel, claimed: &claims.hosts, reader: &reader) else { return nil }
+        guard var site = found else { return nil }
         site.file = name
         if let clash = claims.clash(site) { reader.error(.lh132, path, clash) }
         if server.acme != nil {

@@ -113,15 +113,43 @@ struct InheritedKeys<Settings>: Sendable {
 
 /// Reads `sites`: each entry's hosts and site-level keys, completed from the top level.
 enum SitesReader {
-    static func read(_ value: JSONValue?, topLevel: SiteDraft, reader: inout ConfigReader) -> [SiteConfig] {
+    /// The sites of `value`; with more than one core, each is read on its own (`Unclaimed`) in chunks on `cores`
+    /// and joined in order, so a site's problems and the claims on its hosts are as if read one after another.
+    static func read(_ value: JSONValue?, topLevel: SiteDraft, cores: Int = 1, reader: inout ConfigReader) -> [SiteConfig] {
         guard let value, let elements = reader.elements(value, at: "sites", expected: "an array of sites, each with \"hosts\"") else { return [] }
+        let alone = OrderedChunks.map(elements.count, chunks: OrderedChunks.chunkCount(for: elements.count, cores: cores)) { range in
+            elements[range].map { Unclaimed($0.value, at: $0.path, topLevel: topLevel) }
+        }.joined()
         var sites: [SiteConfig] = []
         var claimed: [String: String] = [:]
-        for (element, path) in elements {
-            if let site = readSite(element, at: path, topLevel: topLevel, claimed: &claimed, reader: &reader) { sites.append(site) }
+        for (read, (element, path)) in zip(alone, elements) {
+            let site: SiteConfig?
+            if read.claims.keys.contains(where: { claimed[$0] != nil }) {
+                // A host an earlier site holds: read again against the claims, which name it.
+                site = readSite(element, at: path, topLevel: topLevel, claimed: &claimed, reader: &reader)
+            } else {
+                site = read.site
+                claimed.merge(read.claims) { earlier, _ in earlier }
+                reader.append(read.diagnostics)
+            }
+            if let site { sites.append(site) }
         }
         checkIDs(sites, reader: &reader)
         return sites
+    }
+
+    /// One site read as if no other site held a host: the same site, problems and claims as `readSite` gives
+    /// whenever none of `claims` is an earlier site's.
+    struct Unclaimed: Sendable {
+        let site: SiteConfig?
+        let diagnostics: [ConfigDiagnostic]
+        let claims: [String: String]
+
+        init(_ element: JSONValue, at path: String, topLevel: SiteDraft) {
+            var (claims, reader) = ([String: String](), ConfigReader())
+            site = SitesReader.readSite(element, at: path, topLevel: topLevel, claimed: &claims, reader: &reader)
+            (diagnostics, self.claims) = (reader.diagnostics, claims)
+        }
     }
 
     /// One site object (an entry of `sites`, or a site file's whole document) at `path`; `claimed` holds the

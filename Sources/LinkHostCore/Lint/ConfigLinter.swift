@@ -15,21 +15,22 @@ public enum ConfigLinter {
     }
 
     /// Lints the config file at `path` with the environment overrides `serve` would apply; with `site` (an id,
-    /// a first host or a site file's name), that one site in the context of the rest (`SiteChoice`).
-    public static func lint(path: String, environment: [String: String] = [:], site: String? = nil) -> Outcome {
+    /// a first host or a site file's name), that one site in the context of the rest (`SiteChoice`); `cores` is how
+    /// many the deep checks of many sites may use.
+    public static func lint(path: String, environment: [String: String] = [:], site: String? = nil, cores: Int = 1) -> Outcome {
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readFile(path)
         } catch {
             return Outcome(report: LintReport(source: path, diagnostics: [LintDiagnostic(.lh100, .error, path: "", "cannot read the config file: \(error)")]), snapshot: nil)
         }
-        let outcome = lint(bytes: bytes, source: path, environment: environment, configPath: path, site: site)
+        let outcome = lint(bytes: bytes, source: path, environment: environment, configPath: path, site: site, cores: cores)
         let found = outcome.report.diagnostics + (site == nil ? FilePermissionLint.configFileDiagnostics(path: path) : [])
         return Outcome(report: LintReport(source: path, diagnostics: found, siteNames: outcome.report.siteNames), snapshot: outcome.snapshot, unknownSite: outcome.unknownSite)
     }
 
     /// Lints config bytes; `source` names them in the report, `configPath` is where `siteFiles` is read from.
-    public static func lint(bytes: [UInt8], source: String, environment: [String: String] = [:], configPath configFile: String? = nil, site chosen: String? = nil) -> Outcome {
+    public static func lint(bytes: [UInt8], source: String, environment: [String: String] = [:], configPath configFile: String? = nil, site chosen: String? = nil, cores: Int = 1) -> Outcome {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
@@ -37,7 +38,7 @@ public enum ConfigLinter {
             let diagnostic = LintDiagnostic(.lh100, .error, path: "", "not valid JSON at line \(error.line), column \(error.column): \(error.message)")
             return Outcome(report: LintReport(source: source, diagnostics: [diagnostic]), snapshot: nil)
         }
-        let (config, loaderDiagnostics) = ConfigLoader.validate(document, environment: environment, configPath: configFile)
+        let (config, loaderDiagnostics) = ConfigLoader.validate(document, environment: environment, configPath: configFile, cores: cores)
         var found = loaderDiagnostics.map(LintDiagnostic.init)
         if let config {
             found += config.sites.flatMap(AssetLinksLinter.configWarnings) + ACMELint.diagnostics(config) + FilePermissionLint.keyDiagnostics(config)
@@ -52,7 +53,7 @@ public enum ConfigLinter {
         }
         let snapshot: Snapshot
         do {
-            snapshot = try Snapshot(config: config)
+            snapshot = try Snapshot(config: config, cores: cores)
         } catch {
             found += error.diagnostics.map(LintDiagnostic.init) + failureDiagnostics(config.siteFileFailures)
             return Outcome(report: report(source, found, config: config, chosen: chosen), snapshot: nil)
@@ -62,12 +63,27 @@ public enum ConfigLinter {
         found += snapshot.warnings.map(LintDiagnostic.init)
         // Each site's AASA and assetlinks.json are compiled for matching once for all the passes, and once for
         // sites of the same rules whatever their apps (`SharedAASAMatchers`, `SharedAndroidMatchers`); the
-        // platform findings come after every site's others.
+        // platform findings come after every site's others. Sites are checked in chunks on the machine's cores,
+        // each chunk with its own shared matchers, and the findings joined in site order.
+        let checked = snapshot.sites.filter { choice?.includes($0.config) ?? true }
+        let chunks = OrderedChunks.map(checked.count, chunks: OrderedChunks.chunkCount(for: checked.count, cores: cores)) { range in
+            deepDiagnostics(of: checked[range], in: snapshot)
+        }
+        found += chunks.flatMap(\.site) + chunks.flatMap(\.platform)
+        found += failureDiagnostics(served.siteFileFailures)
+        // Sites that inherit a setting share its findings; the report keeps each once.
+        return Outcome(report: report(source, found, config: served, chosen: chosen), snapshot: snapshot, unknownSite: choice?.path == nil ? chosen : nil)
+    }
+
+    /// The deep checks of consecutive `sites`: each one's generated AASA, what the server answers against it, and
+    /// the platform findings (which the report lists after every site's others).
+    private static func deepDiagnostics(of sites: ArraySlice<Site>, in snapshot: Snapshot) -> (site: [LintDiagnostic], platform: [LintDiagnostic]) {
+        var found: [LintDiagnostic] = []
         var platform: [LintDiagnostic] = []
         let shared = SharedAASAMatchers()
         let androidMatchers = SharedAndroidMatchers()
         let documentLint = SharedAASALint()
-        for site in snapshot.sites where choice?.includes(site.config) ?? true {
+        for site in sites {
             let render: (DocumentPath) -> String = { configPath(for: $0, site: site.config) }
             let matcher = shared.entry(for: site)
             let generated = matcher.document
@@ -80,9 +96,7 @@ public enum ConfigLinter {
             }
             platform += PlatformConsistency.diagnostics(site: site, matcher: matcher, androidMatchers: androidMatchers) { render($0.documentPath) }.map { $0.found(in: foundIn) }
         }
-        found += platform + failureDiagnostics(served.siteFileFailures)
-        // Sites that inherit a setting share its findings; the report keeps each once.
-        return Outcome(report: report(source, found, config: served, chosen: chosen), snapshot: snapshot, unknownSite: choice?.path == nil ? chosen : nil)
+        return (found, platform)
     }
 
     /// Each failed site file's errors, then the LH133 line that says what became of its site.

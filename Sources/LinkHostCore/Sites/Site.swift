@@ -29,16 +29,29 @@ public final class Site: Sendable {
     /// The path of the Digital Asset Links file.
     public static let assetLinksPath = "/.well-known/assetlinks.json"
 
+    /// A site's generated association files, which depend on its settings alone (so many sites' are made side by side).
+    struct Documents: Sendable {
+        /// The AASA, empty without iOS apps.
+        let aasa: [UInt8]
+        /// assetlinks.json, empty without Android apps.
+        let assetLinks: [UInt8]
+
+        init(_ config: SiteConfig) {
+            // In storage of their own size from the start: the documents are kept (by the build's key, then as the
+            // prepared body), and the writer's buffer has room for up to as many bytes again.
+            aasa = config.apps.isEmpty ? [] : Site.exactlySized(AASAGenerator.bytes(for: config))
+            assetLinks = config.android.isEmpty ? [] : Site.exactlySized(AssetLinksGenerator.bytes(for: config))
+        }
+    }
+
     /// Builds a site, loading the files its settings name into `build`; throws with every problem found.
-    init(_ config: SiteConfig, index: Int, build: inout SnapshotBuild) throws(ConfigError) {
+    init(_ config: SiteConfig, index: Int, documents made: Documents? = nil, build: inout SnapshotBuild) throws(ConfigError) {
         let sections = config.sections
-        // In storage of their own size from the start: the documents are kept (by the build's key, then as the
-        // prepared body), and the writer's buffer has room for up to as many bytes again.
-        let aasa = config.apps.isEmpty ? [] : Self.exactlySized(AASAGenerator.bytes(for: config))
+        let made = made ?? Documents(config)
+        let (aasa, assetLinks) = (made.aasa, made.assetLinks)
         if aasa.count > AASAGenerator.maximumSize {
             throw ConfigError(source: "aasa", diagnostics: [ConfigDiagnostic(.lh110, path: sections.aasa, message: "the generated file is \(aasa.count) bytes, more than Apple's limit of \(AASAGenerator.maximumSize) bytes; merge rules or use wildcards")])
         }
-        let assetLinks = config.android.isEmpty ? [] : Self.exactlySized(AssetLinksGenerator.bytes(for: config))
         let template = try Self.template(config, build: &build)
         let tree = try Self.staticTree(config, isDefault: index == 0, build: &build)
         let notFoundStrings = tree.notFoundTemplate?.usedStrings.subtracting(NotFoundPages.builtInStrings.keys) ?? []
@@ -106,7 +119,7 @@ public final class Site: Sendable {
 
     /// `bytes` in storage of their own size: a document written by appending has room for up to as many
     /// again, a few kilobytes a tenant kept for nothing.
-    private static func exactlySized(_ bytes: [UInt8]) -> [UInt8] {
+    fileprivate static func exactlySized(_ bytes: [UInt8]) -> [UInt8] {
         guard bytes.capacity > bytes.count else { return bytes }
         var exact: [UInt8] = []
         exact.reserveCapacity(bytes.count)
