@@ -27,6 +27,15 @@ public struct SplitURL: Sendable, Equatable {
     /// Characters a URL may not carry raw (spaces, non-ASCII, a `%` that starts no escape, …) are percent-encoded
     /// with upper-case hex first, as Apple's URL parsing does before matching ever sees them.
     public init(_ string: String) throws(Failure) {
+        if let plain = Self.plain(string) {
+            self = plain
+        } else {
+            try self.init(scalarsOf: string)
+        }
+    }
+
+    /// `init` scalar by scalar, for any URL: what `plain` must agree with (`MatchURLSplitTests`).
+    init(scalarsOf string: String) throws(Failure) {
         let scalars = Array(string.unicodeScalars)
         guard let colon = scalars.firstIndex(of: ":"), colon > 0, Self.isScheme(scalars[0..<colon]) else {
             throw Failure(message: "\"\(string)\" is not an absolute URL: it has no scheme")
@@ -57,6 +66,37 @@ public struct SplitURL: Sendable, Equatable {
         } else {
             fragment = nil
         }
+    }
+
+    private init(scheme: String, host: String, port: Int?, path: String, query: String?, fragment: String?) {
+        (self.scheme, self.host, self.port, self.path, self.query, self.fragment) = (scheme, host, port, path, query, fragment)
+    }
+
+    /// `string` split as `init` splits it when it is ASCII and no part needs encoding (every URL the consistency
+    /// checks ask): parts sliced from its bytes, not rebuilt scalar by scalar. Nil otherwise, and for anything
+    /// `init` refuses, so that its message is the one given.
+    private static func plain(_ string: String) -> SplitURL? {
+        let bytes = Array(string.utf8)
+        guard bytes.allSatisfy({ $0 < 0x80 }), let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0,
+              isScheme(bytes[..<colon].map { Unicode.Scalar($0) }[...]),
+              colon + 2 < bytes.count, bytes[colon + 1] == UInt8(ascii: "/"), bytes[colon + 2] == UInt8(ascii: "/") else { return nil }
+        func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+        func end(from start: Int, at stops: String) -> Int {
+            bytes[start...].firstIndex { stops.utf8.contains($0) } ?? bytes.count
+        }
+        let authorityEnd = end(from: colon + 3, at: "/?#")
+        guard let (host, port) = try? splitAuthority(text((colon + 3)..<authorityEnd)) else { return nil }
+        let pathEnd = end(from: authorityEnd, at: "?#")
+        let queryEnd = pathEnd < bytes.count && bytes[pathEnd] == UInt8(ascii: "?") ? end(from: pathEnd + 1, at: "#") : pathEnd
+        let (pathSet, restSet) = (RawSet("/:@"), RawSet("/:@?"))
+        func isPlain(_ range: Range<Int>, _ allowed: RawSet) -> Bool {
+            !range.contains { bytes[$0] == UInt8(ascii: "%") ? !isEscape(bytes, at: $0) : !allowed.contains(Unicode.Scalar(bytes[$0])) }
+        }
+        let queryRange = queryEnd > pathEnd ? (pathEnd + 1)..<queryEnd : nil
+        let fragmentRange = queryEnd < bytes.count ? (queryEnd + 1)..<bytes.count : nil
+        guard isPlain(authorityEnd..<pathEnd, pathSet), isPlain(queryRange ?? 0..<0, restSet), isPlain(fragmentRange ?? 0..<0, restSet) else { return nil }
+        return SplitURL(scheme: text(0..<colon).lowercased(), host: host, port: port, path: text(authorityEnd..<pathEnd),
+                        query: queryRange.map(text), fragment: fragmentRange.map(text))
     }
 
     /// The query's `name=value` items in order, split before any decoding so an encoded `&` or `=` stays data.
@@ -107,12 +147,18 @@ public struct SplitURL: Sendable, Equatable {
     /// sub-delimiters, `extra` and well-formed `%XX` escapes stay as written.
     static func encodeInvalid(_ scalars: some Collection<Unicode.Scalar>, allowing extra: String) -> String {
         let items = Array(scalars)
+        let allowed = RawSet(extra)
+        // Most components are already valid (every URL the consistency checks ask is): kept as written, without
+        // building them again scalar by scalar.
+        if !items.indices.contains(where: { !allowed.contains(items[$0]) && !(items[$0] == "%" && isEscape(items, at: $0)) }) {
+            return String(String.UnicodeScalarView(items))
+        }
         var output = String.UnicodeScalarView()
         var index = 0
         while index < items.count {
             let scalar = items[index]
             if scalar == "%" {
-                if index + 2 < items.count, items[index + 1].properties.isASCIIHexDigit, items[index + 2].properties.isASCIIHexDigit {
+                if isEscape(items, at: index) {
                     output.append(contentsOf: items[index...(index + 2)])
                     index += 3
                 } else {
@@ -121,7 +167,7 @@ public struct SplitURL: Sendable, Equatable {
                 }
                 continue
             }
-            if isUnreserved(scalar) || "!$&'()*+,;=".unicodeScalars.contains(scalar) || extra.unicodeScalars.contains(scalar) {
+            if allowed.contains(scalar) {
                 output.append(scalar)
             } else {
                 for byte in String(scalar).utf8 { output.append(contentsOf: percentEscape(byte).unicodeScalars) }
@@ -129,6 +175,37 @@ public struct SplitURL: Sendable, Equatable {
             index += 1
         }
         return String(output)
+    }
+
+    /// Whether `items[index]` (a `%`) starts a well-formed `%XX` escape.
+    private static func isEscape(_ items: [Unicode.Scalar], at index: Int) -> Bool {
+        index + 2 < items.count && items[index + 1].properties.isASCIIHexDigit && items[index + 2].properties.isASCIIHexDigit
+    }
+
+    /// `isEscape` over ASCII bytes.
+    private static func isEscape(_ bytes: [UInt8], at index: Int) -> Bool {
+        index + 2 < bytes.count && hexValue(bytes[index + 1]) != nil && hexValue(bytes[index + 2]) != nil
+    }
+
+    /// The ASCII characters a component may carry raw: unreserved characters, sub-delimiters and a component's
+    /// own extras, as bits, since every scalar of every URL asked is looked up.
+    private struct RawSet {
+        private var bits: (low: UInt64, high: UInt64) = (0, 0)
+
+        init(_ extra: String) {
+            for byte in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=".utf8 { insert(byte) }
+            for byte in extra.utf8 { insert(byte) }
+        }
+
+        private mutating func insert(_ byte: UInt8) {
+            if byte < 64 { bits.low |= 1 << UInt64(byte) } else if byte < 128 { bits.high |= 1 << UInt64(byte - 64) }
+        }
+
+        func contains(_ scalar: Unicode.Scalar) -> Bool {
+            let value = scalar.value
+            if value < 64 { return bits.low & (1 << UInt64(value)) != 0 }
+            return value < 128 && bits.high & (1 << UInt64(value - 64)) != 0
+        }
     }
 
     /// Decodes `%XX` escapes; nil when the bytes they spell are not UTF-8, since such a component has no text form.
@@ -148,10 +225,6 @@ public struct SplitURL: Sendable, Equatable {
             }
         }
         return String(validating: output, as: UTF8.self)
-    }
-
-    private static func isUnreserved(_ scalar: Unicode.Scalar) -> Bool {
-        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "-._~".unicodeScalars.contains(scalar)
     }
 
     private static func percentEscape(_ byte: UInt8) -> String {

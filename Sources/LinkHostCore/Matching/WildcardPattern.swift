@@ -42,11 +42,20 @@ public struct WildcardPattern: Sendable {
         let closures: [UInt64]
         /// The accepting state's bit in `closures`.
         let acceptBits: UInt64
+        /// A pattern without variables as its scalars (literal ones folded when case does not count), matched
+        /// directly with no states at all: most patterns, and a site's lint compiles hundreds (issue 33).
+        let glob: [Unicode.Scalar]?
 
         init(states: [State], sets: [Set<Unicode.Scalar>], splits: [[Int]], start: Int, prefix: [Unicode.Scalar], isLiteral: Bool,
              closures: [UInt64], acceptBits: UInt64) {
             (self.states, self.sets, self.splits, self.start, self.prefix) = (states, sets, splits, start, prefix)
-            (self.isLiteral, self.closures, self.acceptBits) = (isLiteral, closures, acceptBits)
+            (self.isLiteral, self.closures, self.acceptBits, glob) = (isLiteral, closures, acceptBits, nil)
+        }
+
+        init(glob: [Unicode.Scalar]) {
+            (states, sets, splits, start, closures, acceptBits) = ([], [], [], 0, [], 0)
+            let wildcard = glob.firstIndex { $0 == "*" || $0 == "?" }
+            (prefix, isLiteral, self.glob) = (Array(glob[..<(wildcard ?? glob.count)]), wildcard == nil, glob)
         }
     }
 
@@ -67,8 +76,19 @@ public struct WildcardPattern: Sendable {
 
     /// Compiles `source`, resolving `$(name)` against `variables`.
     public init(_ source: String, caseSensitive: Bool = true, variables: SubstitutionVariables = SubstitutionVariables()) {
+        self.init(source, caseSensitive: caseSensitive, variables: variables, direct: true)
+    }
+
+    /// `direct: false` builds the automaton for a pattern without variables too: the reference that
+    /// `WildcardPatternTests` holds the direct match to.
+    init(_ source: String, caseSensitive: Bool, variables: SubstitutionVariables, direct: Bool) {
         self.source = source
         self.caseSensitive = caseSensitive
+        if direct, !source.utf8.contains(UInt8(ascii: "$")), source.utf8.count < Self.maximumStates {
+            problem = nil
+            automaton = Automaton(glob: source.unicodeScalars.map { caseSensitive || $0 == "*" || $0 == "?" ? $0 : Self.fold($0) })
+            return
+        }
         var builder = Builder(fold: !caseSensitive)
         // A state per scalar of a pattern without variables, and the accepting one: grown once, not step by step.
         builder.states.reserveCapacity(source.utf8.count + 1)
@@ -146,6 +166,7 @@ public struct WildcardPattern: Sendable {
     public func matches(_ text: String) -> Bool {
         guard problem == nil else { return false }
         let automaton = automaton
+        if let glob = automaton.glob { return matches(glob: glob, text.unicodeScalars) }
         var scalars = text.unicodeScalars.makeIterator()
         for expected in automaton.prefix {
             guard let raw = scalars.next(), (caseSensitive ? raw : Self.fold(raw)) == expected else { return false }
@@ -210,6 +231,31 @@ public struct WildcardPattern: Sendable {
             }
         }
         return live & acceptBits != 0
+    }
+
+    /// `matches` for a pattern of `*`, `?` and literal scalars: on a mismatch the last `*` takes one more
+    /// scalar and what follows it is tried again, at most (text length × pattern length) steps, as the automaton.
+    private func matches(glob: [Unicode.Scalar], _ text: String.UnicodeScalarView) -> Bool {
+        var position = 0
+        var index = text.startIndex
+        var lastStar: (position: Int, index: String.UnicodeScalarView.Index)?
+        while index != text.endIndex {
+            if position < glob.count, glob[position] == "*" {
+                lastStar = (position, index)
+                position += 1
+                continue
+            }
+            if position < glob.count, glob[position] == "?" || glob[position] == (caseSensitive ? text[index] : Self.fold(text[index])) {
+                position += 1
+                text.formIndex(after: &index)
+                continue
+            }
+            guard let star = lastStar else { return false }
+            let taken = text.index(after: star.index)
+            (lastStar, position, index) = ((star.position, taken), star.position + 1, taken)
+        }
+        while position < glob.count, glob[position] == "*" { position += 1 }
+        return position == glob.count
     }
 
     /// Lower-cases one scalar for case-insensitive matching; a scalar whose lower case is several scalars stays.

@@ -1,3 +1,5 @@
+import CallLinks
+
 /// One site of a snapshot: the association files, static files, call page and 404 served on its hosts.
 public final class Site: Sendable {
     /// The site's settings.
@@ -29,25 +31,40 @@ public final class Site: Sendable {
     /// The path of the Digital Asset Links file.
     public static let assetLinksPath = "/.well-known/assetlinks.json"
 
-    /// A site's generated association files, which depend on its settings alone (so many sites' are made side by side).
-    struct Documents: Sendable {
+    /// What a site's build needs that depends on its settings alone, so many sites' are made side by side:
+    /// its generated association files, and its call page's canonical links unless the site before it in
+    /// the same chunk has the same templates (a thousand tenants of one template set make them once).
+    struct Precomputed: Sendable {
         /// The AASA, empty without iOS apps.
         let aasa: [UInt8]
         /// assetlinks.json, empty without Android apps.
         let assetLinks: [UInt8]
+        /// One per link template, or nil where the build's own table has them.
+        let canonicalLinks: [CanonicalLink]?
 
-        init(_ config: SiteConfig) {
+        init(_ config: SiteConfig, makesLinks: Bool = false) {
             // In storage of their own size from the start: the documents are kept (by the build's key, then as the
             // prepared body), and the writer's buffer has room for up to as many bytes again.
             aasa = config.apps.isEmpty ? [] : Site.exactlySized(AASAGenerator.bytes(for: config))
             assetLinks = config.android.isEmpty ? [] : Site.exactlySized(AssetLinksGenerator.bytes(for: config))
+            canonicalLinks = makesLinks ? config.callLinks.links.templates.map(CanonicalLink.init) : nil
+        }
+
+        /// Each of `sites`' parts, the canonical links made where a site's templates differ from the one before.
+        static func of(_ sites: ArraySlice<SiteConfig>) -> [Precomputed] {
+            var previous: [CallLinkTemplate]?
+            return sites.map { site in
+                let templates = site.callLinks.links.templates
+                defer { previous = templates }
+                return Precomputed(site, makesLinks: templates != previous)
+            }
         }
     }
 
     /// Builds a site, loading the files its settings name into `build`; throws with every problem found.
-    init(_ config: SiteConfig, index: Int, documents made: Documents? = nil, build: inout SnapshotBuild) throws(ConfigError) {
+    init(_ config: SiteConfig, index: Int, precomputed made: Precomputed? = nil, build: inout SnapshotBuild) throws(ConfigError) {
         let sections = config.sections
-        let made = made ?? Documents(config)
+        let made = made ?? Precomputed(config)
         let (aasa, assetLinks) = (made.aasa, made.assetLinks)
         if aasa.count > AASAGenerator.maximumSize {
             throw ConfigError(source: "aasa", diagnostics: [ConfigDiagnostic(.lh110, path: sections.aasa, message: "the generated file is \(aasa.count) bytes, more than Apple's limit of \(AASAGenerator.maximumSize) bytes; merge rules or use wildcards")])
@@ -60,7 +77,7 @@ public final class Site: Sendable {
         let locales = try Self.locales(config, usedStrings: template.usedStrings.union(notFoundStrings).union(homeStrings), build: &build)
         callPage = CallPage(site: config, baked: Self.bakedPages(config, template: template, locales: locales, build: &build), locales: locales,
                             headerSets: Self.pageHeaderSets(locales, maxAge: config.callLinks.cacheMaxAge, build: &build),
-                            shared: Self.sharedPageParts(config, locales: locales, build: &build))
+                            shared: Self.sharedPageParts(config, locales: locales, links: made.canonicalLinks, build: &build))
         notFoundPages = try Self.notFoundPages(config, tree: tree, locales: locales, build: &build)
         if let image = config.callLinks.previewImage, tree.resources.value(for: ("/" + image).utf8) == nil {
             throw ConfigError(source: config.staticFiles.root, diagnostics: [ConfigDiagnostic(.lh114, path: sections.source("callLinks", "previewImage"), message: "\"\(image)\" is not a file in \(config.staticFiles.root)")])
@@ -170,9 +187,9 @@ public final class Site: Sendable {
 
     /// The canonical links of the site's templates and its language chooser, made once per snapshot for the
     /// sites of the same templates and locales (a tenant's own were about 3 KB).
-    private static func sharedPageParts(_ config: SiteConfig, locales: [PageLocale], build: inout SnapshotBuild) -> ([CanonicalLink], LanguageChooser) {
+    private static func sharedPageParts(_ config: SiteConfig, locales: [PageLocale], links made: [CanonicalLink]?, build: inout SnapshotBuild) -> ([CanonicalLink], LanguageChooser) {
         let templates = config.callLinks.links.templates
-        let links = build.canonicalLinks[templates] ?? templates.map(CanonicalLink.init)
+        let links = build.canonicalLinks[templates] ?? made ?? templates.map(CanonicalLink.init)
         build.canonicalLinks[templates] = links
         let tags = locales.map(\.tag.text)
         let chooser = build.choosers[tags] ?? LanguageChooser(tags: tags, defaultIndex: 0)

@@ -46,13 +46,13 @@ public final class Snapshot: Sendable {
 
     /// Builds a snapshot, loading the files the config names; throws with every problem found. A site of a
     /// site file that fails to build fails alone (`SiteFileIsolation`): its `lastGood` version serves, or none.
-    /// `cores` generate many sites' association files side by side.
+    /// `cores` make what depends on each site alone (its association files, its canonical links) side by side.
     public init(config: Config, generation: Int = 1, configSHA256: String = "", lastGood: [String: SiteConfig] = [:], cores: Int = 1) throws(ConfigError) {
         var config = config
-        // A site's association files depend on its settings alone: made for all sites at once on the cores.
+        // What depends on a site's settings alone is made for all sites at once on the cores.
         let configured = config.sites
-        let documents = OrderedChunks.map(configured.count, chunks: OrderedChunks.chunkCount(for: configured.count, cores: cores)) { range in
-            configured[range].map(Site.Documents.init)
+        let precomputed = OrderedChunks.map(configured.count, chunks: OrderedChunks.chunkCount(for: configured.count, cores: cores)) { range in
+            Site.Precomputed.of(configured[range])
         }.joined()
         var build = SnapshotBuild()
         var sources = Self.resolvedPageSources(config)
@@ -61,9 +61,9 @@ public final class Snapshot: Sendable {
         sites.reserveCapacity(config.sites.count)
         var failures: [ConfigDiagnostic] = []
         var isolation = SiteFileIsolation(config: config, lastGood: lastGood)
-        for (site, documents) in zip(configured, documents) {
+        for (site, made) in zip(configured, precomputed) {
             do {
-                sites.append(try Site(site, index: sites.count, documents: documents, build: &build))
+                sites.append(try Site(site, index: sites.count, precomputed: made, build: &build))
                 isolation.built(site)
             } catch {
                 guard site.file != nil else { failures += error.diagnostics; continue }

@@ -1,3 +1,4 @@
+import LinkHostTestSupport
 import Testing
 @testable import LinkHostCore
 
@@ -94,5 +95,28 @@ struct MatchURLSplitTests {
     ])
     func patternForm(pattern: String, normalized: String) {
         #expect(PathNormalization.pattern(pattern) == normalized)
+    }
+
+    /// URL-shaped strings of the characters that decide splitting and encoding.
+    static func randomURL(_ random: inout SplitMix) -> String {
+        let starts = ["https://example.com", "HTTP://Example.COM:8443", "https://a@b.example", "https://[::1]:80", "https://", "mailto:x", "1x://h", "https:/h", "https://h:99999", ""]
+        let pieces = ["/", "a", "Z", "?", "#", "&", "=", "%", "%2F", "%zz", "%4", " ", "é", ":", "@", "!", "*", "[", "\\", "|", "~", "."]
+        var text = starts.randomElement(using: &random)!
+        for _ in 0..<Int.random(in: 0...12, using: &random) { text += pieces.randomElement(using: &random)! }
+        return text
+    }
+
+    @Test("the byte-slicing path splits and refuses every URL as the scalar-by-scalar one does")
+    func plainPathAgrees() {
+        var random = SplitMix(state: 71)
+        var (split, refused) = (0, 0)
+        for _ in 0..<20_000 {
+            let url = Self.randomURL(&random)
+            let reference = Result { () throws(SplitURL.Failure) in try SplitURL(scalarsOf: url) }
+            let fast = Result { () throws(SplitURL.Failure) in try SplitURL(url) }
+            #expect(fast == reference, "\(url)")
+            if case .success = reference { split += 1 } else { refused += 1 }
+        }
+        #expect(split > 5_000 && refused > 1_000, "split \(split), refused \(refused)")
     }
 }
