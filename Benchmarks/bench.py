@@ -94,6 +94,8 @@ def run_bench(testbed, results_path, raw_path, image_root=None):
     if settings.TLS:
         data["tls_startup_ms"] = measure_tls_startup(testbed)
     data["scale"] = measure_scale(testbed)
+    # Issue 33's rows, as `make bench-tenants` measures them (its own files, linkhost alone).
+    data["tenants"] = measure_tenants(testbed.bin, testbed.workdir)
     allocations = measure_allocations(testbed)
     if allocations is None:
         data["notes"].append("Allocation counts skipped (VALGRIND=0 or valgrind missing).")

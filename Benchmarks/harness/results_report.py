@@ -12,12 +12,13 @@ from harness.targets import targets
 from harness.tls import TLS_FIGURES
 from harness.tls_report import tls_section
 from harness.wrk import wrk_command
+from harness.tenants import tenants_report
 
 
 def write_results(data, path):
     out = []
     for section in (header, machine_section, targets_section, throughput_section, engine_section, tls_section, image_section, memory_section, startup_section,
-                    reload_section, scale_section, allocations_section, parity_section, commands_section, runs_section):
+                    reload_section, scale_section, tenants_section, allocations_section, parity_section, commands_section, runs_section):
         out.extend(section(data))
     with open(path, "w") as handle:
         handle.write("\n".join(out))
@@ -151,6 +152,18 @@ def startup_section(data):
     for kind in SERVERS:
         values = data["startup_ms"][kind]
         yield f"| {kind} | {statistics.median(values):.1f} ms | {min(values):.1f} ms | {max(values):.1f} ms |"
+    yield ""
+
+
+def tenants_section(data):
+    """Issue 33's rows (thousands of tenants), the table `make bench-tenants` writes to TENANTS.md."""
+    result = data.get("tenants")
+    if not result:
+        return
+    yield "## Thousands of tenants"
+    yield ""
+    # TENANTS.md's table without its title: the same rows, measured in this run.
+    yield from tenants_report(result).splitlines()[2:]
     yield ""
 
 

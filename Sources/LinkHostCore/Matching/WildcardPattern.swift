@@ -80,7 +80,7 @@ public struct WildcardPattern: Sendable {
     }
 
     /// `direct: false` builds the automaton for a pattern without variables too: the reference that
-    /// `WildcardPatternTests` holds the direct match to.
+    /// `WildcardDirectMatchTests` hold the direct match to.
     init(_ source: String, caseSensitive: Bool, variables: SubstitutionVariables, direct: Bool) {
         self.source = source
         self.caseSensitive = caseSensitive

@@ -42,21 +42,29 @@ public final class Site: Sendable {
         /// One per link template, or nil where the build's own table has them.
         let canonicalLinks: [CanonicalLink]?
 
-        init(_ config: SiteConfig, makesLinks: Bool = false) {
+        init(_ config: SiteConfig, after previous: Precomputed? = nil) {
             // In storage of their own size from the start: the documents are kept (by the build's key, then as the
-            // prepared body), and the writer's buffer has room for up to as many bytes again.
-            aasa = config.apps.isEmpty ? [] : Site.exactlySized(AASAGenerator.bytes(for: config))
-            assetLinks = config.android.isEmpty ? [] : Site.exactlySized(AssetLinksGenerator.bytes(for: config))
-            canonicalLinks = makesLinks ? config.callLinks.links.templates.map(CanonicalLink.init) : nil
+            // prepared body), and the writer's buffer has room for up to as many bytes again. A document equal to
+            // the site before's shares its storage: all sites' are held until the build has taken them, and
+            // ten thousand tenants of one app and one template set serve the same AASA.
+            func kept(_ bytes: [UInt8], _ before: [UInt8]?) -> [UInt8] { bytes == before ? before! : Site.exactlySized(bytes) }
+            aasa = config.apps.isEmpty ? [] : kept(AASAGenerator.bytes(for: config), previous?.aasa)
+            assetLinks = config.android.isEmpty ? [] : kept(AssetLinksGenerator.bytes(for: config), previous?.assetLinks)
+            let templates = config.callLinks.links.templates
+            canonicalLinks = templates == previous?.templates ? nil : templates.map(CanonicalLink.init)
+            self.templates = templates
         }
 
-        /// Each of `sites`' parts, the canonical links made where a site's templates differ from the one before.
+        /// The link templates the canonical links were made for (the next site's are compared with them).
+        private let templates: [CallLinkTemplate]
+
+        /// Each of `sites`' parts, each made after the one before.
         static func of(_ sites: ArraySlice<SiteConfig>) -> [Precomputed] {
-            var previous: [CallLinkTemplate]?
+            var previous: Precomputed?
             return sites.map { site in
-                let templates = site.callLinks.links.templates
-                defer { previous = templates }
-                return Precomputed(site, makesLinks: templates != previous)
+                let made = Precomputed(site, after: previous)
+                previous = made
+                return made
             }
         }
     }
