@@ -141,6 +141,15 @@ def first_https_ok(server, port, timeout=10.0):
     raise BenchError(f"{server.name} served no 200 over HTTPS within {timeout} s")
 
 
+# The shipped example's identity (LinkHostCore's ExampleConfig) and what the ACME start's config says instead.
+EXAMPLE_IDENTITY = {
+    "com.example.video": "com.bench.video",
+    "E5:44:CF:3F:B2:96:04:8A:A8:BE:1D:E6:42:83:A0:16:64:FC:34:2F:95:B9:EE:D8:50:06:73:C5:83:E9:6D:14":
+        "BE:0C:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:00:01",
+    "app.example.com": "app.bench.test",
+}
+
+
 def acme_state_config(testbed, port, http_port):
     """A config with automatic HTTPS whose certificate is already in the state folder, written as
     CertificateStore writes it: `<state>/<directory as a name>/<first host>.pem`, key and chain in one file,
@@ -156,8 +165,12 @@ def acme_state_config(testbed, port, http_port):
     with open(path, "w") as handle:
         handle.write(pem)
     os.chmod(path, 0o600)
-    config = json.loads(json.dumps(testbed.config))
-    # The bench's own CA and host, on loopback: not the shipped example going live, which serve refuses ACME for.
+    # The bench's own CA and host, on loopback: not the shipped example going live, which serve refuses ACME for
+    # (judged by content: its marker, and its app, package, fingerprint and URLs, each given a bench value here).
+    text = json.dumps(testbed.config)
+    for example, bench in EXAMPLE_IDENTITY.items():
+        text = text.replace(example, bench)
+    config = json.loads(text)
     config.pop("example", None)
     config["server"].update({"port": port, "httpPort": http_port, "tls": {"acme": {
         "hosts": [HOST_HEADER], "directory": directory, "stateDirectory": state, "email": "bench@example.com"}}})
