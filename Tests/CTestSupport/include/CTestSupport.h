@@ -58,6 +58,11 @@ int lhtest_connect_from(const char *source, const char *host, int port, int time
 /// For TestPorts.swift only, which retries a program on new ports when it loses the race for one anyway.
 int lhtest_port_is_free(int port);
 
+/// Binds 127.0.0.1:`port` without listening and without SO_REUSEADDR, so a connection to it is refused and no
+/// server can bind it while the returned descriptor is open; -1 with errno (EADDRINUSE: it is taken) otherwise.
+/// For a test that asks a stopped server's port: another test's server could be handed the freed port.
+int lhtest_hold_port(int port);
+
 /// The local port of connected socket `fd` (IPv4 or IPv6), or -1: names the connection in /proc/net/tcp.
 int lhtest_local_port(int fd);
 
