@@ -123,16 +123,7 @@ enum SitesReader {
         var sites: [SiteConfig] = []
         var claimed: [String: String] = [:]
         for (read, (element, path)) in zip(alone, elements) {
-            let site: SiteConfig?
-            if read.claims.keys.contains(where: { claimed[$0] != nil }) {
-                // A host an earlier site holds: read again against the claims, which name it.
-                site = readSite(element, at: path, topLevel: topLevel, claimed: &claimed, reader: &reader)
-            } else {
-                site = read.site
-                claimed.merge(read.claims) { earlier, _ in earlier }
-                reader.append(read.diagnostics)
-            }
-            if let site { sites.append(site) }
+            if let site = read.joined(element, at: path, topLevel: topLevel, claimed: &claimed, reader: &reader) { sites.append(site) }
         }
         checkIDs(sites, reader: &reader)
         return sites
@@ -149,6 +140,18 @@ enum SitesReader {
             var (claims, reader) = ([String: String](), ConfigReader())
             site = SitesReader.readSite(element, at: path, topLevel: topLevel, claimed: &claims, reader: &reader)
             (diagnostics, self.claims) = (reader.diagnostics, claims)
+        }
+
+        /// The site of `element` (which this read) after the sites that hold `claimed`: this read, its claims
+        /// added, when none of its hosts is held; else `element` read again against the claims, which name the
+        /// earlier holder.
+        func joined(_ element: JSONValue, at path: String, topLevel: SiteDraft, claimed: inout [String: String], reader: inout ConfigReader) -> SiteConfig? {
+            guard !claims.keys.contains(where: { claimed[$0] != nil }) else {
+                return SitesReader.readSite(element, at: path, topLevel: topLevel, claimed: &claimed, reader: &reader)
+            }
+            claimed.merge(claims) { earlier, _ in earlier }
+            reader.append(diagnostics)
+            return site
         }
     }
 

@@ -90,14 +90,11 @@ public struct WildcardPattern: Sendable {
             return
         }
         var builder = Builder(fold: !caseSensitive)
-        // A state per scalar of a pattern without variables, and the accepting one: grown once, not step by step.
+        // At least a state per scalar and the accepting one: grown once, not step by step.
         builder.states.reserveCapacity(source.utf8.count + 1)
         var next = builder.add(State(kind: .accept))
         var problem: String?
-        // A pattern without `$` is one piece of text (most patterns: no list of pieces to make).
-        let pieces = source.utf8.contains(UInt8(ascii: "$")) ? PatternPiece.split(source) : []
-        if pieces.isEmpty { next = builder.emitPattern(source, next: next) }
-        for piece in pieces.reversed() {
+        for piece in PatternPiece.split(source).reversed() {
             switch piece {
             case .text(let text):
                 next = builder.emitPattern(text, next: next)
