@@ -7,15 +7,15 @@ import LinkHostFiles
 /// The rule is per key and read at load: a key whose value is its default path (`static.root` "public",
 /// `callLinks.template` "public/call.html", `callLinks.locales` "public/locales") reads the built-in copy when
 /// nothing at all is at that path on disk. Anything there — the folder, the file, even a dangling link — is
-/// read as before, errors included, so a `public/` beside the binary overrides the built-in page whole and a
-/// path the config names itself is never silently replaced. A site that names no path inherits the top
+/// read as before, errors included, so a `public/` beside the binary overrides the built-in page whole and
+/// any other path the config names is never silently replaced. A site that names no path inherits the top
 /// level's value, and with it the same choice.
 ///
 /// The files' text lives in `BuiltInPublic+*.swift`, generated from `public/` by `make builtin-public`;
 /// `BuiltInPublicTests` fails while the two differ.
 package enum BuiltInPublic {
     /// The keys whose default path the built-in files stand in for.
-    package enum Key: CaseIterable, Sendable {
+    package enum Key: Sendable {
         /// `static.root`: the folder of static files.
         case staticRoot
         /// `callLinks.template`: the call page's template.
