@@ -4,7 +4,7 @@ CONFIG ?= config/linkhost.json
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 
-.PHONY: deps test-deps build release package run test diagnostics-doc config-doc check-recipes check-apple check-html soak-tests screenshots fuzz sanitize soak slowloris flood bench bench-engine bench-tenants bench-profile clean
+.PHONY: deps test-deps build release package run test diagnostics-doc config-doc builtin-public check-recipes check-apple check-html soak-tests screenshots fuzz sanitize soak slowloris flood bench bench-engine bench-tenants bench-profile clean
 
 # Installs the C libraries' headers when pkg-config cannot find them (fresh Debian/Ubuntu machines):
 # libmicrohttpd (the server) and libqrencode (QR codes on call pages).
@@ -98,6 +98,11 @@ diagnostics-doc: deps
 # docs/configuration.md, the config reference, from Sources/LinkHostCore/Config/ConfigKeyTable*.swift (the integrator runs it after merging keys).
 config-doc: deps
 	LINKHOST_RECORD_CONFIG_KEYS=1 $(SWIFT) test --filter "ConfigKeyTableTests/configurationDoc"
+
+# Sources/LinkHostCore/Page/BuiltInPublic/, the page compiled into the binary, from public/ (run it after editing
+# public/: BuiltInPublicTests fails until the two agree; docs/call-page.md, "The page built into linkhost").
+builtin-public: deps
+	LINKHOST_RECORD_BUILTIN_PUBLIC=1 $(SWIFT) test --filter "BuiltInPublicTests/generatedSources"
 
 # The README's and the deployment docs' commands run as written, with the stand-ins of docs/recipes.md
 # (Pebble for the CA, a network namespace for ports 80 and 443); reuses the test build.

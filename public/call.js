@@ -11,7 +11,9 @@
   // before Facebook: its User-Agent carries FBAN/FBAV too). Sources: the User-Agent strings these apps send,
   // as collected by the in-app browser test page inappdebugger.com (github.com/shalanah/inapp-debugger, e.g.
   // issue 22 for Instagram's) and by the User-Agent parsers that recognise them (github.com/fnando/browser
-  // pull request 355 for Instagram); the Google app's GSA/ token by Google's own iOS app.
+  // pull request 355 for Instagram); the Google app's GSA/ token by Google's own iOS app; WhatsApp's
+  // "[WA4A/2.25…;]" (Android) and "[WAiOS/2.25…]" (iOS) as the same author's detector records them
+  // (github.com/shalanah/inapp-spy, pull request 59). Its link-preview fetcher ("WhatsApp/2.23… A") is a bot.
   var WEBVIEWS = [
     ['messenger', /\bFBAN\/Messenger|\bFB_IAB\/MESSENGER|\bFB_IAB\/Orca-Android|\bMessengerLite/],
     ['instagram', /\bInstagram\b/],
@@ -21,7 +23,8 @@
     ['snapchat', /\bSnapchat\b/],
     ['line', /\bLine\/\d/],
     ['twitter', /\bTwitter(?:Android| for iPhone)\b|\bTwitterAndroid\b/],
-    ['google', /\bGSA\/\d/]
+    ['google', /\bGSA\/\d/],
+    ['whatsapp', /\bWA4A\/|\bWAiOS\//]
   ];
 
   // Crawlers and link-preview fetchers that may run the page's script, by the token each one's owner documents
@@ -44,6 +47,25 @@
     if (/Android/.test(agent)) return 'android';
     if (/iPhone|iPod/.test(agent) || iPad) return 'ios';
     return /Mobi/.test(agent) ? 'mobile' : 'desktop';
+  }
+
+  /**
+   * 'gecko' for Android browsers built on Mozilla's engine and android-components (Firefox, Focus and their
+   * forks: "Gecko/133.0" where Chromium writes "like Gecko"), else 'chromium'. The two handle an intent: link
+   * differently (docs/guest-journey.md, sources 5 and 7), so each gets the form its engine opens.
+   */
+  function engineOf(agent) {
+    return /\bGecko\/\d/.test(agent) ? 'gecko' : 'chromium';
+  }
+
+  /**
+   * The intent without its S.browser_fallback_url extra, for Firefox: its AppLinksInterceptor loads that
+   * fallback instead of the app whenever "Open links in apps" is Never, even with the app installed, and
+   * with the setting on and no app it opens the Play Store from the package alone, fallback or not. Without
+   * the extra the package's app opens under every setting. (The extra's value is percent-encoded: no ';'.)
+   */
+  function withoutFallback(intent) {
+    return String(intent || '').replace(/;S\.browser_fallback_url=[^;]*/, '');
   }
 
   /** The name of the in-app browser the User-Agent belongs to, or '' for a browser. */
@@ -110,20 +132,21 @@
   }
 
   /**
-   * What the page offers first. `page`: platform, webview, iOS version, the open button's candidates
+   * What the page offers first. `page`: platform, webview, engine (engineOf), iOS version, the open button's candidates
    * (intent, scheme, appHostURL), whether a computer may be offered the scheme (desktopScheme: the config says a
    * desktop app declares it), the canonical URL, the page's own host name, whether web join exists and which
    * install links the page has (hasAppStore, hasPlayStore: false for an app in no store that names no page).
    * Returns the open button's href (or ''), whether it leads, which install link shows, whether the app is
-   * known to be missing, and the way out of an in-app browser (its href and which hint). `lead` is 'open',
+   * known to be missing, whether to say the call is joined on another device (`elsewhere`), and the way out
+   * of an in-app browser (its href and which hint). `lead` is 'open',
    * 'store', 'web', 'escape' or 'qr' (a computer with nothing else: scan the code with the phone).
    */
   function decide(page) {
-    var result = { open: '', openLeads: false, lead: 'open', store: '', appMissing: false, escape: '', hint: '' };
+    var result = { open: '', openLeads: false, lead: 'open', store: '', appMissing: false, elsewhere: false, escape: '', hint: '' };
     var onAppHost = page.appHostURL !== '' && hostOf(page.appHostURL) === page.host;
     if (page.platform === 'android') {
       result.store = page.hasPlayStore === false ? '' : 'play-store';
-      result.open = page.intent;
+      result.open = page.engine === 'gecko' ? withoutFallback(page.intent) : page.intent;
       if (page.webview) {
         result.escape = leaveWebviewIntent(page.canonical);
         result.hint = 'android';
@@ -162,6 +185,10 @@
     }
     result.lead = fallback(result, page);
     result.openLeads = result.lead === 'open' && result.open !== '';
+    // A phone left with the QR code alone (no app to open, nothing to install, no web join) is not shown the
+    // code (it is for computers): the page says where the call can be joined instead of ending at "isn't on
+    // this phone yet".
+    result.elsewhere = result.lead === 'qr' && page.platform !== 'desktop';
     return result;
   }
 
@@ -231,7 +258,7 @@
     if (webview) root.setAttribute('data-webview', webview);
     var data = function (name) { return (open && open.getAttribute(name)) || ''; };
     var decision = decide({
-      platform: platform, webview: webview, iOSVersion: iOSVersionOf(agent), canonical: canonical,
+      platform: platform, webview: webview, engine: engineOf(agent), iOSVersion: iOSVersionOf(agent), canonical: canonical,
       intent: data('data-intent'), scheme: data('data-scheme'), appHostURL: data('data-app-host'),
       desktopScheme: data('data-desktop-scheme') === 'true',
       host: window.location.hostname.toLowerCase(), hasWeb: !!byId('web-join'),
@@ -282,6 +309,8 @@
       if (qr && actions) actions.parentNode.insertBefore(qr, actions);
     }
     byId('app-missing').hidden = !decision.appMissing;
+    var elsewhere = byId('elsewhere');
+    if (elsewhere) elsewhere.hidden = !decision.elsewhere;
     if (decision.hint) {
       byId('webview').hidden = false;
       byId('webview-hint-' + decision.hint).hidden = false;
@@ -317,7 +346,7 @@
   }
 
   var exported = {
-    WEBVIEWS: WEBVIEWS, platformOf: platformOf, webviewOf: webviewOf, iOSVersionOf: iOSVersionOf,
+    WEBVIEWS: WEBVIEWS, platformOf: platformOf, webviewOf: webviewOf, engineOf: engineOf, withoutFallback: withoutFallback, iOSVersionOf: iOSVersionOf,
     chooseLanguage: chooseLanguage, hostOf: hostOf, leaveWebviewIntent: leaveWebviewIntent, decide: decide,
     copiesBeforeStore: copiesBeforeStore, BOTS: BOTS, beaconPlatform: beaconPlatform, beaconURL: beaconURL, report: report, main: main
   };

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Screenshots of the shipped call page as a phone, a tablet and a computer in English, German and Arabic,
-# an Android phone, Instagram's in-app browser, the copied-link line and the default preview picture,
+# an Android phone, Instagram's and WhatsApp's in-app browsers, Firefox for Android, a first config without
+# web join or App Store ID (a computer, the open host's page), the copied-link line and the default preview picture,
 # plus the 404 and home pages, taken by headless Chromium with each device emulated (scripts/chromium-visit.py:
 # User-Agent, viewport, pixel ratio, touch), after call.js ran. The QR code on a desktop shot must scan back.
 # Usage: scripts/screenshot.sh [OUTPUT_DIR]   (default docs/screenshots)
@@ -56,6 +57,31 @@ curl -sS --fail --max-time 5 -o "$out/default-preview-image.png" "$LINKHOST_CHEC
 shoot not-found-phone "/call/<bad>" "$iphone" 390 844 2 --mobile --touch 5
 shoot not-found-phone-ar "/call/<bad>?lang=ar" "$iphone" 390 844 2 --mobile --touch 5
 shoot home-desktop "/" "$desktop" 1280 860 1
+# A team's first config (issue 41): no web join, no App Store ID, an App Clip, the open host. A computer gets the
+# QR code first, captioned for the clip, with no empty block where the buttons were; an iPhone on the open host
+# without the app is told where to join; WhatsApp's in-app browser gets the way out; Firefox for Android looks
+# like Chrome (only the button's link differs).
+stop_linkhost
+python3 - "$config" <<'PY'
+import json, sys
+config = json.load(open("config/linkhost.json"))
+config["callLinks"]["baseURL"] = "https://links.example.com"
+del config["callLinks"]["webJoinURL"]
+config["callLinks"]["openInAppHost"] = "localhost"
+app = config["apps"][0]
+del app["appStoreID"]
+app["appClipBundleID"] = app["bundleID"] + ".Clip"
+json.dump(config, open(sys.argv[1], "w"))
+PY
+start_linkhost "$config"
+whatsapp="Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/141.0.7390.124 Mobile Safari/537.36 [WA4A/2.25.32.75;]"
+firefox="Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0"
+shoot call-desktop-en-first-config "$link&lang=en" "$desktop" 1280 860 1
+shoot call-desktop-ar-first-config "$link&lang=ar" "$desktop" 1280 860 1
+LINKHOST_CHECK_URL=${LINKHOST_CHECK_URL/127.0.0.1/localhost} shoot call-phone-en-open-host "$link&lang=en" "$iphone" 390 844 2 --mobile --touch 5
+LINKHOST_CHECK_URL=${LINKHOST_CHECK_URL/127.0.0.1/localhost} shoot call-phone-ar-open-host "$link&lang=ar" "$iphone" 390 844 2 --mobile --touch 5
+shoot call-whatsapp-android-en "$link&lang=en" "$whatsapp" 412 915 2 --mobile --touch 5
+shoot call-firefox-android-en "$link&lang=en" "$firefox" 412 915 2 --mobile --touch 5
 # The QR code on the rendered desktop page must scan back to the call link.
 if command -v zbarimg >/dev/null; then
     scanned=$(zbarimg -q --raw -Sdisable -Sqrcode.enable "$out/call-desktop-en.png")

@@ -33,6 +33,13 @@ package enum FileSystem {
         mode(path) != nil
     }
 
+    /// True unless `path` is certainly absent: nothing by that name (`ENOENT`), symbolic links not followed,
+    /// so a dangling link or a folder that cannot be searched counts as something there.
+    package static func hasEntry(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 || errno != ENOENT
+    }
+
     /// True when this process may write to `path` (a folder: create files in it).
     package static func isWritable(_ path: String) -> Bool {
         access(path, W_OK) == 0

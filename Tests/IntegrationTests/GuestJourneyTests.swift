@@ -90,6 +90,40 @@ struct GuestJourneyTests {
         #expect(!attacked.dom.contains("onerror") && !attacked.dom.contains("owned"))
     }
 
+    static let firefoxAndroid = "Mozilla/5.0 (Android 14; Mobile; rv:133.0) Gecko/133.0 Firefox/133.0"
+    static let whatsAppAndroid = "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/141.0.7390.124 Mobile Safari/537.36 [WA4A/2.25.32.75;]"
+    static let whatsAppIOS = "Mozilla/5.0 (iPhone; CPU iPhone OS 26_0_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/26.0.1 Mobile/15E148 Safari/604.1 [WAiOS/2.25.31]"
+
+    @Test("Firefox for Android: the intent with the package and no S.browser_fallback_url, which its AppLinksInterceptor would load instead of the app")
+    func firefoxAndroid() async throws {
+        let server = try await LinkHostProcess.start(try Self.site())
+        let url = "http://127.0.0.1:\(server.port)/call/abc123?type=video"
+        let firefox = try await HeadlessChromium.visit(url, as: Self.device(.android, agent: Self.firefoxAndroid, name: "Firefox Android"))
+        let intent = try #require(firefox.href(id: "open-app"))
+        #expect(intent == "intent://127.0.0.1:\(server.port)/call/abc123?type=video#Intent;scheme=https;package=com.example.linkhost.android;end", "\(intent)")
+        // The fallback stays only in the data attribute the script reads: no link on the page carries it.
+        #expect(!firefox.dom.contains("href=\"intent://127.0.0.1:\(server.port)/call/abc123?type=video#Intent;scheme=https;package=com.example.linkhost.android;S.browser_fallback_url"))
+        #expect(firefox.tag(id: "open-app")?.contains("button primary") == true && !firefox.isHidden(id: "open-app"))
+        #expect(firefox.isHidden(id: "webview"))
+        // Chrome, on the same page, keeps its fallback to Play.
+        let chrome = try await HeadlessChromium.visit(url, as: .android)
+        #expect(chrome.href(id: "open-app")?.contains(";S.browser_fallback_url=https%3A%2F%2Fplay.google.com") == true)
+    }
+
+    @Test("WhatsApp's in-app browser is recognised and gets the way out, on Android and on iPhone")
+    func whatsApp() async throws {
+        let server = try await LinkHostProcess.start(try Self.site())
+        let url = "http://127.0.0.1:\(server.port)/call/abc123?type=video"
+        let android = try await HeadlessChromium.visit(url, as: Self.device(.android, agent: Self.whatsAppAndroid, name: "WhatsApp Android"))
+        #expect(android.htmlTag.contains("data-webview=\"whatsapp\""), "\(android.htmlTag)")
+        #expect(android.href(id: "leave-webview") == "intent://127.0.0.1:\(server.port)/call/abc123?type=video#Intent;scheme=https;action=android.intent.action.VIEW;end")
+        #expect(!android.isHidden(id: "webview") && !android.isHidden(id: "webview-hint-android") && android.isHidden(id: "open-app"))
+        let iPhone = try await HeadlessChromium.visit(url, as: Self.device(.iPhone, agent: Self.whatsAppIOS, name: "WhatsApp iOS"))
+        #expect(iPhone.htmlTag.contains("data-webview=\"whatsapp\""), "\(iPhone.htmlTag)")
+        #expect(iPhone.href(id: "leave-webview") == "x-safari-https://127.0.0.1:\(server.port)/call/abc123?type=video")
+        #expect(!iPhone.isHidden(id: "webview-hint-ios"))
+    }
+
     @Test("copy then store: the tap copies the canonical link (and nothing else), says so, then opens the store", arguments: [("app-store", "https://apps.apple.com/"), ("play-store", "https://play.google.com/")])
     func copyThenStore(store: String, prefix: String) async throws {
         let server = try await LinkHostProcess.start(try Self.site())

@@ -30,13 +30,15 @@ const webviews = [
   ['twitter', 'Mozilla/5.0 (Linux; Android 14; Pixel 8; wv) AppleWebKit/537.36 (KHTML, like Gecko) Version/4.0 Chrome/122.0.6261.64 Mobile Safari/537.36 TwitterAndroid'],
   ['twitter', 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Twitter for iPhone/10.34'],
   ['google', 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) GSA/308.0.614944334 Mobile/15E148 Safari/604.1'],
+  ['whatsapp', 'Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/141.0.7390.124 Mobile Safari/537.36 [WA4A/2.25.32.75;]'],
+  ['whatsapp', 'Mozilla/5.0 (iPhone; CPU iPhone OS 26_0_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/26.0.1 Mobile/15E148 Safari/604.1 [WAiOS/2.25.31]'],
 ];
 
 const canonical = 'https://links.example.com/call/abc?type=video';
 const intent = 'intent://links.example.com/call/abc?type=video#Intent;scheme=https;package=com.example.video;S.browser_fallback_url=x;end';
 function pageFor(agent, extra) {
   return Object.assign({
-    platform: page.platformOf(agent, 0), webview: page.webviewOf(agent), iOSVersion: page.iOSVersionOf(agent), canonical,
+    platform: page.platformOf(agent, 0), webview: page.webviewOf(agent), engine: page.engineOf(agent), iOSVersion: page.iOSVersionOf(agent), canonical,
     intent, scheme: 'examplevideo://call/abc?type=video', appHostURL: '', host: 'links.example.com', hasWeb: true,
   }, extra || {});
 }
@@ -56,7 +58,7 @@ test('every in-app browser the issue names is recognised; browsers are not', () 
   for (const [name, agent] of webviews) assert.equal(page.webviewOf(agent), name, agent);
   for (const agent of Object.values(agents)) assert.equal(page.webviewOf(agent), '', agent);
   const names = new Set(page.WEBVIEWS.map((entry) => entry[0]));
-  for (const name of ['instagram', 'facebook', 'messenger', 'linkedin', 'tiktok', 'snapchat', 'line', 'twitter', 'google']) assert.ok(names.has(name), name);
+  for (const name of ['instagram', 'facebook', 'messenger', 'linkedin', 'tiktok', 'snapchat', 'line', 'twitter', 'google', 'whatsapp']) assert.ok(names.has(name), name);
 });
 
 test('iPhone: the primary action is never a bare custom-scheme link', () => {
@@ -87,10 +89,10 @@ test('iPhone without openInAppHost or scheme: no open button (the Smart App Bann
   assert.equal(decision.lead, 'store');
 });
 
-test('Android: the intent through the https App Links filter leads', () => {
+test('Android: the intent through the https App Links filter leads (Firefox without the fallback: browsers.test.js)', () => {
   for (const agent of [agents.androidChrome, agents.samsung, agents.androidFirefox]) {
     const decision = page.decide(pageFor(agent));
-    assert.equal(decision.open, intent);
+    assert.equal(decision.open, agent === agents.androidFirefox ? intent.replace(';S.browser_fallback_url=x', '') : intent);
     assert.ok(decision.openLeads);
     assert.match(decision.open, /#Intent;scheme=https;package=/);
     assert.equal(decision.store, 'play-store');

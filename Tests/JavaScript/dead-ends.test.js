@@ -15,7 +15,7 @@ const canonical = 'https://links.example.com/call/abc?type=video';
 
 function pageFor(agent, extra) {
   return Object.assign({
-    platform: page.platformOf(agent, /iPhone|Android/.test(agent) ? 5 : 0), webview: page.webviewOf(agent),
+    platform: page.platformOf(agent, /iPhone|Android/.test(agent) ? 5 : 0), webview: page.webviewOf(agent), engine: page.engineOf(agent),
     iOSVersion: page.iOSVersionOf(agent), canonical,
     intent: 'intent://links.example.com/call/abc?type=video#Intent;scheme=https;package=com.example.video;end',
     scheme: 'examplevideo://call/abc?type=video', appHostURL: '', host: 'links.example.com', hasWeb: true,
@@ -52,6 +52,23 @@ test('an app in no store: the page never leads with a store link it does not hav
   const androidNoPlay = page.decide(pageFor(android, { hasPlayStore: false }));
   assert.equal(androidNoPlay.store, '');
   assert.equal(androidNoPlay.lead, 'open');
+});
+
+test('a phone with nothing to open, install or join here says where to join; one with a next step does not (issue 41, item 1)', () => {
+  // The open host's page on an iPhone without the app, for a site with no appStoreID, installURL or web join.
+  const openHost = { hasAppStore: false, hasWeb: false, appHostURL: 'https://links.example.com/call/abc?type=video' };
+  const stranded = page.decide(pageFor(iPhone, openHost));
+  assert.ok(stranded.appMissing);
+  assert.equal(stranded.lead, 'qr');
+  assert.ok(stranded.elsewhere);
+  // Web join, or an install link, is a next step on the phone itself.
+  assert.ok(!page.decide(pageFor(iPhone, Object.assign({}, openHost, { hasWeb: true }))).elsewhere);
+  assert.ok(!page.decide(pageFor(iPhone, Object.assign({}, openHost, { hasAppStore: true }))).elsewhere);
+  // Android always has the open button; a computer has the QR code itself.
+  assert.ok(!page.decide(pageFor(android, { hasPlayStore: false, hasWeb: false })).elsewhere);
+  const computer = page.decide(pageFor(desktop, { hasWeb: false }));
+  assert.equal(computer.lead, 'qr');
+  assert.ok(!computer.elsewhere);
 });
 
 test('in-app browsers: the escape leads and no open button stands beside "may not open the app from here"', () => {

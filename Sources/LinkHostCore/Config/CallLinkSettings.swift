@@ -8,10 +8,12 @@ public struct CallLinkSettings: Sendable, Equatable {
     /// Where each template of `links` was written, inside the `callLinks` section: `links[2]`, or `paths[0]`
     /// for the two shapes a `paths` entry stands for.
     public var linkSources: [String]
-    /// The page template, relative to the working directory unless absolute; never served as a file.
-    public var template: String = "public/call.html"
+    /// The page template, relative to the working directory unless absolute; never served as a file. The
+    /// default, with nothing at that path, is the built-in template (`BuiltInPublic`).
+    public var template: String = BuiltInPublic.Key.template.defaultPath
     /// Folder of the page's locale files, `<tag>.json` each; relative to the working directory unless absolute.
-    public var locales: String = "public/locales"
+    /// The default, with nothing at that path, is the built-in folder.
+    public var locales: String = BuiltInPublic.Key.locales.defaultPath
     /// The locale a visitor gets when `Accept-Language` names none of the site's, and whose strings fill gaps.
     public var defaultLocale: String = "en"
     /// Public origin of call links, e.g. `https://links.example.com`; without it the request's Host is used.

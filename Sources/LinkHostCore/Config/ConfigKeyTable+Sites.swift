@@ -37,8 +37,8 @@ extension ConfigKeyTable {
         ConfigKey("callLinks.paths", "array of path prefixes", default: "[\"call\"]", site: .byKey,
                   "shorthand: `\"call\"` stands for `/call/{callId}?type={callType}` and `/call/{callType}:{callId}`; a prefix may have several segments (`video/demos/join`); not together with `links`"),
         ConfigKey("callLinks.defaultType", "call type", default: "\"default\"", site: .byKey, "call type when the link has none"),
-        ConfigKey("callLinks.template", "string", default: "\"public/call.html\"", site: .byKey, "page template (never served as a file)"),
-        ConfigKey("callLinks.locales", "string", default: "\"public/locales\"", site: .byKey, "folder of the page's locale files, `<tag>.json` each (never served as files)"),
+        ConfigKey("callLinks.template", "string", default: "\"public/call.html\"", site: .byKey, "page template (never served as a file); at this default with nothing at `public/call.html`, the one built into linkhost ([docs/call-page.md](docs/call-page.md#the-page-built-into-linkhost))"),
+        ConfigKey("callLinks.locales", "string", default: "\"public/locales\"", site: .byKey, "folder of the page's locale files, `<tag>.json` each (never served as files); at this default with nothing at `public/locales`, the ones built into linkhost"),
         ConfigKey("callLinks.defaultLocale", "language tag", default: "\"en\"", site: .byKey,
                   "language tag of the locale visitors get when `Accept-Language` names none of the site's; its strings fill gaps in the others"),
         ConfigKey("callLinks.baseURL", "origin URL", site: .withSection,
@@ -83,7 +83,7 @@ extension ConfigKeyTable {
     /// `static`: the static folder.
     static let staticFiles: [ConfigKey] = [
         ConfigKey("static", "object", site: .withSection, "the static files"),
-        ConfigKey("static.root", "string", default: "\"public\"", site: .byKey, "folder of static files, relative to the working directory"),
+        ConfigKey("static.root", "string", default: "\"public\"", site: .byKey, "folder of static files, relative to the working directory; at this default with nothing at `public`, the files built into linkhost (the page's script, styles, favicon, home and 404 pages)"),
         ConfigKey("static.cacheMaxAge", "integer 0–31536000", default: "300", site: .byKey, "`Cache-Control` max-age of static files"),
     ]
 

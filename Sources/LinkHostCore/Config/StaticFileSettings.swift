@@ -2,8 +2,9 @@ import LinkHostJSON
 
 /// Settings of a site's static file tree.
 public struct StaticFileSettings: Sendable, Equatable, Hashable {
-    /// Folder of static files, relative to the working directory unless absolute.
-    public var root: String = "public"
+    /// Folder of static files, relative to the working directory unless absolute. The default, with nothing
+    /// at that path, is the built-in folder (`BuiltInPublic`).
+    public var root: String = BuiltInPublic.Key.staticRoot.defaultPath
     /// `Cache-Control: max-age` of static files, in seconds.
     public var cacheMaxAge: Int = 300
 

@@ -27,11 +27,14 @@ public enum DocumentFile {
 
     /// The parsed JSON of the file at `path` (`fromCommandLine` and `folder` as for `bytes`).
     public static func json(at path: String, fromCommandLine: Bool = false, inside folder: String? = nil) -> Result<JSONValue, Failure> {
-        let bytes: [UInt8]
         switch self.bytes(at: path, fromCommandLine: fromCommandLine, inside: folder) {
-        case .success(let read): bytes = read
-        case .failure(let failure): return .failure(failure)
+        case .success(let read): json(read, shownAs: path)
+        case .failure(let failure): .failure(failure)
         }
+    }
+
+    /// `bytes` parsed as JSON, errors naming them `path` (a file built into linkhost, say).
+    public static func json(_ bytes: [UInt8], shownAs path: String) -> Result<JSONValue, Failure> {
         do {
             return .success(try JSONParser.parse(bytes))
         } catch {

@@ -26,10 +26,11 @@ enum PageLocaleLoader {
         func warning(_ code: LintCode, _ message: String) { warnings.append(ConfigDiagnostic(code, path: setting, message: message, severity: .warning)) }
 
         if usedStrings.isEmpty { return Loaded(locales: [PageLocale(tag: defaultTag, isRightToLeft: defaultTag.isRightToLeft, strings: [:])], warnings: []) }
-        guard FileSystem.isDirectory(folder) else {
-            throw ConfigError(source: folder, diagnostics: [ConfigDiagnostic(.lh114, path: setting, message: "\"\(folder)\" is not a folder that can be read; the page template uses strings such as {{t.\(usedStrings.sorted()[0])}}")])
+        let builtIn = BuiltInPublic.locales(standingIn: folder)
+        guard builtIn != nil || FileSystem.isDirectory(folder) else {
+            throw ConfigError(source: folder, diagnostics: [ConfigDiagnostic(.lh114, path: setting, message: "\"\(folder)\" is not a folder that can be read; the page template uses strings such as {{t.\(usedStrings.sorted()[0])}}\(BuiltInPublic.hint(for: folder, key: .locales))")])
         }
-        let names = (FileSystem.contentsOfDirectory(folder) ?? []).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+        let names = (builtIn?.map(\.name) ?? FileSystem.contentsOfDirectory(folder) ?? []).filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
         var files: [(tag: LanguageTag, path: String, document: JSONValue)] = []
         for name in names {
             let path = folder + "/" + name
@@ -44,7 +45,8 @@ enum PageLocaleLoader {
                 continue
             }
             // Read as the static files are: a link only to a file inside the locale folder, none at read time.
-            switch DocumentFile.json(at: path, inside: folder) {
+            let read = builtIn.map { files in DocumentFile.json(files.first { $0.name == name }?.bytes ?? [], shownAs: path) }
+            switch read ?? DocumentFile.json(at: path, inside: folder) {
             case .success(let document): files.append((tag, path, document))
             case .failure(let failure): error(failure.code, failure.message)
             }

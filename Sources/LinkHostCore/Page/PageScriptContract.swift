@@ -10,6 +10,7 @@ public enum PageScriptContract {
         ("app-store", "the App Store link"),
         ("play-store", "the Google Play link"),
         ("app-missing", "the line shown on the open-in-app host when the app is not installed"),
+        ("elsewhere", "the line shown on a phone that has nothing to open, install or join in the browser: join on another device"),
         ("link-copied", "the line shown after a store tap copied the call link"),
         ("webview", "the in-app browser notice"),
         ("webview-hint-ios", "its iOS instruction (Open in Safari)"),

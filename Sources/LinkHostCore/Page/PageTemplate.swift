@@ -186,12 +186,16 @@ extension PageTemplate {
     /// Reads and parses the template file at `path`; every problem is a config error at `setting`.
     static func load(_ path: String, setting: String) throws(ConfigError) -> PageTemplate {
         let bytes: [UInt8]
-        do {
-            // A link in the template's folder is followed only to a file inside that folder: whoever may write
-            // the folder (a tenant's brand folder) must not turn the page into a copy of a private key.
-            bytes = try FileSystem.readFileWithoutLinks(path, inside: FileSystem.parentFolder(of: path))
-        } catch {
-            throw ConfigError(source: path, diagnostics: [ConfigDiagnostic(.lh114, path: setting, message: "\"\(path)\" \(error)")])
+        if let builtIn = BuiltInPublic.template(standingIn: path) {
+            bytes = builtIn
+        } else {
+            do {
+                // A link in the template's folder is followed only to a file inside that folder: whoever may write
+                // the folder (a tenant's brand folder) must not turn the page into a copy of a private key.
+                bytes = try FileSystem.readFileWithoutLinks(path, inside: FileSystem.parentFolder(of: path))
+            } catch {
+                throw ConfigError(source: path, diagnostics: [ConfigDiagnostic(.lh114, path: setting, message: "\"\(path)\" \(error)\(BuiltInPublic.hint(for: path, key: .template))")])
+            }
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError(source: path, diagnostics: [ConfigDiagnostic(.lh114, path: setting, message: "\"\(path)\" is not UTF-8 text")])

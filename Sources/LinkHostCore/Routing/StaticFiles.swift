@@ -29,7 +29,7 @@ enum StaticFiles {
     static func list(root: String, setting: String, excluded: Set<String>) throws(ConfigError) -> [File] {
         let rootSetting = setting + ".root"
         guard FileSystem.isDirectory(root) else {
-            throw ConfigError(source: root, diagnostics: [ConfigDiagnostic(.lh114, path: rootSetting, message: "\"\(root)\" is not a folder that can be read")])
+            throw ConfigError(source: root, diagnostics: [ConfigDiagnostic(.lh114, path: rootSetting, message: "\"\(root)\" is not a folder that can be read\(BuiltInPublic.hint(for: root, key: .staticRoot))")])
         }
         let resolvedRoot = resolve(root)
         var files: [File] = []
@@ -66,9 +66,14 @@ enum StaticFiles {
     /// link at all. Each file is opened relative to the root's descriptor, one component of its resolved
     /// path at a time with O_NOFOLLOW, so a file swapped for a link (to a private key, say) between the
     /// listing and the read fails the load, which keeps the snapshot it had, instead of serving the key.
+    /// The default root with nothing there on disk is the built-in folder (`BuiltInPublic`), loaded the same way.
     static func load(settings: StaticFileSettings, setting: String, excluded: Set<String>, into prepared: inout PreparedResponses) throws(ConfigError) -> [(path: String, resource: Resource)] {
         let rootSetting = setting + ".root"
         var resources: [(path: String, resource: Resource)] = []
+        if let builtIn = BuiltInPublic.staticFiles(standingIn: settings.root) {
+            for file in builtIn { add(file.urlPath, file.bytes, settings: settings, to: &resources, prepared: &prepared) }
+            return resources
+        }
         var total = 0
         let files = try list(root: settings.root, setting: setting, excluded: excluded)
         guard let rootFolder = LinkFreeFolder(resolve(settings.root)) else {
@@ -86,15 +91,21 @@ enum StaticFiles {
                 throw ConfigError(source: settings.root, diagnostics: [ConfigDiagnostic(.lh114, path: rootSetting, message: message)])
             }
             total += bytes.count
-            let type = MediaType.forFile(named: file.urlPath)
-            // HTML pages get the same lock-down as the call page: no scripts, no framing, no referrer.
-            let extra = type.hasPrefix("text/html") ? CallPage.securityHeaders : []
-            let resource = prepared.resource(body: bytes, contentType: type, maxAge: settings.cacheMaxAge, route: .staticFile, extraHeaders: extra)
-            resources.append((file.urlPath, resource))
-            if file.urlPath.hasSuffix("/index.html") {
-                resources.append((String(file.urlPath.dropLast("index.html".count)), resource))
-            }
+            add(file.urlPath, bytes, settings: settings, to: &resources, prepared: &prepared)
         }
         return resources
+    }
+
+    /// One file as a prepared resource at `urlPath` (and at its folder's path, for an `index.html`).
+    private static func add(_ urlPath: String, _ bytes: [UInt8], settings: StaticFileSettings, to resources: inout [(path: String, resource: Resource)],
+                            prepared: inout PreparedResponses) {
+        let type = MediaType.forFile(named: urlPath)
+        // HTML pages get the same lock-down as the call page: no scripts, no framing, no referrer.
+        let extra = type.hasPrefix("text/html") ? CallPage.securityHeaders : []
+        let resource = prepared.resource(body: bytes, contentType: type, maxAge: settings.cacheMaxAge, route: .staticFile, extraHeaders: extra)
+        resources.append((urlPath, resource))
+        if urlPath.hasSuffix("/index.html") {
+            resources.append((String(urlPath.dropLast("index.html".count)), resource))
+        }
     }
 }
