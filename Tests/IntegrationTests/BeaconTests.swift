@@ -181,4 +181,6 @@ enum BeaconWire {
     static let burst = 500
     /// One client's share (an IPv4 address, an IPv6 /64): bursts of this many.
     static let perClientBurst = 30
+    /// And this many a second after it.
+    static let perClientPerSecond = 5
 }

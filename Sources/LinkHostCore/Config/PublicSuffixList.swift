@@ -144,36 +144,42 @@ enum Punycode {
     }
 }
 
-/// The wildcard rule of one load: the list, or why it could not be read, and the check of a site's hosts.
+/// The wildcard rule of one load: the list, read on the first wildcard host (a load with none never reads it)
+/// and kept for the rest, or why it could not be read.
 struct WildcardHostCheck: Sendable {
-    let list: PublicSuffixList?
-    /// Why there is no list.
-    let problem: String?
+    /// The copy `PublicSuffixList.environmentVariable` names, else Debian's.
+    private let path: String
+    private var read: (list: PublicSuffixList?, problem: String?)?
 
-    /// The list `environment` names (`PublicSuffixList.environmentVariable`), else Debian's; read only when
-    /// `needed` (a site may list a wildcard), once however many sites.
-    static func load(environment: [String: String], needed: Bool) -> WildcardHostCheck {
-        guard needed else { return WildcardHostCheck(list: nil, problem: nil) }
-        let path = environment[PublicSuffixList.environmentVariable].flatMap { $0.isEmpty ? nil : $0 } ?? PublicSuffixList.debianPath
-        let (list, problem) = PublicSuffixList.read(path)
-        return WildcardHostCheck(list: list, problem: problem.map { "the Public Suffix List cannot be read: \($0) (apt-get install publicsuffix, or name a copy in \(PublicSuffixList.environmentVariable))" })
+    /// The check of a load whose environment is `environment`.
+    init(environment: [String: String]) {
+        path = environment[PublicSuffixList.environmentVariable].flatMap { $0.isEmpty ? nil : $0 } ?? PublicSuffixList.debianPath
     }
 
     /// LH137 for each wildcard of `site` over a public suffix: an error. Without the list, a site file's wildcard
     /// is an error too (it cannot be held to a registrable domain) and the operator's a warning.
-    func check(_ site: SiteConfig, isSiteFile: Bool, reader: inout ConfigReader) {
+    mutating func check(_ site: SiteConfig, isSiteFile: Bool, reader: inout ConfigReader) {
         for (index, host) in site.hosts.enumerated() where host.hasPrefix("*.") {
             let path = ConfigReader.join(site.path, "hosts[\(index)]")
+            let (list, problem) = loaded()
             if let list {
                 if let why = list.problem(wildcard: host) { reader.error(.lh137, path, "\"\(host)\" \(why)") }
-            } else if let problem {
-                let message = "\"\(host)\" is a wildcard, and \(problem)"
-                if isSiteFile {
-                    reader.error(.lh137, path, message + "; a site file's wildcard is refused until it can be held to a registrable domain")
-                } else {
-                    reader.append([ConfigDiagnostic(.lh137, path: path, message: message + "; whether it stops at a registrable domain is not checked", severity: .warning)])
-                }
+                continue
+            }
+            let message = "\"\(host)\" is a wildcard, and the Public Suffix List cannot be read: \(problem ?? self.path) (apt-get install publicsuffix, or name a copy in \(PublicSuffixList.environmentVariable))"
+            if isSiteFile {
+                reader.error(.lh137, path, message + "; a site file's wildcard is refused until it can be held to a registrable domain")
+            } else {
+                reader.append([ConfigDiagnostic(.lh137, path: path, message: message + "; whether it stops at a registrable domain is not checked", severity: .warning)])
             }
         }
+    }
+
+    /// The list, read once.
+    private mutating func loaded() -> (list: PublicSuffixList?, problem: String?) {
+        if let read { return read }
+        let made = PublicSuffixList.read(path)
+        read = made
+        return made
     }
 }

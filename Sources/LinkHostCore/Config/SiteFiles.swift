@@ -28,7 +28,7 @@ enum SiteFiles {
     /// against those and the files before it; `cores` read files side by side.
     static func read(
         _ value: JSONValue?, configPath: String, topLevel: SiteDraft, sites: [SiteConfig], server: ServerSettings,
-        wildcards: WildcardHostCheck = WildcardHostCheck(list: nil, problem: nil), lastGood: [String: SiteConfig], cores: Int = 1, reader: inout ConfigReader
+        wildcards: inout WildcardHostCheck, lastGood: [String: SiteConfig], cores: Int = 1, reader: inout ConfigReader
     ) -> Outcome {
         var outcome = Outcome()
         guard let value else { return outcome }
@@ -59,7 +59,7 @@ enum SiteFiles {
                 }
             }.joined()
             for (name, read) in zip(batch, reads) {
-                join(name, read, pattern: pattern, topLevel: topLevel, server: server, wildcards: wildcards, lastGood: lastGood, claims: &claims, outcome: &outcome, reader: &reader)
+                join(name, read, pattern: pattern, topLevel: topLevel, server: server, wildcards: &wildcards, lastGood: lastGood, claims: &claims, outcome: &outcome, reader: &reader)
             }
         }
         return outcome
@@ -75,7 +75,7 @@ enum SiteFiles {
 
     /// Adds one file's site to `outcome` (or its failure, and its last good version when that fits).
     private static func join(
-        _ name: String, _ read: FileRead?, pattern: SiteFilePattern, topLevel: SiteDraft, server: ServerSettings, wildcards: WildcardHostCheck,
+        _ name: String, _ read: FileRead?, pattern: SiteFilePattern, topLevel: SiteDraft, server: ServerSettings, wildcards: inout WildcardHostCheck,
         lastGood: [String: SiteConfig], claims: inout Claims, outcome: inout Outcome, reader: inout ConfigReader
     ) {
         let path = sitePath(name)
