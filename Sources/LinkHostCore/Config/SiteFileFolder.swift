@@ -35,9 +35,9 @@ struct SiteFileFolder: Sendable {
     static let pathKeys: [(section: String, key: String)] = [("callLinks", "template"), ("callLinks", "locales"), ("static", "root")]
 
     /// Rewrites the path keys `object` (the file's document) writes to lie in this folder, each checked, and
-    /// records the folder in `site`; a path that fails is an LH134 error of the file.
+    /// records the folder in `site` when it wrote one (ten thousand tenants that write none keep no copy of
+    /// it); a path that fails is an LH134 error of the file.
     func confine(_ site: inout SiteConfig, object: JSONObject, at path: String, topLevelRoot: String, reader: inout ConfigReader) {
-        site.ownFolder = self.path
         var resolvedFolder: String?
         for (section, key) in Self.pathKeys {
             guard case .object(let members)? = object[section], case .string(let written)? = members[key] else { continue }
@@ -60,6 +60,7 @@ struct SiteFileFolder: Sendable {
                     continue
                 }
             }
+            site.ownFolder = self.path
             switch key {
             case "template": site.callLinks.template = full
             case "locales": site.callLinks.locales = full
@@ -134,7 +135,8 @@ struct SiteFileFolders: Sendable {
             if !seen.insert(stem).inserted { shared.insert(stem) }
         }
         sharedStems = shared
-        var places: [(String, String)] = [(configPath, "the config file")]
+        // No config path (bytes validated on their own) names no place: "" would resolve to the working directory.
+        var places: [(String, String)] = configPath.isEmpty ? [] : [(configPath, "the config file")]
         places.append((server.acme?.stateDirectory ?? ACMESettings.defaultStateDirectory, "the ACME state folder (server.tls.acme.stateDirectory)"))
         if let tls = server.tls {
             places += [(tls.certificateFile, "server.tls.certificateFile"), (tls.privateKeyFile, "server.tls.privateKeyFile")]
