@@ -74,6 +74,8 @@ public struct PublicSuffixList: Sendable {
 
     /// A rule's name in the form hosts are written: lowercase, each Unicode label as `xn--` and its Punycode.
     static func ascii(_ name: String) -> String? {
+        // Nearly every rule is lowercase ASCII already: kept as it is, without splitting it into labels.
+        if name.utf8.allSatisfy({ $0 < 0x80 && !(0x41...0x5A).contains($0) }) { return name }
         var labels: [String] = []
         for label in name.lowercased().split(separator: ".", omittingEmptySubsequences: false) {
             if label.unicodeScalars.allSatisfy(\.isASCII) {
