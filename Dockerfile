@@ -48,12 +48,13 @@ LABEL org.opencontainers.image.title="linkhost" \
 # The binary carries the Swift runtime; beyond glibc it loads libmicrohttpd 1.0.1, GnuTLS (for
 # HTTPS and for `linkhost check`, which fetches a live domain's files), libqrencode (the call
 # page's QR code) and libstdc++ (already in slim; named so that it stays). ca-certificates is the
-# trust store those HTTPS checks verify against. The t64 names are Debian 13's (64-bit time_t).
+# trust store those HTTPS checks verify against; publicsuffix is the Public Suffix List that holds wildcard
+# hosts to a registrable domain. The t64 names are Debian 13's (64-bit time_t).
 # The user has a fixed number so that Kubernetes' runAsNonRoot can check it without a name.
 # hadolint ignore=DL3008
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
-        ca-certificates libgnutls30t64 libmicrohttpd12t64 libqrencode4 libstdc++6 \
+        ca-certificates libgnutls30t64 libmicrohttpd12t64 libqrencode4 libstdc++6 publicsuffix \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --gid 10001 linkhost \
     && useradd --uid 10001 --gid linkhost --no-create-home --no-log-init \

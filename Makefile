@@ -7,11 +7,16 @@ APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 .PHONY: deps test-deps build release package run test diagnostics-doc config-doc builtin-public check-recipes check-apple check-html soak-tests screenshots fuzz sanitize soak slowloris flood bench bench-engine bench-tenants bench-profile clean
 
 # Installs the C libraries' headers when pkg-config cannot find them (fresh Debian/Ubuntu machines):
-# libmicrohttpd (the server) and libqrencode (QR codes on call pages).
+# libmicrohttpd (the server) and libqrencode (QR codes on call pages); and the Public Suffix List that holds
+# wildcard hosts to a registrable domain (Debian's publicsuffix: without it a site file's wildcard is refused).
 deps:
 	@if ! pkg-config --exists libmicrohttpd libqrencode 2>/dev/null; then \
 		echo "make: installing libmicrohttpd-dev, libqrencode-dev and pkg-config with apt-get"; \
 		$(APT) update -qq && $(APT) install -y -qq --no-install-recommends libmicrohttpd-dev libqrencode-dev pkg-config >/dev/null; \
+	fi
+	@if [ ! -f /usr/share/publicsuffix/public_suffix_list.dat ]; then \
+		echo "make: installing publicsuffix with apt-get"; \
+		$(APT) update -qq && $(APT) install -y -qq --no-install-recommends publicsuffix >/dev/null; \
 	fi
 
 # Test tools: zbarimg decodes QR codes, openssl and curl make and test HTTPS, prometheus_client parses /metrics;

@@ -40,6 +40,12 @@ package enum FileSystem {
         return lstat(path, &status) == 0 || errno != ENOENT
     }
 
+    /// The size in bytes of what `path` names (following symbolic links); nil when it does not exist.
+    package static func size(_ path: String) -> Int? {
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : nil
+    }
+
     /// True when this process may write to `path` (a folder: create files in it).
     package static func isWritable(_ path: String) -> Bool {
         access(path, W_OK) == 0

@@ -31,6 +31,7 @@ enum ReloadPolicy {
         Rule(key: "server.connectionMemoryLimit", applies: true, how: "a new daemon on the same socket") { "\($0.server.connectionMemoryLimit)" },
         Rule(key: "server.headerTimeout", applies: true, how: "a new daemon on the same socket") { "\($0.server.headerTimeout)" },
         Rule(key: "server.pageCacheBytes", applies: true, how: "the new snapshot (its caches start empty)") { "\($0.server.pageCacheBytes)" },
+        Rule(key: "server.staticFilesBytes", applies: true, how: "the new snapshot, whose static files are read within it") { "\($0.server.staticFilesBytes)" },
         Rule(key: "server.shutdownTimeout", applies: true, how: "the next drain") { "\($0.server.shutdownTimeout)" },
         Rule(key: "server.tls", applies: true, how: "a new daemon on the same socket, only if the new pair works") { $0.server.tls.map { "\($0.certificateFile), \($0.privateKeyFile)" } ?? "off" },
         Rule(key: "server.tls.hsts", applies: true, how: "the new snapshot") { $0.server.hsts?.fieldValue ?? "off" },

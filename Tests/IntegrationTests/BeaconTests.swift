@@ -179,4 +179,8 @@ enum BeaconWire {
     static let path = "/.linkhost/beacon"
     static let perSecond = 100
     static let burst = 500
+    /// One client's share (an IPv4 address, an IPv6 /64): bursts of this many.
+    static let perClientBurst = 30
+    /// And this many a second after it.
+    static let perClientPerSecond = 5
 }

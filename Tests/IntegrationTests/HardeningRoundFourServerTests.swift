@@ -186,9 +186,15 @@ struct HardeningRoundFourServerTests {
             statuses[response.status, default: 0] += 1
         }
         #expect((statuses[204] ?? 0) < 100 && (statuses[429] ?? 0) > BeaconWire.burst - 100, "one address took \(statuses)")
-        let other = try await server.request("POST", BeaconWire.path + "?e=view&p=ios",
-                                             headers: [("Host", "two.example"), ("X-Forwarded-For", "198.51.100.7"), ("Sec-Fetch-Site", "same-origin")])
-        #expect(other.status == 204, "another guest's beacon after the flood: \(other.status)")
+        // Shares are placed by a hash seeded anew in each process: a guest may share the flooder's (1 in 128);
+        // of four other guests, at least three are counted.
+        var counted = 0
+        for guest in ["198.51.100.7", "198.51.100.8", "192.0.2.44", "2001:db8:5::1"] {
+            let other = try await server.request("POST", BeaconWire.path + "?e=view&p=ios",
+                                                 headers: [("Host", "two.example"), ("X-Forwarded-For", guest), ("Sec-Fetch-Site", "same-origin")])
+            if other.status == 204 { counted += 1 }
+        }
+        #expect(counted >= 3, "other guests' beacons after the flood: \(counted) of 4 counted")
     }
 
     @Test("item 8 in Chromium: a page on another site sending beacons to this one moves no counter; each is dropped as cross_site")

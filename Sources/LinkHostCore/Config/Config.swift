@@ -73,8 +73,18 @@ public struct SiteConfig: Sendable, Equatable {
     /// The top level's static folder, when the site's is another: a file the site's folder lacks is served
     /// from it, so a brand folder holds only what differs (an overlay). Nil for the default site.
     public var staticFallbackRoot: String? = nil
+    /// The site file's own folder (`SiteFileFolder`), nil for the operator's sites: the paths the file wrote
+    /// lie in it and are checked again at load, so a link put in their way since cannot lead out.
+    public var ownFolder: String? = nil
     /// Where each of the site-level keys was read from.
     public var sections: SiteSections
+
+    /// The site file's folder when `path` is one the file wrote (it lies in that folder as written); nil for a
+    /// path the site inherited from the top level, and for the operator's sites.
+    public func ownFolder(of path: String) -> String? {
+        guard let ownFolder, path == ownFolder || path.hasPrefix(ownFolder + "/") else { return nil }
+        return ownFolder
+    }
 
     /// The app identifiers (`TEAMID.bundle.id`) of every iOS app, in config order.
     public var appIDs: [String] { apps.map(\.appID) }

@@ -37,8 +37,8 @@ extension ConfigKeyTable {
         ConfigKey("callLinks.paths", "array of path prefixes", default: "[\"call\"]", site: .byKey,
                   "shorthand: `\"call\"` stands for `/call/{callId}?type={callType}` and `/call/{callType}:{callId}`; a prefix may have several segments (`video/demos/join`); not together with `links`"),
         ConfigKey("callLinks.defaultType", "call type", default: "\"default\"", site: .byKey, "call type when the link has none"),
-        ConfigKey("callLinks.template", "string", default: "\"public/call.html\"", site: .byKey, "page template (never served as a file); at this default with nothing at `public/call.html`, the one built into linkhost ([docs/call-page.md](docs/call-page.md#the-page-built-into-linkhost))"),
-        ConfigKey("callLinks.locales", "string", default: "\"public/locales\"", site: .byKey, "folder of the page's locale files, `<tag>.json` each (never served as files); at this default with nothing at `public/locales`, the ones built into linkhost"),
+        ConfigKey("callLinks.template", "string", default: "\"public/call.html\"", site: .byKey, "page template (never served as a file); at this default with nothing at `public/call.html`, the one built into linkhost ([docs/call-page.md](docs/call-page.md#the-page-built-into-linkhost)); in a site file, a path in the file's own folder (LH134, see `siteFiles`)"),
+        ConfigKey("callLinks.locales", "string", default: "\"public/locales\"", site: .byKey, "folder of the page's locale files, `<tag>.json` each (never served as files); at this default with nothing at `public/locales`, the ones built into linkhost; in a site file, a path in the file's own folder"),
         ConfigKey("callLinks.defaultLocale", "language tag", default: "\"en\"", site: .byKey,
                   "language tag of the locale visitors get when `Accept-Language` names none of the site's; its strings fill gaps in the others"),
         ConfigKey("callLinks.baseURL", "origin URL", site: .withSection,
@@ -83,7 +83,7 @@ extension ConfigKeyTable {
     /// `static`: the static folder.
     static let staticFiles: [ConfigKey] = [
         ConfigKey("static", "object", site: .withSection, "the static files"),
-        ConfigKey("static.root", "string", default: "\"public\"", site: .byKey, "folder of static files, relative to the working directory; at this default with nothing at `public`, the files built into linkhost (the page's script, styles, favicon, home and 404 pages)"),
+        ConfigKey("static.root", "string", default: "\"public\"", site: .byKey, "folder of static files, relative to the working directory (in a site file: to the file's own folder, `.` for that folder itself); at this default with nothing at `public`, the files built into linkhost (the page's script, styles, favicon, home and 404 pages); all sites' static files together are held to `server.staticFilesBytes`; no folder answers `/.well-known/acme-challenge/` (LH136), which only linkhost's own ACME responder does"),
         ConfigKey("static.cacheMaxAge", "integer 0–31536000", default: "300", site: .byKey, "`Cache-Control` max-age of static files"),
     ]
 
@@ -92,10 +92,10 @@ extension ConfigKeyTable {
         ConfigKey("sites", "array of objects", site: .topLevelOnly,
                   "more sites, chosen by the request's `Host`: `hosts` plus any of `apps`, `android`, `callLinks`, `aasa`, `static`, inherited as this column says (see [Sites](#sites))"),
         ConfigKey("sites[].hosts", "array of host names", site: .siteOnly,
-                  "host names, any case, port ignored; `*.example.com` matches every subdomain; a host belongs to one site (LH116)"),
+                  "host names, any case, port ignored; `*.example.com` matches every subdomain, but never of a public suffix (`*.com`, `*.co.uk`, `*.github.io`: LH137, judged by the Public Suffix List of Debian's `publicsuffix` package, or the copy `LINKHOST_PUBLIC_SUFFIX_LIST` names; without it a site file's wildcard is refused, the operator's warned about); a host belongs to one site (LH116)"),
         ConfigKey("sites[].id", "1–64 of `A-Z a-z 0-9 . _ -`", note: "the site's first host", site: .siteOnly,
                   "the site's name in diagnostics (`site \"customer6\" (sites[6]) apps[0].teamID`), in the metrics' `site` label and in the access log's `site` field, so reordering hosts changes none of them; `default` is the top level's; two sites with one id are an error (LH122)"),
         ConfigKey("siteFiles", "path pattern", note: "none", site: .topLevelOnly,
-                  "files that each hold one site (the keys of `sites[]`), joined after `sites` in the byte order of their names: a folder relative to the config file, then a name pattern where `*` matches any run of characters and `?` one (no other glob syntax; names starting with `.` never match, so a folder of mounted ConfigMaps works), e.g. `\"sites.d/*.json\"`; SIGHUP and `server.watchConfig` pick up files added, removed or changed; a file that fails (LH131–LH133) harms its own site only: it keeps its last good version on a reload and is left out at start (see [docs/kubernetes.md](docs/kubernetes.md))"),
+                  "files that each hold one site (the keys of `sites[]`), joined after `sites` in the byte order of their names: a folder relative to the config file, then a name pattern where `*` matches any run of characters and `?` one (no other glob syntax; names starting with `.` never match, so a folder of mounted ConfigMaps works), e.g. `\"sites.d/*.json\"`; SIGHUP and `server.watchConfig` pick up files added, removed or changed; the paths a file writes (`callLinks.template`, `callLinks.locales`, `static.root`) are read in its own folder, beside it and named as the file without its extension (`sites.d/acme/` for `sites.d/acme.json`): an absolute path, `..`, a link leading out or one of the operator's files (state folder, TLS files, the config, the operator's sites' folders) fails that site alone (LH134), and a file that writes none takes the top level's; a file that fails (LH131–LH133) harms its own site only: it keeps its last good version on a reload and is left out at start (see [docs/kubernetes.md](docs/kubernetes.md))"),
     ]
 }

@@ -30,6 +30,8 @@ enum ConfigKeyTable {
         ConfigKey("server.connectionMemoryLimit", "integer 4096–1048576", default: "8192", site: .topLevelOnly, "bytes per connection for request line and headers; larger requests get 414/431"),
         ConfigKey("server.pageCacheBytes", "integer 0–17179869184", default: "33554432", note: "32 MiB", site: .topLevelOnly,
                   "bytes that rendered call pages and QR images may hold, all sites together (each site's `callLinks.pageCacheSize` counts pages; this bounds their sum, so many sites or wildcard hosts cannot outgrow a pod's memory limit); when full, every cache is emptied and fills again; `0` keeps none"),
+        ConfigKey("server.staticFilesBytes", "integer 0–17179869184", default: "67108864", note: "64 MiB", site: .topLevelOnly,
+                  "bytes that the static files of every site may hold together, read at load and kept in memory (a folder or file several sites serve counts once; each file at most 16 MiB); a site file whose folder would pass it fails alone (LH135) like any site file that does not load, the operator's own sites (top level, `sites`) refuse the config; with `server.pageCacheBytes` it is most of what a pod's memory limit must hold"),
         ConfigKey("server.strictHosts", "boolean", default: "false", site: .topLevelOnly,
                   "a host no site lists gets `404` (`Cache-Control: no-store`) instead of the default site's files, so a host in onboarding never serves another tenant's apps; the top level then answers only the names in `server.tls.acme.hosts` (see [Sites](#sites)); health and metrics answer on every host"),
         ConfigKey("server.watchConfig", "boolean", default: "false", site: .topLevelOnly,

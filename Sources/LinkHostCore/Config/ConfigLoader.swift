@@ -59,7 +59,11 @@ public enum ConfigLoader {
         topLevel.resolvedAASA = defaultSite.aasa
         let sites = SitesReader.read(root["sites"], topLevel: topLevel, cores: cores, reader: &reader)
         AppsReader.checkNames([defaultSite] + sites, reader: &reader)
-        let files = SiteFiles.read(root["siteFiles"], configPath: configPath ?? "", topLevel: topLevel, sites: sites, server: server, lastGood: lastGood, cores: cores, reader: &reader)
+        // The Public Suffix List is read on the first wildcard host, once a load however many sites.
+        var wildcards = WildcardHostCheck(environment: environment)
+        for site in sites { wildcards.check(site, isSiteFile: false, reader: &reader) }
+        let files = SiteFiles.read(root["siteFiles"], configPath: configPath ?? "", topLevel: topLevel, sites: sites, server: server, wildcards: &wildcards,
+                                   lastGood: lastGood, cores: cores, reader: &reader)
         ACMESettingsReader.check(server, sites: [defaultSite] + sites + files.sites, reader: &reader)
         var config = Config(server: server, observability: observability, sites: [defaultSite] + sites + files.sites)
         (config.siteFiles, config.siteFileFailures, config.siteFilesDigest) = (files.pattern, files.failures, files.digest)

@@ -26,6 +26,9 @@ public struct ServerSettings: Sendable, Equatable {
     /// per-site `callLinks.pageCacheSize` counts pages, which many sites could multiply past a pod's memory
     /// limit); 0 keeps none.
     public var pageCacheBytes: Int = 32 * 1_048_576
+    /// Bytes the static files of every site may hold together (a folder several sites share counts once): a
+    /// site file whose folder would pass it fails alone, the operator's sites refuse the config.
+    public var staticFilesBytes: Int = 64 * 1_048_576
     /// True: a host no site lists gets 404 (`no-store`) instead of the default site's files; the top level
     /// then answers only the names in `server.tls.acme.hosts` (and every host's health and metrics paths).
     public var strictHosts = false
@@ -90,6 +93,7 @@ enum ServerSettingsReader {
         settings.shutdownTimeout = reader.integer(object, "shutdownTimeout", at: "server", in: 0...600) ?? settings.shutdownTimeout
         settings.connectionMemoryLimit = reader.integer(object, "connectionMemoryLimit", at: "server", in: 4096...1_048_576) ?? settings.connectionMemoryLimit
         settings.pageCacheBytes = reader.integer(object, "pageCacheBytes", at: "server", in: 0...(1 << 34)) ?? settings.pageCacheBytes
+        settings.staticFilesBytes = reader.integer(object, "staticFilesBytes", at: "server", in: 0...(1 << 34)) ?? settings.staticFilesBytes
         settings.strictHosts = reader.boolean(object, "strictHosts", at: "server") ?? false
         settings.watchConfig = reader.boolean(object, "watchConfig", at: "server") ?? settings.watchConfig
         settings.trustedProxies = TrustedProxiesReader.read(object, reader: &reader)

@@ -28,7 +28,7 @@ enum SiteFiles {
     /// against those and the files before it; `cores` read files side by side.
     static func read(
         _ value: JSONValue?, configPath: String, topLevel: SiteDraft, sites: [SiteConfig], server: ServerSettings,
-        lastGood: [String: SiteConfig], cores: Int = 1, reader: inout ConfigReader
+        wildcards: inout WildcardHostCheck, lastGood: [String: SiteConfig], cores: Int = 1, reader: inout ConfigReader
     ) -> Outcome {
         var outcome = Outcome()
         guard let value else { return outcome }
@@ -46,6 +46,7 @@ enum SiteFiles {
             reader.error(.lh130, "siteFiles", "\(ConfigReader.show(value)): the folder \(pattern.folder) cannot be listed; create it (it may be empty) or fix the path")
             return outcome
         }
+        let folders = SiteFileFolders(pattern: pattern, names: names, configPath: configPath, server: server, topLevel: topLevel, sites: sites)
         var claims = Claims(sites: sites, acmeHosts: server.acme?.hosts ?? [])
         // Files are read and parsed on the cores a window at a time (the parsed documents of a window are kept
         // until its sites join); each joins the others in file-name order, as if read one after another.
@@ -53,11 +54,12 @@ enum SiteFiles {
             let batch = names[start..<min(start + window, names.count)]
             let reads = OrderedChunks.map(batch.count, chunks: OrderedChunks.chunkCount(for: batch.count, cores: cores)) { range in
                 batch[(batch.startIndex + range.lowerBound)..<(batch.startIndex + range.upperBound)].map { name in
-                    usable(name) ? FileRead(pattern.path(of: name), shown: pattern.shown(name), at: sitePath(name), name: name, topLevel: topLevel) : nil
+                    usable(name) ? FileRead(pattern.path(of: name), shown: pattern.shown(name), at: sitePath(name), name: name, topLevel: topLevel,
+                                            folder: folders.folder(for: name)) : nil
                 }
             }.joined()
             for (name, read) in zip(batch, reads) {
-                join(name, read, pattern: pattern, topLevel: topLevel, server: server, lastGood: lastGood, claims: &claims, outcome: &outcome, reader: &reader)
+                join(name, read, pattern: pattern, topLevel: topLevel, server: server, wildcards: &wildcards, lastGood: lastGood, claims: &claims, outcome: &outcome, reader: &reader)
             }
         }
         return outcome
@@ -73,14 +75,15 @@ enum SiteFiles {
 
     /// Adds one file's site to `outcome` (or its failure, and its last good version when that fits).
     private static func join(
-        _ name: String, _ read: FileRead?, pattern: SiteFilePattern, topLevel: SiteDraft, server: ServerSettings, lastGood: [String: SiteConfig],
-        claims: inout Claims, outcome: inout Outcome, reader: inout ConfigReader
+        _ name: String, _ read: FileRead?, pattern: SiteFilePattern, topLevel: SiteDraft, server: ServerSettings, wildcards: inout WildcardHostCheck,
+        lastGood: [String: SiteConfig], claims: inout Claims, outcome: inout Outcome, reader: inout ConfigReader
     ) {
         let path = sitePath(name)
         var own = ConfigReader()
         var site: SiteConfig?
         if let read {
             site = settle(read, at: path, topLevel: topLevel, server: server, claims: &claims, digest: &outcome.digest, name: name, reader: &own)
+            if let site { wildcards.check(site, isSiteFile: true, reader: &own) }
         } else {
             own.error(.lh131, path, "the file name \(pattern.shown(name)) holds \"]\" or a control character, which cannot name a site; rename the file")
         }
@@ -113,7 +116,7 @@ enum SiteFiles {
         var problems: [ConfigDiagnostic] = []
         var alone: SitesReader.Unclaimed?
 
-        init(_ file: String, shown: String, at path: String, name: String, topLevel: SiteDraft) {
+        init(_ file: String, shown: String, at path: String, name: String, topLevel: SiteDraft, folder: SiteFileFolder) {
             let bytes: [UInt8]
             do {
                 bytes = try FileSystem.readFile(file, maximumSize: maximumFileSize)
@@ -128,7 +131,7 @@ enum SiteFiles {
                 problems = [ConfigDiagnostic(.lh131, path: path, message: "\(shown) is not valid JSON at line \(error.line), column \(error.column): \(error.message)")]
                 return
             }
-            alone = document.map { SitesReader.Unclaimed($0, at: path, topLevel: topLevel) }
+            alone = document.map { SitesReader.Unclaimed($0, at: path, topLevel: topLevel, folder: folder) }
         }
     }
 

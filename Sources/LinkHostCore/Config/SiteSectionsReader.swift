@@ -136,10 +136,13 @@ enum SitesReader {
         let diagnostics: [ConfigDiagnostic]
         let claims: [String: String]
 
-        init(_ element: JSONValue, at path: String, topLevel: SiteDraft) {
+        /// The folder of the site file `element` is (`SiteFileFolder`), nil for the config's own sites.
+        let folder: SiteFileFolder?
+
+        init(_ element: JSONValue, at path: String, topLevel: SiteDraft, folder: SiteFileFolder? = nil) {
             var (claims, reader) = ([String: String](), ConfigReader())
-            site = SitesReader.readSite(element, at: path, topLevel: topLevel, claimed: &claims, reader: &reader)
-            (diagnostics, self.claims) = (reader.diagnostics, claims)
+            site = SitesReader.readSite(element, at: path, topLevel: topLevel, claimed: &claims, folder: folder, reader: &reader)
+            (diagnostics, self.claims, self.folder) = (reader.diagnostics, claims, folder)
         }
 
         /// The site of `element` (which this read) after the sites that hold `claimed`: this read, its claims
@@ -147,7 +150,7 @@ enum SitesReader {
         /// earlier holder.
         func joined(_ element: JSONValue, at path: String, topLevel: SiteDraft, claimed: inout [String: String], reader: inout ConfigReader) -> SiteConfig? {
             guard !claims.keys.contains(where: { claimed[$0] != nil }) else {
-                return SitesReader.readSite(element, at: path, topLevel: topLevel, claimed: &claimed, reader: &reader)
+                return SitesReader.readSite(element, at: path, topLevel: topLevel, claimed: &claimed, folder: folder, reader: &reader)
             }
             claimed.merge(claims) { earlier, _ in earlier }
             reader.append(diagnostics)
@@ -156,11 +159,13 @@ enum SitesReader {
     }
 
     /// One site object (an entry of `sites`, or a site file's whole document) at `path`; `claimed` holds the
-    /// hosts earlier sites took, and takes this one's.
-    static func readSite(_ element: JSONValue, at path: String, topLevel: SiteDraft, claimed: inout [String: String], reader: inout ConfigReader) -> SiteConfig? {
+    /// hosts earlier sites took, and takes this one's. A site file's paths lie in its `folder`.
+    static func readSite(_ element: JSONValue, at path: String, topLevel: SiteDraft, claimed: inout [String: String], folder: SiteFileFolder? = nil,
+                         reader: inout ConfigReader) -> SiteConfig? {
         guard let object = reader.object(element, at: path, allowed: ConfigKeys.members(of: "sites[]") + ConfigKeys.siteSections) else { return nil }
         let hosts = readHosts(object, at: path, claimed: &claimed, reader: &reader)
         var site = SiteDraft(object, at: path, reader: &reader).site(hosts: hosts, inheriting: topLevel)
+        folder?.confine(&site, object: object, at: path, topLevelRoot: (topLevel.staticFiles ?? StaticFileSettings()).root, reader: &reader)
         site.id = reader.string(object, "id", at: path, expected: "a name such as \"customer6\"", rule: idRule)
         if let host = site.callLinks.openInAppHost, !site.hosts.contains(where: { CallLinkHost.covers($0, host: host) }) {
             // Another host serves another site (or none): the open button would lead away from this app's page.

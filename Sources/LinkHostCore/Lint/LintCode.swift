@@ -24,6 +24,10 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case lh123 = "LH123", lh124 = "LH124", lh125 = "LH125"
     /// File format, continued: site files (`siteFiles`), each failing for its own site alone.
     case lh130 = "LH130", lh131 = "LH131", lh132 = "LH132", lh133 = "LH133"
+    /// A tenant is a boundary: a site file's paths stay in its own folder (LH134), the static files of all
+    /// sites fit one budget (LH135), a static `acme-challenge/` folder is never served (LH136), a wildcard host
+    /// stops at a registrable domain (LH137).
+    case lh134 = "LH134", lh135 = "LH135", lh136 = "LH136", lh137 = "LH137"
     /// Rules: unreachable rules, blocking exclusions, substitution variables, rule-less apps, pattern shapes.
     case lh201 = "LH201", lh202 = "LH202", lh203 = "LH203", lh204 = "LH204", lh205 = "LH205"
     /// Rules, continued.
@@ -65,8 +69,9 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         switch self {
         case .lh104, .lh106, .lh111, .lh112: return "error (config) / warning (AASA file)"
         case .lh105, .lh209: return "error, or warning when iOS still reads the value"
-        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh305, .lh306, .lh307, .lh310, .lh403, .lh407, .lh408, .lh508, .lh511, .lh512, .lh602, .lh603, .lh606, .lh703, .lh705, .lh706, .lh708, .lh716: return "warning"
+        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh136, .lh305, .lh306, .lh307, .lh310, .lh403, .lh407, .lh408, .lh508, .lh511, .lh512, .lh602, .lh603, .lh606, .lh703, .lh705, .lh706, .lh708, .lh716: return "warning"
         case .lh118: return "error, or warning for a host no public CA can reach"
+        case .lh137: return "error, or warning for a wildcard of the operator's own sites while the list cannot be read"
         case .lh119: return "error, or warning when the folder is readable by others"
         case .lh120: return "warning"
         case .lh121: return "warning, or error with automatic HTTPS on (serve refuses such a config)"
@@ -114,6 +119,10 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh131: return "A site file cannot be read, is not JSON, or has a name that cannot name a site: that site alone fails (LH133)."
         case .lh132: return "A site file's site has a name (its id, else its first host) or a host that another site, or `server.tls.acme.hosts`, already has: that site alone fails (LH133)."
         case .lh133: return "A site file failed: its site serves its last good version (on a reload) or is left out, its hosts answering as hosts no site lists (at start, and in `validate`); every other site serves."
+        case .lh134: return "A site file names a path outside its own folder (the folder beside it named as the file without its extension: `sites.d/acme/` for `sites.d/acme.json`): an absolute path, a `..`, a link leading out, the ACME state folder, a TLS file, or a folder or file of the operator's own sites; that site alone fails (LH133). Only the operator's config (its top level and `sites`) names paths anywhere."
+        case .lh135: return "The static files of all sites together would pass `server.staticFilesBytes` (a folder several sites share counts once): a site file's site fails alone (LH133); the operator's own sites refuse the config."
+        case .lh136: return "A static folder holds `.well-known/acme-challenge/`: no static folder answers that path, only linkhost's own ACME responder on the HTTP listener, so a site cannot prove control of a host (its own or another customer's) to a certificate authority."
+        case .lh137: return "A wildcard host stops at a registrable domain: `*` alone, or `*.` before a public suffix (`*.com`, `*.co.uk`, `*.github.io`, judged by the Public Suffix List Debian ships in the `publicsuffix` package), would answer for every domain under it; a site file's wildcard is refused too while the list cannot be read."
         case .lh201: return "A rule is unreachable: an earlier rule already matches every URL it matches."
         case .lh202: return "A rule may be unreachable: an earlier rule covers its patterns, but under other case or percent-encoding settings."
         case .lh203: return "An exclude rule matches every URL before any rule lets one through: no link opens the app."
@@ -201,6 +210,10 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh131: return "Fix the file's JSON (one site object, the keys of `sites[]`), its permissions, or rename it without `]` and control characters."
         case .lh132: return "Give the site an `id` of its own and hosts no other site lists; a host moving between tenants leaves one file before it joins the other."
         case .lh133: return "Fix the errors listed for the file (`linkhost validate --site ID` checks one tenant with the rest); the next reload (SIGHUP or `server.watchConfig`) applies it."
+        case .lh134: return "Put the tenant's files in its folder and write the paths relative to it (`\"template\": \"call.html\"`, `\"root\": \"static\"`), with no link leading out; or leave the keys out to use the top level's."
+        case .lh135: return "Serve large files from a CDN, share one folder between sites, or raise `server.staticFilesBytes` (and the container's memory limit with it)."
+        case .lh136: return "Remove the folder from the static folder; for certificates let linkhost order them (`server.tls.acme`), or answer HTTP-01 in the proxy in front (nginx: a `location /.well-known/acme-challenge/` of its own)."
+        case .lh137: return "List the site's own hosts, or a wildcard below a domain that is the tenant's (`*.calls.tenant.example`); install the list (`apt-get install publicsuffix`) where it is missing."
         case .lh122: return "Give each site an `id` of its own, e.g. the customer's name: `\"id\": \"customer6\"`."
         case .lh121: return "Put your own app's `teamID`, `bundleID`, `packageName`, fingerprints and URLs in the config (`linkhost init` writes one), and remove `\"example\": true`; `LINKHOST_ALLOW_EXAMPLE=1` serves the example anyway."
         case .lh123: return "Serve the open host from the site whose apps it opens: at the top level set `callLinks.baseURL` and keep the open host out of other sites (and in `server.tls.acme.hosts` with ACME or `strictHosts`), or list the link host and the open host together as one site's `hosts`; then paste what `linkhost print entitlements --app APPID` writes."

@@ -183,8 +183,9 @@ public struct PageTemplate: Sendable {
 }
 
 extension PageTemplate {
-    /// Reads and parses the template file at `path`; every problem is a config error at `setting`.
-    static func load(_ path: String, setting: String) throws(ConfigError) -> PageTemplate {
+    /// Reads and parses the template file at `path`, inside `folder` (a site file's own; else the template's
+    /// own folder); every problem is a config error at `setting`.
+    static func load(_ path: String, inside folder: String? = nil, setting: String) throws(ConfigError) -> PageTemplate {
         let bytes: [UInt8]
         if let builtIn = BuiltInPublic.template(standingIn: path) {
             bytes = builtIn
@@ -192,7 +193,7 @@ extension PageTemplate {
             do {
                 // A link in the template's folder is followed only to a file inside that folder: whoever may write
                 // the folder (a tenant's brand folder) must not turn the page into a copy of a private key.
-                bytes = try FileSystem.readFileWithoutLinks(path, inside: FileSystem.parentFolder(of: path))
+                bytes = try FileSystem.readFileWithoutLinks(path, inside: folder ?? FileSystem.parentFolder(of: path))
             } catch {
                 throw ConfigError(source: path, diagnostics: [ConfigDiagnostic(.lh114, path: setting, message: "\"\(path)\" \(error)\(BuiltInPublic.hint(for: path, key: .template))")])
             }

@@ -9,8 +9,20 @@ enum StaticFiles {
     static let maximumFileCount = 10_000
     /// Largest single file loaded.
     static let maximumFileSize = 16 * 1024 * 1024
-    /// Largest total loaded.
-    static let maximumTotalSize = 128 * 1024 * 1024
+
+    /// The static files one snapshot holds, every site's together, within `server.staticFilesBytes`: each file
+    /// on disk read once (by its resolved path) however many sites' folders, overlays and cache lifetimes
+    /// serve it, and counted once, so sites sharing a folder cost it once.
+    struct Store {
+        /// The bytes of each file read, by resolved path.
+        var bytes: [String: [UInt8]] = [:]
+        /// `server.staticFilesBytes`.
+        let budget: Int
+        /// What is left of it.
+        var left: Int
+
+        init(budget: Int) { (self.budget, left) = (budget, budget) }
+    }
 
     /// One file found under the root.
     struct File {
@@ -22,8 +34,13 @@ enum StaticFiles {
         let relativePath: String
     }
 
-    /// Lists servable files under `root`: no dotfiles except `.well-known/`, no symlink leaving the root,
-    /// nothing in `excluded` (absolute disk paths such as the page template).
+    /// The folder (below the root) of ACME HTTP-01 answers, which no static folder answers: only linkhost's own
+    /// responder does (on the HTTP listener, for the names it orders), so a file a site's folder holds there
+    /// cannot prove control of a host to a CA, its own or another customer's behind the same ingress.
+    static let acmeChallengeFolder = ".well-known/acme-challenge"
+
+    /// Lists servable files under `root`: no dotfiles except `.well-known/` (but its `acme-challenge/`), no
+    /// symlink leaving the root, nothing in `excluded` (absolute disk paths such as the page template).
     ///
     /// `setting` is the config path of the `static` section the root comes from, for errors.
     static func list(root: String, setting: String, excluded: Set<String>) throws(ConfigError) -> [File] {
@@ -38,6 +55,7 @@ enum StaticFiles {
             let names = (FileSystem.contentsOfDirectory(folder.disk) ?? []).sorted()
             for name in names {
                 if name.hasPrefix(".") && !(folder.url.isEmpty && name == ".well-known") { continue }
+                if folder.url + "/" + name == "/" + acmeChallengeFolder { continue }
                 let disk = folder.disk + "/" + name
                 let target = resolve(disk)
                 guard target == resolvedRoot || target.hasPrefix(resolvedRoot + "/") else { continue }
@@ -55,6 +73,14 @@ enum StaticFiles {
         return files.sorted { $0.urlPath < $1.urlPath }
     }
 
+    /// LH135: `root`'s new files would pass what is left of `server.staticFilesBytes`.
+    private static func overBudget(_ root: String, adding: Int, store: Store, setting: String) -> ConfigError {
+        func mebibytes(_ bytes: Int) -> String { bytes % 1_048_576 == 0 ? "\(bytes / 1_048_576) MiB" : "\(bytes) bytes" }
+        let loaded = store.budget - store.left
+        return ConfigError(source: root, diagnostics: [ConfigDiagnostic(.lh135, path: setting, message:
+            "\"\(root)\" holds \(mebibytes(adding)) of static files, more than is left of server.staticFilesBytes (\(mebibytes(store.budget)) for every site's static files together, \(mebibytes(loaded)) already loaded); serve large files from a CDN, or raise server.staticFilesBytes with the memory limit")])
+    }
+
     /// Absolute path with symbolic links resolved.
     static func resolve(_ path: String) -> String {
         FileSystem.resolvingSymlinks(path)
@@ -66,31 +92,46 @@ enum StaticFiles {
     /// link at all. Each file is opened relative to the root's descriptor, one component of its resolved
     /// path at a time with O_NOFOLLOW, so a file swapped for a link (to a private key, say) between the
     /// listing and the read fails the load, which keeps the snapshot it had, instead of serving the key.
-    /// The default root with nothing there on disk is the built-in folder (`BuiltInPublic`), loaded the same way.
-    static func load(settings: StaticFileSettings, setting: String, excluded: Set<String>, into prepared: inout PreparedResponses) throws(ConfigError) -> [(path: String, resource: Resource)] {
+    /// The default root with nothing there on disk is the built-in folder (`BuiltInPublic`), loaded the same way
+    /// (its files are part of the binary, so they count against no budget).
+    static func load(settings: StaticFileSettings, setting: String, excluded: Set<String>, store: inout Store,
+                     into prepared: inout PreparedResponses) throws(ConfigError) -> [(path: String, resource: Resource)] {
         let rootSetting = setting + ".root"
         var resources: [(path: String, resource: Resource)] = []
         if let builtIn = BuiltInPublic.staticFiles(standingIn: settings.root) {
             for file in builtIn { add(file.urlPath, file.bytes, settings: settings, to: &resources, prepared: &prepared) }
             return resources
         }
-        var total = 0
         let files = try list(root: settings.root, setting: setting, excluded: excluded)
+        // The folder is refused whole, before a byte is read, when its new files would pass the budget (a file
+        // over the limit of one is left to its read, which names it).
+        let adding = files.reduce(0) { sum, file in
+            store.bytes[file.diskPath] != nil ? sum : sum + (FileSystem.size(file.diskPath).map { $0 <= maximumFileSize ? $0 : 0 } ?? 0)
+        }
+        if adding > store.left { throw overBudget(settings.root, adding: adding, store: store, setting: rootSetting) }
         guard let rootFolder = LinkFreeFolder(resolve(settings.root)) else {
             throw ConfigError(source: settings.root, diagnostics: [ConfigDiagnostic(.lh114, path: rootSetting, message: "\"\(settings.root)\" changed while it was read (a folder on its path was replaced); try the reload again")])
         }
         for file in files {
-            let bytes: [UInt8]
-            do throws(FileSystem.ReadError) {
-                // The limit is checked with fstat before reading: a 1 GB (even sparse) file is refused unread.
-                bytes = try rootFolder.read(file.relativePath, shownAs: file.diskPath, maximumSize: min(maximumFileSize, maximumTotalSize - total))
-            } catch {
-                let message = error.tooLarge
-                    ? "\(file.diskPath) \(error): files larger than \(maximumFileSize / 1_048_576) MiB each or \(maximumTotalSize / 1_048_576) MiB in all are not loaded; serve them from a CDN"
-                    : "\(file.diskPath) \(error)"
-                throw ConfigError(source: settings.root, diagnostics: [ConfigDiagnostic(.lh114, path: rootSetting, message: message)])
+            var bytes: [UInt8]
+            if let known = store.bytes[file.diskPath] {
+                bytes = known
+            } else {
+                do throws(FileSystem.ReadError) {
+                    // The limit is checked with fstat before reading: a 1 GB (even sparse) file is refused unread.
+                    bytes = try rootFolder.read(file.relativePath, shownAs: file.diskPath, maximumSize: min(maximumFileSize, store.left))
+                } catch {
+                    if error.tooLarge, FileSystem.size(file.diskPath).map({ $0 <= maximumFileSize }) == true {
+                        throw overBudget(settings.root, adding: adding, store: store, setting: rootSetting)
+                    }
+                    let message = error.tooLarge
+                        ? "\(file.diskPath) \(error): files larger than \(maximumFileSize / 1_048_576) MiB each are not loaded; serve them from a CDN"
+                        : "\(file.diskPath) \(error)"
+                    throw ConfigError(source: settings.root, diagnostics: [ConfigDiagnostic(.lh114, path: rootSetting, message: message)])
+                }
+                store.left -= bytes.count
+                store.bytes[file.diskPath] = bytes
             }
-            total += bytes.count
             add(file.urlPath, bytes, settings: settings, to: &resources, prepared: &prepared)
         }
         return resources

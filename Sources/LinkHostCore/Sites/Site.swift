@@ -1,4 +1,5 @@
 import CallLinks
+import LinkHostFiles
 
 /// One site of a snapshot: the association files, static files, call page and 404 served on its hosts.
 public final class Site: Sendable {
@@ -166,7 +167,7 @@ public final class Site: Sendable {
         let path = config.callLinks.template
         if let parsed = build.templates[path] { return parsed }
         let setting = config.sections.source("callLinks", "template")
-        let parsed = try PageTemplate.load(path, setting: setting)
+        let parsed = try PageTemplate.load(path, inside: config.ownFolder(of: path), setting: setting)
         build.templates[path] = parsed
         if !parsed.missingScriptElements.isEmpty {
             build.warnings.append(ConfigDiagnostic(.lh606, path: setting, message: "\"\(path)\" has no element with the id \(parsed.missingScriptElements.map { "\"\($0)\"" }.joined(separator: ", ")), which /call.js uses to adapt the page to the device; that part of the page stays as written", severity: .warning))
@@ -213,6 +214,7 @@ public final class Site: Sendable {
         let key = SnapshotBuild.LocalesKey(folder: callLinks.locales, defaultTag: defaultTag.text, usedStrings: usedStrings)
         // Sites share their locale folder as a rule: read and checked once (a thousand sites read seven files each otherwise).
         if let cached = build.locales[key] { return cached }
+        try SiteFileFolder.check(callLinks.locales, inside: config.ownFolder(of: callLinks.locales), setting: config.sections.source("callLinks", "locales"))
         let loaded = try PageLocaleLoader.load(folder: callLinks.locales, defaultTag: defaultTag, usedStrings: usedStrings,
                                               optionalStrings: Set(NotFoundPages.builtInStrings.keys).union(HomePage.builtInStrings.keys),
                                               setting: config.sections.source("callLinks", "locales"))
@@ -229,12 +231,18 @@ public final class Site: Sendable {
     /// their owner, so the top level's must not answer on a tenant's host (issue 30, item 7). A tenant that
     /// shares the top level's folder, or lays its own over it, gets none of the top level's; LH310 says so.
     private static func staticTree(_ config: SiteConfig, isDefault: Bool, build: inout SnapshotBuild) throws(ConfigError) -> SnapshotBuild.StaticTree {
-        // Templates and locale files are sources, not pages: no site serves any site's raw.
+        // Templates and locale files are sources, not pages: no site serves the operator's raw, and a site file's
+        // own are left out of its own folder only, so no tenant's template hides another tenant's file.
         let sharesTopLevel = !isDefault && config.staticFallbackRoot == nil
-        let key = SnapshotBuild.StaticTreeKey(settings: config.staticFiles, fallbackRoot: config.staticFallbackRoot, withoutWellKnown: sharesTopLevel)
+        let ownSources = Self.ownSources(config)
+        let key = SnapshotBuild.StaticTreeKey(settings: config.staticFiles, fallbackRoot: config.staticFallbackRoot, withoutWellKnown: sharesTopLevel,
+                                              ownSources: ownSources)
         if let tree = build.staticTrees[key] { return tree }
         let setting = config.sections.sectionPath(of: "static", "root")
-        var loaded = try StaticFiles.load(settings: config.staticFiles, setting: setting, excluded: build.pageSources, into: &build.prepared)
+        try SiteFileFolder.check(config.staticFiles.root, inside: config.ownFolder(of: config.staticFiles.root), setting: setting + ".root")
+        var loaded = try StaticFiles.load(settings: config.staticFiles, setting: setting, excluded: build.pageSources.union(ownSources), store: &build.staticStore,
+                                          into: &build.prepared)
+        noteChallengeFolder(config.staticFiles.root, setting: setting, build: &build)
         var notFoundSource = config.staticFiles.root + NotFoundPages.path
         if sharesTopLevel {
             noteTopLevelWellKnown(loaded.map(\.path), build: &build)
@@ -246,7 +254,7 @@ public final class Site: Sendable {
             let below = StaticFileSettings(root: fallback, cacheMaxAge: config.staticFiles.cacheMaxAge)
             var belowFiles = build.overlaidFiles[below]
             if belowFiles == nil {
-                belowFiles = try StaticFiles.load(settings: below, setting: "static", excluded: build.pageSources, into: &build.prepared)
+                belowFiles = try StaticFiles.load(settings: below, setting: "static", excluded: build.pageSources, store: &build.staticStore, into: &build.prepared)
                 build.overlaidFiles[below] = belowFiles
             }
             if !own.contains(NotFoundPages.path) { notFoundSource = fallback + NotFoundPages.path }
@@ -266,9 +274,27 @@ public final class Site: Sendable {
         return tree
     }
 
+    /// A site file's template and locale folder, resolved, where they lie in its own static folder: left out of
+    /// that folder's files (the operator's are left out of every folder, `SnapshotBuild.pageSources`).
+    private static func ownSources(_ config: SiteConfig) -> Set<String> {
+        let written = [config.callLinks.template, config.callLinks.locales].filter { config.ownFolder(of: $0) != nil }
+        guard !written.isEmpty else { return [] }
+        let root = StaticFiles.resolve(config.staticFiles.root)
+        return Set(written.map(StaticFiles.resolve).filter { FileSystem.isInside($0, root) })
+    }
+
     /// A path only a site's own folder may answer: under `/.well-known/`, but for the association files.
     static func isOwnOnly(_ path: String) -> Bool {
         path.hasPrefix("/.well-known/") && !aasaPaths.contains(path) && path != assetLinksPath
+    }
+
+    /// LH136, once per folder: its `.well-known/acme-challenge/` is left out (`StaticFiles.acmeChallengeFolder`).
+    private static func noteChallengeFolder(_ root: String, setting: String, build: inout SnapshotBuild) {
+        let folder = root + "/" + StaticFiles.acmeChallengeFolder
+        guard FileSystem.exists(folder), !build.warnings.contains(where: { $0.code == .lh136 && $0.message.hasPrefix("\"\(folder)\"") }) else { return }
+        build.warnings.append(ConfigDiagnostic(.lh136, path: setting + ".root",
+            message: "\"\(folder)\" is not served: /.well-known/acme-challenge/ is answered only by linkhost's own ACME responder (server.tls.acme), on the HTTP listener",
+            severity: .warning))
     }
 
     /// LH310, once per snapshot: the top level's `/.well-known/` files answer on its own hosts only.

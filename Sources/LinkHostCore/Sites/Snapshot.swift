@@ -55,8 +55,10 @@ public final class Snapshot: Sendable {
             Site.Precomputed.of(configured[range])
         }.joined()
         var build = SnapshotBuild()
+        build.staticStore = StaticFiles.Store(budget: config.server.staticFilesBytes)
         var sources = Self.resolvedPageSources(config)
-        build.pageSources = Set(sources.flatMap { [$0.template, $0.locales] })
+        // The operator's sources are left out of every folder; a site file's only out of its own (`Site.ownSources`).
+        build.pageSources = Set(zip(config.sites, sources).filter { $0.0.file == nil }.flatMap { [$0.1.template, $0.1.locales] })
         var sites: [Site] = []
         sites.reserveCapacity(config.sites.count)
         var failures: [ConfigDiagnostic] = []
@@ -68,7 +70,6 @@ public final class Snapshot: Sendable {
             } catch {
                 guard site.file != nil else { failures += error.diagnostics; continue }
                 guard let fallback = isolation.failed(site, error.diagnostics) else { continue }
-                build.pageSources.formUnion([StaticFiles.resolve(fallback.callLinks.template), StaticFiles.resolve(fallback.callLinks.locales)])
                 do {
                     sites.append(try Site(fallback, index: sites.count, build: &build))
                     isolation.built(fallback)
@@ -165,20 +166,21 @@ public final class Snapshot: Sendable {
         return config.sites.map { (resolve($0.callLinks.template), resolve($0.callLinks.locales)) }
     }
 
-    /// LH306 for each site's template or locale folder (`sources`, resolved, by site) that lies inside a static
-    /// folder one of whose sites uses another: the file is left out there (no site serves any site's sources),
-    /// which the site sharing the folder may not expect. A folder whose sites all use the same sources (the
-    /// shipped layout) is fine.
+    /// LH306 for each of the operator's sites' template or locale folder (`sources`, resolved, by site) that lies
+    /// inside a static folder one of whose sites uses another: the file is left out there (no site serves the
+    /// operator's sources), which the site sharing the folder may not expect. A folder whose sites all use the
+    /// same sources (the shipped layout) is fine. A site file's sources hide files in its own folder only.
     private static func hiddenPageSources(_ config: Config, sources: [(template: String, locales: String)]) -> [ConfigDiagnostic] {
+        let operators = zip(config.sites, sources).filter { $0.0.file == nil }
         // Each distinct pair once per root: a thousand sites of one template and one locale folder are one pair.
         var sitesSources: [String: Set<Set<String>>] = [:]
-        for (site, own) in zip(config.sites, sources) {
+        for (site, own) in operators {
             sitesSources[StaticFiles.resolve(site.staticFiles.root), default: []].insert([own.template, own.locales])
         }
         let roots = sitesSources.sorted { $0.key < $1.key }
         var diagnostics: [ConfigDiagnostic] = []
         var reported: Set<String> = []
-        for (site, own) in zip(config.sites, sources) {
+        for (site, own) in operators {
             for (key, path, source) in [("template", site.callLinks.template, own.template), ("locales", site.callLinks.locales, own.locales)] {
                 for (root, used) in roots
                 where source.hasPrefix(root + "/") && used.contains(where: { !$0.contains(source) }) && reported.insert(source + "\n" + root).inserted {
@@ -226,13 +228,16 @@ public final class Snapshot: Sendable {
 struct SnapshotBuild {
     var prepared = PreparedResponses()
     var warnings: [ConfigDiagnostic] = []
+    /// Every static file read, within `server.staticFilesBytes` (set from the config when the build starts).
+    var staticStore = StaticFiles.Store(budget: ServerSettings().staticFilesBytes)
     /// Static trees by their settings (every tree leaves out the same sources).
     var staticTrees: [StaticTreeKey: StaticTree] = [:]
     /// The top level's files under a site's overlay, by their settings: read once however many sites'
     /// folders lie over them.
     var overlaidFiles: [StaticFileSettings: [(path: String, resource: Resource)]] = [:]
-    /// Every site's page template and locale folder, resolved: sources, never served as static files by any
-    /// site, so sites that share a folder cannot serve each other's raw template or strings.
+    /// The operator's sites' page templates and locale folders, resolved: sources, never served as static files
+    /// by any site, so sites that share a folder cannot serve each other's raw template or strings (a site
+    /// file's own are left out of its own folder only: `Site.ownSources`).
     var pageSources: Set<String> = []
     /// Home pages baked per static tree, default locale and languages, for every app.
     var homeBakes: [HomeKey: HomePage.Bake] = [:]
@@ -277,6 +282,8 @@ struct SnapshotBuild {
         let fallbackRoot: String?
         /// A tenant sharing the top level's folder: its `/.well-known/` files are left out (`Site.isOwnOnly`).
         let withoutWellKnown: Bool
+        /// A site file's own template and locale folder inside its folder, left out of it besides the operator's.
+        let ownSources: Set<String>
     }
 
     /// One loaded static tree: its resources and its 404.html parsed as the not-found page's template.

@@ -57,17 +57,29 @@ package final class BeaconCounters: Sendable {
     }
 
     /// Takes one beacon from `client`'s share and then from the site's allowance; false when either is spent.
-    /// `client` is the address bytes (the forwarded one behind trusted proxies).
+    /// `client` is the address as text (the forwarded one behind trusted proxies).
     package func admit(client: some Collection<UInt8>, now: UInt64) -> Bool {
-        // FNV-1a: the same slot for the same address in every run, unlike Hasher's per-process seed.
-        var hash: UInt32 = 2_166_136_261
-        for byte in client { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        let slot = Int(hash % UInt32(Self.clientSlots))
+        let slot = Self.slot(of: client)
         let share = clients.withLock { slots in
             if slots.isEmpty { slots = Array(repeating: (Self.perClientBurst * 1000, 0), count: Self.clientSlots) }
             return Self.take(&slots[slot], now: now, perSecond: Self.perClientPerSecond, burst: Self.perClientBurst)
         }
         return share && admit(now: now)
+    }
+
+    /// The share `client` (an address as text) draws on: one per IPv4 address, one per IPv6 /64 (a single
+    /// host is handed a whole /64, so its 2^64 addresses are one client), placed by `Hasher`, whose seed is
+    /// new in every process: whoever sends beacons cannot pick addresses that land on another guest's slot.
+    /// Text that is no address is its own client.
+    static func slot(of client: some Collection<UInt8>) -> Int {
+        var hasher = Hasher()
+        if let address = IPAddress.parse(client).map(IPAddress.unmapped) {
+            hasher.combine(address.count)
+            for byte in address.prefix(8) { hasher.combine(byte) }
+        } else {
+            for byte in client { hasher.combine(byte) }
+        }
+        return Int(UInt(bitPattern: hasher.finalize()) % UInt(clientSlots))
     }
 
     /// A token bucket in thousandths: tops `state` up for the time since its last top-up and takes one token.

@@ -42,8 +42,8 @@ extension LintCodeCase {
     }
 
     /// One tenant's site file: its id, host `<host>.example.com` and an app of its own.
-    static func tenant(_ id: String, host: String? = nil, teamID: String = "TENANT1234") -> String {
-        #"{"id": "\#(id)", "hosts": ["\#(host ?? id).example.com"], "apps": [{"name": "\#(id)", "teamID": "\#(teamID)", "bundleID": "com.\#(id).video"}], "android": []}"#
+    static func tenant(_ id: String, host: String? = nil, teamID: String = "TENANT1234", members: String = "") -> String {
+        #"{"id": "\#(id)", "hosts": ["\#(host ?? id).example.com"], "apps": [{"name": "\#(id)", "teamID": "\#(teamID)", "bundleID": "com.\#(id).video"}], "android": []\#(members)}"#
     }
 
     /// The config's rules replaced by `json`.
@@ -128,6 +128,15 @@ extension LintCodeCase {
                      passing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": tenant("b")])),
         LintCodeCase(.lh133, "a site file with an error inside", failing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": tenant("b", teamID: "bad")]),
                      passing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": tenant("b", teamID: "BBBBB12345")])),
+        LintCodeCase(.lh134, "a site file's template outside its folder",
+                     failing: siteFiles("sites.d/*.json", ["a.json": tenant("a", members: #", "callLinks": {"template": "../../call.html"}"#)]),
+                     passing: siteFiles("sites.d/*.json", ["a.json": tenant("a", members: #", "callLinks": {"template": "call.html"}"#), "a/call.html": LintFixtures.files["call.html"]!])),
+        LintCodeCase(.lh135, "static files over server.staticFilesBytes", failing: .config(["server": #"{"staticFilesBytes": 10}"#]), passing: .config(["server": #"{"staticFilesBytes": 100000}"#])),
+        LintCodeCase(.lh136, "a static acme-challenge folder", failing: .config([:], files: ["public/.well-known/acme-challenge/token": "token.thumbprint"]),
+                     passing: .config([:], files: ["public/.well-known/security.txt": "Contact: x"])),
+        LintCodeCase(.lh137, "a site file's wildcard over a public suffix",
+                     failing: siteFiles("sites.d/*.json", ["a.json": tenant("a").replacing("a.example.com", with: "*.co.uk"), LintFixtures.publicSuffixFile: LintFixtures.publicSuffixes]),
+                     passing: siteFiles("sites.d/*.json", ["a.json": tenant("a", host: "*.calls.a"), LintFixtures.publicSuffixFile: LintFixtures.publicSuffixes])),
         LintCodeCase(.lh606, "template without the elements call.js uses", failing: .config([:], files: ["call.html": "<!doctype html><title>call</title>\n"]),
                      passing: base),
         LintCodeCase(.lh601, "locale file not named after a tag", failing: locales(["en": #"{"heading": "Join"}"#, "english": #"{"heading": "Join"}"#]), passing: locales(["en": #"{"heading": "Join"}"#, "pt-BR": #"{"heading": "Entrar"}"#])),

@@ -152,6 +152,11 @@ enum LintFixtures {
         try Fixtures.config(config.replacing("FOLDER", with: "/nonexistent").replacing(#""template": "#, with: #""baseURL": "https://links.example.com", "template": "#))
     }
 
+    /// Where a case's files put a Public Suffix List of their own (`publicSuffixes`).
+    static let publicSuffixFile = "public_suffix_list.dat"
+    /// A few rules in the list's format: ICANN and private suffixes, a wildcard, an exception, a Unicode rule.
+    static let publicSuffixes = "// ===BEGIN ICANN DOMAINS===\ncom\nuk\nco.uk\n*.ck\n!www.ck\ncn\n公司.cn\n// ===BEGIN PRIVATE DOMAINS===\ngithub.io\n"
+
     /// The files of the base config's folder.
     static let files = [
         // Every element /call.js uses (PageScriptContract), so the base is clean of LH606.
@@ -170,8 +175,11 @@ enum LintFixtures {
             for (path, json) in edits.sorted(by: { $0.key < $1.key }) {
                 document = Fixtures.replace(document, path: path.split(separator: ".").map(String.init), with: try json.map { try JSONParser.parse($0) })
             }
+            // A fixture's Public Suffix List, when it brings one, rather than the machine's.
+            let environment = extraFiles.keys.first { $0.hasSuffix(publicSuffixFile) }.map { [PublicSuffixList.environmentVariable: folder + "/" + $0] } ?? [:]
             // As if the config were a file in the folder: `siteFiles` is read relative to it.
-            return summarize(ConfigLinter.lint(bytes: JSONWriter.bytes(document), source: "test", configPath: folder + "/linkhost.json").report.diagnostics)
+            return summarize(ConfigLinter.lint(bytes: JSONWriter.bytes(document), source: "test", environment: environment,
+                                               configPath: folder + "/linkhost.json").report.diagnostics)
         case .configText(let text):
             return summarize(ConfigLinter.lint(bytes: Array(text.utf8), source: "test").report.diagnostics)
         case .aasa(let text):
