@@ -118,6 +118,11 @@ package final class TrustedFolder {
         }
     }
 
+    /// Removes the entry `name` (a link itself, never what it points to); nothing when there is none.
+    package func remove(_ name: String) {
+        unlinkat(descriptor, name, 0)
+    }
+
     /// Opens (creating it when missing, mode 0600) the lock file `name`, never through a symbolic link;
     /// the caller closes the descriptor.
     package func openLock(_ name: String) throws(Problem) -> Int32 {
