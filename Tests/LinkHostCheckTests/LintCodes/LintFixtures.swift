@@ -168,7 +168,7 @@ enum LintFixtures {
             defer { removeItem(folder) }
             var document = try JSONParser.parse(config.replacing("FOLDER", with: folder))
             for (path, json) in edits.sorted(by: { $0.key < $1.key }) {
-                document = Fixtures.replace(document, path: path.split(separator: ".").map(String.init), with: try json.map { try JSONParser.parse($0) })
+                document = Fixtures.replace(document, path: path.split(separator: ".").map(String.init), with: try json.map { try JSONParser.parse($0.replacing("FOLDER", with: folder)) })
             }
             // As if the config were a file in the folder: `siteFiles` is read relative to it.
             return summarize(ConfigLinter.lint(bytes: JSONWriter.bytes(document), source: "test", configPath: folder + "/linkhost.json").report.diagnostics)
