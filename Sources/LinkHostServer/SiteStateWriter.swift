@@ -13,7 +13,9 @@ import Glibc
 /// A copy is the site file's bytes read again and kept only when they are still the ones that loaded (their
 /// size and hash), so a file changed since is never kept as a version that loaded. Each file is a new one
 /// renamed into place inside the trusted folder (`TrustedFolder.replace`: never a half-written file), under
-/// an `flock` so replicas sharing the volume take turns. A failure is one error line (LH141) per distinct
+/// an `flock` so replicas sharing the volume take turns; the copies are flushed to disk together (one
+/// `syncfs`) before the record naming them is written and flushed, and a copy whose bytes are not the
+/// record's is never used, so a power cut leaves an older good state, never a torn one. A failure is one error line (LH141) per distinct
 /// problem; serving goes on.
 final class SiteStateWriter: Sendable {
     private let directory: String
@@ -56,7 +58,7 @@ final class SiteStateWriter: Sendable {
                     if written.kept[name] != entry.digest {
                         do throws(TrustedFolder.Problem) {
                             if let bytes = try? FileSystem.readFile(pattern.path(of: name), maximumSize: SiteFilePattern.maximumFileSize), SiteFileChanges.digest(bytes) == entry.digest {
-                                try folder.replace(SiteState.keptName(name), with: bytes)
+                                try folder.replace(SiteState.keptName(name), with: bytes, durable: false)
                                 written.kept[name] = entry.digest
                                 kept += 1
                             }
@@ -76,6 +78,8 @@ final class SiteStateWriter: Sendable {
                 let record = SiteState.encode(entries)
                 let digest = SiteFileChanges.digest(record)
                 if digest != written.record {
+                    // The copies on disk before the record that names them; one flush for all of them.
+                    if kept > 0 { try folder.syncFileSystem() }
                     try folder.replace(SiteState.recordName, with: record)
                     written.record = digest
                     Lifecycle.info("server.stateDirectory: kept \(kept) site file\(kept == 1 ? "" : "s") as last good, removed \(removed); the record holds \(entries.count) (\(folder.path))")
