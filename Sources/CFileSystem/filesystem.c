@@ -1,5 +1,7 @@
 // The C half of LinkHostFiles: a folder's names copied out of readdir's storage; opens, fstat and
 // replacements relative to a folder descriptor.
+// syncfs(2) is a GNU extension of glibc.
+#define _GNU_SOURCE
 #include "CFileSystem.h"
 
 #include <dirent.h>
@@ -162,7 +164,27 @@ int cfs_open_lock(int folder, const char *name) {
     return openat(folder, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 }
 
+static int replace_file(int folder, const char *name, const char *temporary, const void *bytes, size_t count, int flush);
+
 int cfs_replace_file(int folder, const char *name, const char *temporary, const void *bytes, size_t count) {
+    return replace_file(folder, name, temporary, bytes, count, 1);
+}
+
+int cfs_replace_file_unsynced(int folder, const char *name, const char *temporary, const void *bytes, size_t count) {
+    return replace_file(folder, name, temporary, bytes, count, 0);
+}
+
+int cfs_sync_file_system(int folder) {
+#if defined(__linux__)
+    return syncfs(folder);
+#else
+    (void)folder;
+    sync();
+    return 0;
+#endif
+}
+
+static int replace_file(int folder, const char *name, const char *temporary, const void *bytes, size_t count, int flush) {
     int descriptor = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (descriptor < 0 && errno == EEXIST) {
         // A crash's leftover, or an entry someone planted: unlinkat removes the entry itself (a link, not
@@ -183,7 +205,7 @@ int cfs_replace_file(int folder, const char *name, const char *temporary, const 
     }
     // The mode is set on the descriptor: the umask may have narrowed it, never widened it, but say it once.
     if (step == 0 && fchmod(descriptor, 0600) != 0) step = CFS_STEP_WRITE;
-    if (step == 0 && fsync(descriptor) != 0) step = CFS_STEP_FLUSH;
+    if (step == 0 && flush && fsync(descriptor) != 0) step = CFS_STEP_FLUSH;
     int failure = errno;
     close(descriptor);
     if (step == 0 && renameat(folder, temporary, folder, name) != 0) { step = CFS_STEP_RENAME; failure = errno; }
@@ -192,6 +214,6 @@ int cfs_replace_file(int folder, const char *name, const char *temporary, const 
         errno = failure;
         return -step;
     }
-    fsync(folder);
+    if (flush) fsync(folder);
     return 0;
 }

@@ -104,10 +104,13 @@ package final class TrustedFolder {
         }
     }
 
-    /// Replaces the file `name` with `bytes` (mode 0600) in one rename, through a new temporary file.
-    package func replace(_ name: String, with bytes: [UInt8]) throws(Problem) {
+    /// Replaces the file `name` with `bytes` (mode 0600) in one rename, through a new temporary file; flushed
+    /// to disk with its folder unless `durable` is false (many files in a row, then `syncFileSystem` once).
+    package func replace(_ name: String, with bytes: [UInt8], durable: Bool = true) throws(Problem) {
         let temporary = name + ".tmp"
-        let result = bytes.withUnsafeBytes { cfs_replace_file(descriptor, name, temporary, $0.baseAddress, $0.count) }
+        let result = bytes.withUnsafeBytes {
+            durable ? cfs_replace_file(descriptor, name, temporary, $0.baseAddress, $0.count) : cfs_replace_file_unsynced(descriptor, name, temporary, $0.baseAddress, $0.count)
+        }
         guard result != 0 else { return }
         let why = Self.reason()
         switch UInt32(-result) {
@@ -116,6 +119,16 @@ package final class TrustedFolder {
         case CFS_STEP_FLUSH.rawValue: throw Problem(description: "cannot flush \(path)/\(temporary) to disk: \(why)")
         default: throw Problem(description: "cannot rename \(path)/\(temporary) to \(name): \(why)")
         }
+    }
+
+    /// Flushes every file written to this folder's file system, once for many `replace(durable: false)`.
+    package func syncFileSystem() throws(Problem) {
+        guard cfs_sync_file_system(descriptor) == 0 else { throw Problem(description: "cannot flush \(path) to disk: \(Self.reason())") }
+    }
+
+    /// Removes the entry `name` (a link itself, never what it points to); nothing when there is none.
+    package func remove(_ name: String) {
+        unlinkat(descriptor, name, 0)
     }
 
     /// Opens (creating it when missing, mode 0600) the lock file `name`, never through a symbolic link;

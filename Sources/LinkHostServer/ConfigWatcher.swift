@@ -1,4 +1,5 @@
 import LinkHostCore
+import LinkHostFiles
 
 #if canImport(Glibc)
 import Glibc
@@ -123,6 +124,12 @@ enum ConfigWatcher {
                 let what: String
                 if now.file != acted.file {
                     what = now.file.target.isEmpty ? "\(path) is gone" : "\(path) changed (now \(now.file.target), \(now.file.size) bytes)"
+                } else if let pattern = now.siteFiles.pattern, let before = acted.siteFiles.files, let after = now.siteFiles.files {
+                    let changes = Self.contentChanges(pattern, before: before, after: after, loaded: config.siteFilesDigest)
+                    acted = now
+                    // A volume swap that changed no byte of any site file (another key of the ConfigMap): nothing to load.
+                    guard !changes.isEmpty else { continue }
+                    what = "site files \(pattern.written) changed (\(changes.description))"
                 } else {
                     what = "site files \(config.siteFiles?.written ?? "") changed (\(Self.difference(acted.siteFiles.files, now.siteFiles.files)))"
                 }
@@ -131,6 +138,24 @@ enum ConfigWatcher {
                 reloader.request()
             }
         }
+    }
+
+    /// Which site files differ by content from the load serving (`loaded`, its `siteFilesDigest`): a file whose
+    /// `stat` is as it was is as loaded; any other is read and hashed as a load would (a swap of the whole
+    /// volume reads each file once, then names only those whose bytes changed).
+    static func contentChanges(_ pattern: SiteFilePattern, before: [Fingerprint], after: [Fingerprint], loaded: String) -> SiteFileChanges {
+        let baseline = SiteFileChanges.digests(of: loaded)
+        let old = Dictionary(before.map { ($0.target, $0) }, uniquingKeysWith: { first, _ in first })
+        var now: [String: String] = [:]
+        for file in after {
+            if old[file.target] == file, let digest = baseline[file.target] {
+                now[file.target] = digest
+                continue
+            }
+            let bytes = try? FileSystem.readFile(pattern.path(of: file.target), maximumSize: SiteFilePattern.maximumFileSize)
+            now[file.target] = bytes.map(SiteFileChanges.digest) ?? "unreadable"
+        }
+        return SiteFileChanges(before: baseline, after: now)
     }
 
     /// "acme.json added, brand.json changed": which site files differ, at most three named.

@@ -36,6 +36,7 @@ enum ReloadPolicy {
         Rule(key: "server.tls", applies: true, how: "a new daemon on the same socket, only if the new pair works") { $0.server.tls.map { "\($0.certificateFile), \($0.privateKeyFile)" } ?? "off" },
         Rule(key: "server.tls.hsts", applies: true, how: "the new snapshot") { $0.server.hsts?.fieldValue ?? "off" },
         Rule(key: "server.watchConfig", applies: true, how: "the watcher reads it every second") { "\($0.server.watchConfig)" },
+        Rule(key: "server.stateDirectory", applies: false, how: "the state writer is set up at start; restart") { $0.server.stateDirectory ?? "none" },
         Rule(key: "server.trustedProxies", applies: true, how: "the new snapshot") { $0.server.trustedProxies.map(\.description).joined(separator: ", ") },
         Rule(key: "observability.accessLog", applies: false, how: "the log writer is set up at start; restart") { $0.observability.accessLog.rawValue },
         Rule(key: "observability.healthPath", applies: true, how: "the new snapshot") { $0.observability.healthPath },

@@ -20,6 +20,8 @@ final class Reloader: Sendable {
 
     private let service: Service
     private let options: ServeOptions
+    /// `server.stateDirectory`'s writer, told of each snapshot installed; nil without one.
+    private let stateWriter: SiteStateWriter?
     private let pending = Atomic<Bool>(false)
     private let wake = DispatchSemaphore(value: 0)
     /// One signal per build begun and per build ended, for the watchdog.
@@ -29,9 +31,10 @@ final class Reloader: Sendable {
     let attempts = Atomic<Int>(0)
 
     /// Starts the reload thread, which sleeps until `request()`, and its watchdog.
-    init(service: Service, options: ServeOptions) {
+    init(service: Service, options: ServeOptions, stateWriter: SiteStateWriter? = nil) {
         self.service = service
         self.options = options
+        self.stateWriter = stateWriter
         let limit = options.environment["LINKHOST_RELOAD_WATCHDOG_SECONDS"].flatMap(Double.init).flatMap { $0 > 0 ? $0 : nil } ?? Self.defaultWatchdogSeconds
         OwnThread.start("linkhost reload") { [self] in
             csys_lower_thread_priority(10)
@@ -93,7 +96,10 @@ final class Reloader: Sendable {
                 service.metrics.recordReload(.ok, generation: generation)
                 service.metrics.configStatus.served(sha256: snapshot.configSHA256)
                 service.metrics.configStatus.sitesFailed(snapshot.config.siteFileFailures)
-                Lifecycle.info("reloaded \(options.configPath) (generation \(generation)): \(Supervisor.describe(snapshot)), config sha256:\(snapshot.configSHA256)")
+                let changes = SiteFileChanges(before: SiteFileChanges.digests(of: old.config.siteFilesDigest), after: SiteFileChanges.digests(of: snapshot.config.siteFilesDigest))
+                let files = changes.isEmpty ? "" : ", site files: \(changes.description)"
+                Lifecycle.info("reloaded \(options.configPath) (generation \(generation)): \(Supervisor.describe(snapshot))\(files), config sha256:\(snapshot.configSHA256)")
+                stateWriter?.write(snapshot.config)
             } else {
                 Lifecycle.info("reload of generation \(generation) dropped: stopping")
                 return

@@ -101,7 +101,10 @@ package enum Supervisor {
             return .exited(error.exitStatus)
         }
         announce(service, options: options, tls: tls)
-        let reloader = Reloader(service: service, options: options)
+        // The state folder follows each snapshot installed; the first one's copies are written beside serving.
+        let stateWriter = config.server.stateDirectory.map(SiteStateWriter.init(directory:))
+        if let stateWriter { OwnThread.start("linkhost state") { stateWriter.write(service.snapshot.config) } }
+        let reloader = Reloader(service: service, options: options, stateWriter: stateWriter)
         if reloadWhenStarted { reloader.request() }
         ConfigWatcher.start(path: options.configPath, loaded: loadedFile, loadedSiteFiles: loadedSiteFiles, service: service, reloader: reloader)
         return .serving(service, reloader)
@@ -204,9 +207,9 @@ package enum Supervisor {
     }
 
     /// `load` from bytes already read, so the hash reported is that of the very bytes parsed. A site file
-    /// that fails falls back to its version in `lastGood` (the sites serving, by file name), or is left out;
-    /// each such site is one error line.
-    static func load(_ options: ServeOptions, file: ConfigFile, generation: Int, lastGood: [String: SiteConfig] = [:]) throws(ConfigError) -> (Snapshot, TLSMaterial?) {
+    /// that fails falls back to its version in `lastGood` (the sites serving, by file name; nil at start, when
+    /// `server.stateDirectory`'s kept versions serve), or is left out; each such site is one error line.
+    static func load(_ options: ServeOptions, file: ConfigFile, generation: Int, lastGood: [String: SiteConfig]? = nil) throws(ConfigError) -> (Snapshot, TLSMaterial?) {
         var config = try ConfigLoader.parse(file.bytes, source: options.configPath, environment: options.environment, configPath: options.configPath, lastGood: lastGood, cores: Server.processorCount())
         if let host = options.host { config.server.host = host }
         if let port = options.port { config.server.port = port }
@@ -214,7 +217,7 @@ package enum Supervisor {
             throw ConfigError(source: options.configPath, diagnostics: [ConfigDiagnostic(.lh121, path: "", message: refusal)])
         }
         let identity = config.siteFilesDigest.isEmpty ? file.sha256 : ConfigFile.sha256(file.bytes + Array(config.siteFilesDigest.utf8))
-        let snapshot = try Snapshot(config: config, generation: generation, configSHA256: identity, lastGood: lastGood, cores: Server.processorCount())
+        let snapshot = try Snapshot(config: config, generation: generation, configSHA256: identity, lastGood: lastGood ?? [:], cores: Server.processorCount())
         let tls = try config.server.tls.map { settings throws(ConfigError) in try TLSMaterial(settings) }
         for warning in snapshot.warnings { Lifecycle.warning("\(options.configPath): \(warning)") }
         // One line per failed tenant, each whole: a log search for the site or LH133 finds it.

@@ -152,6 +152,8 @@ enum PrintCommand: Command {
         } catch {
             throw UsageError(message: error.description, command: name)
         }
+        // On stderr, so stdout stays what to paste: whose hosts these are, when several sites could have given some.
+        if let app = served.app, config.sites.count > 1 { StandardStreams.error("linkhost: \(app): the hosts of \(served.sitesDescription)\n") }
         return served
     }
 

@@ -67,4 +67,12 @@ enum cfs_replace_step { CFS_STEP_CREATE = 1, CFS_STEP_WRITE = 2, CFS_STEP_FLUSH 
 /// negated `cfs_replace_step` that failed with errno set; the temporary file is removed on failure.
 int cfs_replace_file(int folder, const char *name, const char *temporary, const void *bytes, size_t count);
 
+/// `cfs_replace_file` without either flush, for many files written in a row and made durable together by one
+/// `cfs_sync_file_system` before whatever names them is written. The rename still never shows a half-written file
+/// to a running reader.
+int cfs_replace_file_unsynced(int folder, const char *name, const char *temporary, const void *bytes, size_t count);
+
+/// Flushes the whole file system `folder` lies on (Linux `syncfs`; `sync` elsewhere). Returns 0, or -1 with errno.
+int cfs_sync_file_system(int folder);
+
 #endif

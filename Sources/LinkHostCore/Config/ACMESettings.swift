@@ -98,7 +98,10 @@ enum ACMESettingsReader {
         if let directory = environment["LINKHOST_ACME_DIRECTORY"], !directory.isEmpty {
             if let problem = directoryRule(directory) { reader.error(.lh109, "LINKHOST_ACME_DIRECTORY", "\"\(directory)\" \(problem)") } else { acme.directory = directory }
         }
-        if !file.setStateDirectory, let folder = environment["LINKHOST_ACME_DEFAULT_STATE_DIRECTORY"], !folder.isEmpty {
+        if !file.setStateDirectory, let folder = server.stateDirectory {
+            // The operator's one state folder holds the ACME store too, in a subfolder of its own.
+            acme.stateDirectory = folder + "/acme"
+        } else if !file.setStateDirectory, let folder = environment["LINKHOST_ACME_DEFAULT_STATE_DIRECTORY"], !folder.isEmpty {
             acme.stateDirectory = folder
         }
         server.acme = acme
@@ -189,7 +192,7 @@ enum ACMESettingsReader {
         return nil
     }
 
-    private static func nonEmptyRule(_ text: String) -> String? {
+    static func nonEmptyRule(_ text: String) -> String? {
         text.isEmpty ? "is empty" : nil
     }
 

@@ -20,6 +20,9 @@ public struct Config: Sendable, Equatable {
     /// Each site file's name, size and content hash, one line each: the part of the config's identity
     /// that lies outside the main file (empty without `siteFiles`).
     public var siteFilesDigest = ""
+    /// `sharedApps`: for each app identity (iOS app ID or Android package) the operator shares, the names of
+    /// the sites that may list it; an app it lists belongs to those sites only (`SiteFileClaims`).
+    public var sharedApps: [String: Set<String>] = [:]
 
     /// The site of the config's top level.
     public var defaultSite: SiteConfig { sites[0] }
@@ -60,6 +63,9 @@ public struct SiteConfig: Sendable, Equatable {
     /// The name of the site file it was read from (`acme.json`), nil for the config's own sites: a failing
     /// file's last good version is kept under it.
     public var file: String? = nil
+    /// The size and content hash (`1234:9f0c…`, `SiteFiles.digest`) of the site file's bytes this version was
+    /// read from; nil for the config's own sites. The state folder keeps those bytes as its last good version.
+    public var fileDigest: String? = nil
     /// The iOS apps that may open links on these hosts.
     public var apps: [AppleApp]
     /// The Android apps that may open links on these hosts.

@@ -21,10 +21,11 @@ public enum ConfigLoader {
     }
 
     /// Validates config bytes; `source` names them in errors. `siteFiles` are found from `configPath`'s
-    /// folder (the working directory without one); a failing site file falls back to its `lastGood` site.
+    /// folder (the working directory without one); a failing site file falls back to its `lastGood` site (the
+    /// sites serving, on a reload; nil at start, when `server.stateDirectory`'s record gives them).
     /// `cores` read many sites side by side.
     public static func parse(
-        _ bytes: [UInt8], source: String = "config", environment: [String: String] = [:], configPath: String? = nil, lastGood: [String: SiteConfig] = [:],
+        _ bytes: [UInt8], source: String = "config", environment: [String: String] = [:], configPath: String? = nil, lastGood: [String: SiteConfig]? = nil,
         cores: Int = 1
     ) throws(ConfigError) -> Config {
         let document: JSONValue
@@ -43,7 +44,7 @@ public enum ConfigLoader {
     /// Validates a parsed document; returns the config (nil when unusable) and all diagnostics, warnings included,
     /// except those of site files that failed, which `Config.siteFileFailures` holds; `cores` read many sites side by side.
     public static func validate(
-        _ document: JSONValue, environment: [String: String] = [:], configPath: String? = nil, lastGood: [String: SiteConfig] = [:], cores: Int = 1
+        _ document: JSONValue, environment: [String: String] = [:], configPath: String? = nil, lastGood: [String: SiteConfig]? = nil, cores: Int = 1
     ) -> (Config?, [ConfigDiagnostic]) {
         var reader = ConfigReader()
         guard let root = reader.object(document, at: "", allowed: ConfigKeys.members(of: "")) else { return (nil, reader.diagnostics) }
@@ -62,12 +63,24 @@ public enum ConfigLoader {
         // The Public Suffix List is read on the first wildcard host, once a load however many sites.
         var wildcards = WildcardHostCheck(environment: environment)
         for site in sites { wildcards.check(site, isSiteFile: false, reader: &reader) }
+        let shared = SharedAppsReader.read(root["sharedApps"], reader: &reader)
+        let history = root["siteFiles"] == nil ? SiteFileHistory.start(nil) : lastGood.map(SiteFileHistory.reload(lastGood:)) ?? startHistory(server, reader: &reader)
         let files = SiteFiles.read(root["siteFiles"], configPath: configPath ?? "", topLevel: topLevel, sites: sites, server: server, wildcards: &wildcards,
-                                   lastGood: lastGood, cores: cores, reader: &reader)
+                                   history: history, shared: shared, cores: cores, reader: &reader)
         ACMESettingsReader.check(server, sites: [defaultSite] + sites + files.sites, reader: &reader)
         var config = Config(server: server, observability: observability, sites: [defaultSite] + sites + files.sites)
         (config.siteFiles, config.siteFileFailures, config.siteFilesDigest) = (files.pattern, files.failures, files.digest)
+        config.sharedApps = shared
         config.isExample = reader.boolean(root, "example", at: "") ?? false
         return (config, reader.diagnostics)
+    }
+
+    /// At start (and in `validate`): `server.stateDirectory`'s record of the site files, or none; a record that
+    /// cannot be used is a warning (LH141), and the load goes on as without one.
+    private static func startHistory(_ server: ServerSettings, reader: inout ConfigReader) -> SiteFileHistory {
+        guard let directory = server.stateDirectory else { return .start(nil) }
+        let (state, problem) = SiteState.read(directory: directory)
+        if let problem { reader.warning(.lh141, "server.stateDirectory", "\(problem); the site files load without the record of who held what (each clash then fails every claimant) and without last good versions") }
+        return .start(state)
     }
 }

@@ -47,6 +47,9 @@ public struct ServerSettings: Sendable, Equatable {
     /// Peers whose `X-Forwarded-For` / `CF-Connecting-IP` the access log believes (addresses and CIDR blocks);
     /// from any other peer those fields are ignored.
     public var trustedProxies: [AddressRange] = []
+    /// `server.stateDirectory`: where `serve` keeps what must outlive the process (each site file's last good
+    /// version and who held what: `SiteState`; the ACME store's default, `acme` under it); nil keeps none.
+    public var stateDirectory: String?
 
     /// True when `port` speaks HTTPS, from certificate files or from ACME.
     public var servesHTTPS: Bool { tls != nil || acme != nil }
@@ -95,6 +98,7 @@ enum ServerSettingsReader {
         settings.pageCacheBytes = reader.integer(object, "pageCacheBytes", at: "server", in: 0...(1 << 34)) ?? settings.pageCacheBytes
         settings.staticFilesBytes = reader.integer(object, "staticFilesBytes", at: "server", in: 0...(1 << 34)) ?? settings.staticFilesBytes
         settings.strictHosts = reader.boolean(object, "strictHosts", at: "server") ?? false
+        settings.stateDirectory = reader.string(object, "stateDirectory", at: "server", expected: "a folder path such as \"/var/lib/linkhost\"", rule: ACMESettingsReader.nonEmptyRule)
         settings.watchConfig = reader.boolean(object, "watchConfig", at: "server") ?? settings.watchConfig
         settings.trustedProxies = TrustedProxiesReader.read(object, reader: &reader)
         if let tls = object["tls"], let tlsObject = reader.object(tls, at: "server.tls", allowed: ConfigKeys.members(of: "server.tls")) {

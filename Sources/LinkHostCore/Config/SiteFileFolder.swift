@@ -138,6 +138,7 @@ struct SiteFileFolders: Sendable {
         // No config path (bytes validated on their own) names no place: "" would resolve to the working directory.
         var places: [(String, String)] = configPath.isEmpty ? [] : [(configPath, "the config file")]
         places.append((server.acme?.stateDirectory ?? ACMESettings.defaultStateDirectory, "the ACME state folder (server.tls.acme.stateDirectory)"))
+        if let state = server.stateDirectory { places.append((state, "the state folder (server.stateDirectory)")) }
         if let tls = server.tls {
             places += [(tls.certificateFile, "server.tls.certificateFile"), (tls.privateKeyFile, "server.tls.privateKeyFile")]
         }

@@ -9,6 +9,9 @@ import LinkHostFiles
 /// folders of a Kubernetes ConfigMap mount are skipped and only its per-key links (`acme.json`) count.
 /// Files join in the byte order of their names.
 public struct SiteFilePattern: Sendable, Equatable {
+    /// The largest site file a load reads (1 MiB, a ConfigMap's limit).
+    public static var maximumFileSize: Int { SiteFiles.maximumFileSize }
+
     /// The pattern as written in the config.
     public let written: String
     /// The folder to list, resolved against the config file's folder.

@@ -4,10 +4,11 @@ import LinkHostJSON
 /// `siteFiles`: reads the files that each hold one site and joins them to `sites`, each on its own, so one
 /// broken file harms one tenant.
 ///
-/// A file that fails — unreadable, not JSON, an error inside, a host or id another site claims — does not
-/// fail the config: its site serves its last good version (`lastGood`, the sites of the snapshot serving,
-/// by file name) or, with none, is left out, and the failure is recorded in `Config.siteFileFailures`. A
-/// problem of the pattern or its folder is the main file's, and refuses the config as any other.
+/// A file that fails — unreadable, not JSON, an error inside, a host, id or app another site holds
+/// (`SiteFileClaims`) — does not fail the config: its site serves its last good version (the sites of the
+/// snapshot serving, by file name, on a reload; the state folder's copy at start) or, with none, is left out,
+/// and the failure is recorded in `Config.siteFileFailures`. A problem of the pattern or its folder is the
+/// main file's, and refuses the config as any other.
 enum SiteFiles {
     /// The largest site file read: a site is a few kilobytes; a Kubernetes ConfigMap holds at most 1 MiB.
     static let maximumFileSize = 1_048_576
@@ -24,11 +25,11 @@ enum SiteFiles {
         var digest = ""
     }
 
-    /// Reads the files of `value` (the `siteFiles` member) after the config's own `sites`, checking each
-    /// against those and the files before it; `cores` read files side by side.
+    /// Reads the files of `value` (the `siteFiles` member) after the config's own `sites`, then decides who
+    /// holds each claim (`SiteFileClaims`, with the record `history` gives); `cores` read files side by side.
     static func read(
         _ value: JSONValue?, configPath: String, topLevel: SiteDraft, sites: [SiteConfig], server: ServerSettings,
-        wildcards: inout WildcardHostCheck, lastGood: [String: SiteConfig], cores: Int = 1, reader: inout ConfigReader
+        wildcards: inout WildcardHostCheck, history: SiteFileHistory, shared: [String: Set<String>], cores: Int = 1, reader: inout ConfigReader
     ) -> Outcome {
         var outcome = Outcome()
         guard let value else { return outcome }
@@ -47,161 +48,142 @@ enum SiteFiles {
             return outcome
         }
         let folders = SiteFileFolders(pattern: pattern, names: names, configPath: configPath, server: server, topLevel: topLevel, sites: sites)
-        var claims = Claims(sites: sites, acmeHosts: server.acme?.hosts ?? [])
-        // Files are read and parsed on the cores a window at a time (the parsed documents of a window are kept
-        // until its sites join); each joins the others in file-name order, as if read one after another.
-        for start in stride(from: 0, to: names.count, by: window) {
-            let batch = names[start..<min(start + window, names.count)]
-            let reads = OrderedChunks.map(batch.count, chunks: OrderedChunks.chunkCount(for: batch.count, cores: cores)) { range in
-                batch[(batch.startIndex + range.lowerBound)..<(batch.startIndex + range.upperBound)].map { name in
-                    usable(name) ? FileRead(pattern.path(of: name), shown: pattern.shown(name), at: sitePath(name), name: name, topLevel: topLevel,
-                                            folder: folders.folder(for: name)) : nil
-                }
-            }.joined()
-            for (name, read) in zip(batch, reads) {
-                join(name, read, pattern: pattern, topLevel: topLevel, server: server, wildcards: &wildcards, lastGood: lastGood, claims: &claims, outcome: &outcome, reader: &reader)
+        // Each file read and checked alone on the cores; nothing here depends on another file.
+        let reads = OrderedChunks.map(names.count, chunks: OrderedChunks.chunkCount(for: names.count, cores: cores)) { range in
+            names[range].map { name in
+                FileRead(name, pattern: pattern, topLevel: topLevel, server: server, folder: folders.folder(for: name))
+            }
+        }.joined()
+        var files = Array(reads)
+        // The Public Suffix List is read on the first wildcard, once a load: after the reads, one file at a time.
+        for index in files.indices {
+            guard let site = files[index].site else { continue }
+            var own = ConfigReader()
+            wildcards.check(site, isSiteFile: true, reader: &own)
+            files[index].diagnostics += own.diagnostics
+        }
+        outcome.digest = files.map(\.digest).joined()
+        var claims = SiteFileClaims(operatorHolds: operatorHolds(topLevel: topLevel, sites: sites, acmeHosts: server.acme?.hosts ?? []), record: history.record, shared: shared)
+        claims.shown = { SiteFilePattern.printable(pattern.shown($0)) }
+        let fates = claims.resolve(files.map { SiteFileClaims.File(name: $0.name, current: $0.servable) })
+        let fallbacks = zip(files, fates).map { read, fate in
+            fate == .current ? nil : history.lastGood(read.name, topLevel: topLevel, folder: folders.folder(for: read.name)).flatMap { claims.lastGoodServes($0, name: read.name) ? $0 : nil }
+        }
+        // A failed file is named by its id where no serving site has it: a newcomer taking an id is reported
+        // under its file's name, never as the incumbent it tried to be.
+        var served = Set(sites.map(\.label))
+        for ((read, fate), fallback) in zip(zip(files, fates), fallbacks) { if let site = fate == .current ? read.site : fallback { served.insert(site.label) } }
+        for ((read, fate), fallback) in zip(zip(files, fates), fallbacks) {
+            switch fate {
+            case .current:
+                outcome.sites.append(read.site!)
+                reader.append(read.diagnostics)
+            case .failed(let reasons):
+                let name = read.name
+                let own = read.site.flatMap { served.contains($0.label) ? nil : $0.label }
+                outcome.failures.append(SiteFileFailure(
+                    name: name, file: SiteFilePattern.printable(pattern.shown(name)), site: fallback?.label ?? own ?? history.label(of: name) ?? SiteFilePattern.printable(name),
+                    diagnostics: read.diagnostics.filter { $0.severity == .error } + reasons, servesLastGood: fallback != nil))
+                if let fallback { outcome.sites.append(fallback) }
             }
         }
         return outcome
     }
 
-    /// How many files are read on the cores before their sites join the others.
-    static let window = 512
+    /// What the operator's own config holds: the inline sites' hosts, names and own apps, the top level's
+    /// apps, its name `default` and the ACME hosts of the top level.
+    private static func operatorHolds(topLevel: SiteDraft, sites: [SiteConfig], acmeHosts: [String]) -> [SiteClaim: String] {
+        var held: [SiteClaim: String] = [.name("default"): "the top level"]
+        for host in acmeHosts { held[.host(host)] = "server.tls.acme.hosts" }
+        for (index, app) in (topLevel.apps ?? []).enumerated() {
+            held[.iOSApp(app.appID)] = "apps[\(index)]"
+            if let clip = app.appClipID { held[.iOSApp(clip)] = "apps[\(index)].appClipBundleID" }
+        }
+        for (index, app) in (topLevel.android ?? []).enumerated() { held[.androidApp(app.packageName)] = "android[\(index)]" }
+        for site in sites {
+            for (claim, at) in SiteClaim.of(site) where held[claim] == nil {
+                held[claim] = claim == .name(site.label) ? site.path : ConfigReader.join(site.path, at)
+            }
+        }
+        return held
+    }
 
     /// Whether a file's name can name a site (`sites[name]`).
     private static func usable(_ name: String) -> Bool {
         !name.contains("]") && !name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F })
     }
 
-    /// Adds one file's site to `outcome` (or its failure, and its last good version when that fits).
-    private static func join(
-        _ name: String, _ read: FileRead?, pattern: SiteFilePattern, topLevel: SiteDraft, server: ServerSettings, wildcards: inout WildcardHostCheck,
-        lastGood: [String: SiteConfig], claims: inout Claims, outcome: inout Outcome, reader: inout ConfigReader
-    ) {
-        let path = sitePath(name)
-        var own = ConfigReader()
-        var site: SiteConfig?
-        if let read {
-            site = settle(read, at: path, topLevel: topLevel, server: server, claims: &claims, digest: &outcome.digest, name: name, reader: &own)
-            if let site { wildcards.check(site, isSiteFile: true, reader: &own) }
-        } else {
-            own.error(.lh131, path, "the file name \(pattern.shown(name)) holds \"]\" or a control character, which cannot name a site; rename the file")
-        }
-        let errors = own.diagnostics.contains { $0.severity == .error }
-        // The hosts a failed file took while it was read are free again (its last good version may take them).
-        if errors, let site { claims.release(site) }
-        if let site, !errors {
-            claims.add(site)
-            outcome.sites.append(site)
-            reader.append(own.diagnostics)
-            return
-        }
-        let fallback = lastGood[name].flatMap { claims.clash($0) == nil ? $0 : nil }
-        outcome.failures.append(SiteFileFailure(
-            name: name, file: SiteFilePattern.printable(pattern.shown(name)), site: site?.label ?? lastGood[name]?.label ?? SiteFilePattern.printable(name),
-            diagnostics: own.diagnostics.filter { $0.severity == .error }, servesLastGood: fallback != nil))
-        if let fallback {
-            claims.add(fallback)
-            outcome.sites.append(fallback)
-        }
-    }
-
-    /// One file read and parsed, and its site read as if no other site held a host: what does not depend on
-    /// the other files.
+    /// One file read, parsed and its site read and checked as if no other site held anything: all that does
+    /// not depend on the other files.
     private struct FileRead: Sendable {
+        let name: String
         /// The file's line of the config's identity; empty when it could not be read.
         var digest = ""
-        var document: JSONValue?
-        /// Why it could not be read or parsed.
-        var problems: [ConfigDiagnostic] = []
-        var alone: SitesReader.Unclaimed?
+        /// Its site, when the object could be read (with errors or not).
+        var site: SiteConfig?
+        /// Its problems: why it could not be read, and every finding of its site alone.
+        var diagnostics: [ConfigDiagnostic] = []
 
-        init(_ file: String, shown: String, at path: String, name: String, topLevel: SiteDraft, folder: SiteFileFolder) {
+        /// The site when it has no error of its own.
+        var servable: SiteConfig? { diagnostics.contains { $0.severity == .error } ? nil : site }
+
+        init(_ name: String, pattern: SiteFilePattern, topLevel: SiteDraft, server: ServerSettings, folder: SiteFileFolder) {
+            self.name = name
+            let path = sitePath(name)
+            let shown = pattern.shown(name)
+            guard usable(name) else {
+                diagnostics = [ConfigDiagnostic(.lh131, path: path, message: "the file name \(SiteFilePattern.printable(shown)) holds \"]\" or a control character, which cannot name a site; rename the file")]
+                return
+            }
             let bytes: [UInt8]
             do {
-                bytes = try FileSystem.readFile(file, maximumSize: maximumFileSize)
+                bytes = try FileSystem.readFile(pattern.path(of: name), maximumSize: maximumFileSize)
             } catch {
-                problems = [ConfigDiagnostic(.lh131, path: path, message: "\(shown) cannot be read: \(error)")]
+                diagnostics = [ConfigDiagnostic(.lh131, path: path, message: "\(shown) cannot be read: \(error)")]
                 return
             }
-            digest = "\(name) \(bytes.count):\(fnv1a(bytes))\n"
-            do {
-                document = try JSONParser.parse(bytes)
-            } catch {
-                problems = [ConfigDiagnostic(.lh131, path: path, message: "\(shown) is not valid JSON at line \(error.line), column \(error.column): \(error.message)")]
+            let fileDigest = SiteFiles.digest(bytes)
+            digest = "\(name) \(fileDigest)\n"
+            let (read, found) = SiteFiles.site(bytes, name: name, shown: shown, topLevel: topLevel, folder: folder)
+            guard var site = read else {
+                diagnostics = found
                 return
             }
-            alone = document.map { SitesReader.Unclaimed($0, at: path, topLevel: topLevel, folder: folder) }
+            site.fileDigest = fileDigest
+            var reader = ConfigReader()
+            reader.append(found)
+            if server.acme != nil {
+                for (index, host) in site.hosts.enumerated() where host.hasPrefix("*.") {
+                    reader.error(.lh118, ConfigReader.join(path, "hosts[\(index)]"), "\"\(host)\" is a wildcard, which ACME's HTTP-01 challenge cannot certify; list each host")
+                }
+            }
+            AppsReader.checkNames([site], reader: &reader)
+            (self.site, diagnostics) = (site, reader.diagnostics)
         }
     }
 
-    /// One file's site checked against the sites before it: its own reader collects its problems, so they
-    /// fail it alone.
-    private static func settle(
-        _ read: FileRead, at path: String, topLevel: SiteDraft, server: ServerSettings, claims: inout Claims,
-        digest: inout String, name: String, reader: inout ConfigReader
-    ) -> SiteConfig? {
-        digest += read.digest
-        guard let document = read.document, let alone = read.alone else {
-            reader.append(read.problems)
-            return nil
+    /// The site of a site file's bytes, read alone, its paths in its `folder`, with its findings (or only why the
+    /// bytes are not JSON).
+    static func site(_ bytes: [UInt8], name: String, shown: String, topLevel: SiteDraft, folder: SiteFileFolder? = nil) -> (SiteConfig?, [ConfigDiagnostic]) {
+        let path = sitePath(name)
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            return (nil, [ConfigDiagnostic(.lh131, path: path, message: "\(shown) is not valid JSON at line \(error.line), column \(error.column): \(error.message)")])
         }
-        // The claims themselves, not a copy: copying 10,000 hosts for each of 10,000 files is quadratic.
-        guard var site = alone.joined(document, at: path, topLevel: topLevel, claimed: &claims.hosts, reader: &reader) else { return nil }
-        site.file = name
-        if let clash = claims.clash(site) { reader.error(.lh132, path, clash) }
-        if server.acme != nil {
-            for (index, host) in site.hosts.enumerated() where host.hasPrefix("*.") {
-                reader.error(.lh118, ConfigReader.join(path, "hosts[\(index)]"), "\"\(host)\" is a wildcard, which ACME's HTTP-01 challenge cannot certify; list each host")
-            }
-        }
-        AppsReader.checkNames([site], reader: &reader)
-        return site
+        var (claimed, reader) = ([String: String](), ConfigReader())
+        var site = SitesReader.readSite(document, at: path, topLevel: topLevel, claimed: &claimed, folder: folder, reader: &reader)
+        site?.file = name
+        return (site, reader.diagnostics)
     }
 
-    /// 64-bit FNV-1a in hex: a file's part of the config identity (not a secret, only a change detector).
-    private static func fnv1a(_ bytes: [UInt8]) -> String {
+    /// `1234:9f0c…`: a file's size and 64-bit FNV-1a in hex, its part of the config identity and what the state
+    /// folder checks a kept copy against (not a secret, only a change detector: a kept copy is read as any
+    /// site file, so bytes that collide are no more trusted than the file itself).
+    static func digest(_ bytes: [UInt8]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        return String(hash, radix: 16)
-    }
-
-    /// The hosts and names sites already hold, so a file claiming one fails instead of the config.
-    struct Claims {
-        /// Each host, by the path that claims it.
-        var hosts: [String: String] = [:]
-        /// Each site name (id, else first host), by the path that holds it.
-        var names: [String: String] = ["default": "the top level"]
-        /// The top level's ACME names.
-        var acmeHosts: Set<String>
-
-        init(sites: [SiteConfig], acmeHosts: [String]) {
-            self.acmeHosts = Set(acmeHosts)
-            for site in sites { add(site) }
-        }
-
-        mutating func add(_ site: SiteConfig) {
-            for (index, host) in site.hosts.enumerated() { hosts[host] = ConfigReader.join(site.path, "hosts[\(index)]") }
-            names[site.label] = site.path
-        }
-
-        /// Frees the hosts a site that failed took while it was read.
-        mutating func release(_ site: SiteConfig) {
-            for host in site.hosts where hosts[host]?.hasPrefix(site.path + ".") == true { hosts.removeValue(forKey: host) }
-        }
-
-        /// Why `site` cannot join (a host or its name already taken), nil when it can.
-        func clash(_ site: SiteConfig) -> String? {
-            if let holder = names[site.label], holder != site.path {
-                return "its name \"\(site.label)\" (\(site.id == nil ? "first host" : "id")) already names \(holder); give each site an \"id\" of its own"
-            }
-            if let host = site.hosts.first(where: { hosts[$0] != nil && hosts[$0]?.hasPrefix(site.path + ".") != true }) {
-                return "\"\(host)\" is already a host of \(hosts[host]!); a host belongs to one site"
-            }
-            if let host = site.hosts.first(where: acmeHosts.contains) {
-                return "\"\(host)\" is already one of server.tls.acme.hosts (the top level's); a host belongs to one site"
-            }
-            return nil
-        }
+        return "\(bytes.count):\(String(hash, radix: 16))"
     }
 }

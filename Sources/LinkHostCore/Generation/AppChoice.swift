@@ -49,10 +49,10 @@ extension ServedHosts {
         return EntitlementsGenerator.unique(sites.flatMap(kind.apps(of:)))
     }
 
-    /// The entries whose association files name `app`, marked as chosen for it: exactly the hosts the
-    /// app's own entitlements or manifest must claim.
+    /// The entries whose association files name `app` and that own it (`owns`), marked as chosen for it:
+    /// exactly the hosts the app's own entitlements or manifest must claim.
     public func naming(_ app: String, kind: AppKind) -> ServedHosts {
-        ServedHosts(entries: entries.filter { kind.apps(of: $0.site).contains(app) }, namesNoHost: namesNoHost, app: app)
+        ServedHosts(entries: entries.filter { kind.apps(of: $0.site).contains(app) && owns($0.site, app) }, namesNoHost: namesNoHost, app: app, shared: shared)
     }
 
     /// The entries for the app `--app` names (one of `names`, the first naming an app of `kind`), or all

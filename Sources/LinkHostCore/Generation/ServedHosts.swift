@@ -20,11 +20,14 @@ public struct ServedHosts: Sendable {
     public let namesNoHost: Bool
     /// The one app (iOS app ID or Android package) the entries were chosen for; nil for every app.
     public let app: String?
+    /// The config's `sharedApps`: which sites may give their hosts to an app they do not list themselves.
+    let shared: [String: Set<String>]
 
-    init(entries: [Entry], namesNoHost: Bool, app: String?) {
+    init(entries: [Entry], namesNoHost: Bool, app: String?, shared: [String: Set<String>]) {
         self.entries = entries
         self.namesNoHost = namesNoHost
         self.app = app
+        self.shared = shared
     }
 
     /// Every site's hosts.
@@ -37,6 +40,7 @@ public struct ServedHosts: Sendable {
         self.entries = entries
         namesNoHost = config.sites.count == 1 && entries.isEmpty
         app = nil
+        shared = config.sharedApps
     }
 
     /// The hosts the default site serves by name: its `callLinks.baseURL`'s host and then its `openInAppHost`
@@ -61,6 +65,21 @@ public struct ServedHosts: Sendable {
         entries = [Entry(site: site, hosts: hosts)]
         namesNoHost = false
         app = nil
+        shared = config.sharedApps
+    }
+
+    /// Whether `site` may give its hosts to `app`'s files: the operator's own sites always, a site file only for
+    /// an app it lists itself or one `sharedApps` names it for (a tenant that inherits the top level's app, or
+    /// lists another's, never puts its hosts into that app's entitlements or manifest).
+    func owns(_ site: SiteConfig, _ app: String) -> Bool {
+        site.file == nil || shared[app]?.contains(site.label) == true || SiteClaim.of(site).contains { $0.claim.app == app }
+    }
+
+    /// "acme (sites.d/acme.json), the top level": which sites' hosts the entries hold, for `print … --app`.
+    public var sitesDescription: String {
+        entries.map { entry in
+            entry.site.path.isEmpty ? "the top level" : entry.site.file.map { "\(entry.site.label) (site file \($0))" } ?? "\(entry.site.label) (\(entry.site.path))"
+        }.joined(separator: ", ")
     }
 
     /// Every host of every entry, each once.

@@ -28,6 +28,9 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     /// sites fit one budget (LH135), a static `acme-challenge/` folder is never served (LH136), a wildcard host
     /// stops at a registrable domain (LH137).
     case lh134 = "LH134", lh135 = "LH135", lh136 = "LH136", lh137 = "LH137"
+    /// Who holds what among site files: a serving site's host or name, an app identity, a contested claim,
+    /// and the state folder that keeps the record.
+    case lh138 = "LH138", lh139 = "LH139", lh140 = "LH140", lh141 = "LH141"
     /// Rules: unreachable rules, blocking exclusions, substitution variables, rule-less apps, pattern shapes.
     case lh201 = "LH201", lh202 = "LH202", lh203 = "LH203", lh204 = "LH204", lh205 = "LH205"
     /// Rules, continued.
@@ -73,7 +76,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh118: return "error, or warning for a host no public CA can reach"
         case .lh137: return "error, or warning for a wildcard of the operator's own sites while the list cannot be read"
         case .lh119: return "error, or warning when the folder is readable by others"
-        case .lh120: return "warning"
+        case .lh120, .lh141: return "warning"
         case .lh121: return "warning, or error with automatic HTTPS on (serve refuses such a config)"
         case .lh503, .lh504, .lh505: return "error (warning for the legacy root /apple-app-site-association)"
         case .lh510: return "error when the config gives the host an Android app, else warning"
@@ -118,6 +121,10 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh130: return "`siteFiles` is not a usable pattern (a wildcard outside the file name, brackets), or its folder cannot be listed: the main file fails."
         case .lh131: return "A site file cannot be read, is not JSON, or has a name that cannot name a site: that site alone fails (LH133)."
         case .lh132: return "A site file's site has a name (its id, else its first host) or a host that another site, or `server.tls.acme.hosts`, already has: that site alone fails (LH133)."
+        case .lh138: return "A site file claims a host or name that another site file holds: the one serving it at the last load (on a reload), or the one `server.stateDirectory`'s record gives it to (at start, and in `validate`). The newcomer fails alone (LH133), whatever the file names sort as; the holder keeps serving, even while its own file is broken (through its last good version)."
+        case .lh139: return "A site file lists an app identity (an iOS app ID, an App Clip's, an Android package) that another site holds: the operator's top level or an inline site, another site file that held it first, or one claiming it at the same time; or one that `sharedApps` gives to other sites. The file fails alone (LH133), and the app's printed entitlements and manifest never name its hosts."
+        case .lh140: return "Two site files or more claim one host or name that no site held before (at a reload: newcomers together; at start or in `validate` without `server.stateDirectory`'s record: any clash): every claimant fails (LH133), naming the others; no file name decides."
+        case .lh141: return "`server.stateDirectory`'s record of the site files cannot be read or trusted, or cannot be written: the site files load without it (no last good version across restarts; each clash fails every claimant), or the next start will not have this load's."
         case .lh133: return "A site file failed: its site serves its last good version (on a reload) or is left out, its hosts answering as hosts no site lists (at start, and in `validate`); every other site serves."
         case .lh134: return "A site file names a path outside its own folder (the folder beside it named as the file without its extension: `sites.d/acme/` for `sites.d/acme.json`): an absolute path, a `..`, a link leading out, the ACME state folder, a TLS file, or a folder or file of the operator's own sites; that site alone fails (LH133). Only the operator's config (its top level and `sites`) names paths anywhere."
         case .lh135: return "The static files of all sites together would pass `server.staticFilesBytes` (a folder several sites share counts once): a site file's site fails alone (LH133); the operator's own sites refuse the config."
@@ -209,6 +216,10 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh130: return "Write a folder and a name pattern, with `*` and `?` in the name only, relative to the config file (`\"siteFiles\": \"sites.d/*.json\"`), and create the folder (it may be empty)."
         case .lh131: return "Fix the file's JSON (one site object, the keys of `sites[]`), its permissions, or rename it without `]` and control characters."
         case .lh132: return "Give the site an `id` of its own and hosts no other site lists; a host moving between tenants leaves one file before it joins the other."
+        case .lh138: return "Give the newcomer hosts and an `id` of its own; to move a host between tenants, drop it from the holder's file first (a reload frees it), then add it to the other's."
+        case .lh139: return "List the app in the one site file that owns it; for an app several sites really share, name them in the top level's `\"sharedApps\": {\"TEAMID.bundle.id\": [\"site-a\", \"site-b\"]}`."
+        case .lh140: return "Remove the host or id from all but one of the files named; set `server.stateDirectory` so that a restart keeps each claim with the site that held it."
+        case .lh141: return "Make the folder linkhost's own and writable by no one else (`mkdir -p DIR && chmod 700 DIR`, or a volume mounted there), or remove a `sites/record.json` that linkhost did not write; without a volume, say nothing: each start then begins without a record."
         case .lh133: return "Fix the errors listed for the file (`linkhost validate --site ID` checks one tenant with the rest); the next reload (SIGHUP or `server.watchConfig`) applies it."
         case .lh134: return "Put the tenant's files in its folder and write the paths relative to it (`\"template\": \"call.html\"`, `\"root\": \"static\"`), with no link leading out; or leave the keys out to use the top level's."
         case .lh135: return "Serve large files from a CDN, share one folder between sites, or raise `server.staticFilesBytes` (and the container's memory limit with it)."

@@ -9,12 +9,22 @@ struct SiteChoice {
     /// The chosen site's path (`sites[3]`, `sites[acme.json]`); nil when no site has that name.
     let path: String?
 
-    /// Finds the site named `name`: by id or first host (`SiteConfig.label`), or by its site file's name;
-    /// a site file that failed is found by the same names.
+    /// Finds the site named `name`: by id or first host (`SiteConfig.label`), or by its site file's name with
+    /// or without its extension (`customer0100.json`, `customer0100`); a site file that failed is found by the
+    /// same names, its id being the one it was read with, else its last good version's or the state folder's
+    /// record's, so a file broken beyond reading is still found by its id.
     init(_ name: String, in config: Config) {
         self.name = name
         path = config.sites.dropFirst().first { $0.label == name || $0.file == name }?.path
             ?? config.siteFileFailures.first { $0.site == name || $0.name == name }?.path
+            ?? config.sites.dropFirst().first { $0.file.map(Self.stem) == name }?.path
+            ?? config.siteFileFailures.first { Self.stem($0.name) == name }?.path
+    }
+
+    /// A file name without its extension: `customer0100.json` → `customer0100`.
+    private static func stem(_ file: String) -> String {
+        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
+        return String(file[..<dot])
     }
 
     /// Whether the deep checks run for `site`.

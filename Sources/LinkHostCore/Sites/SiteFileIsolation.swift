@@ -12,9 +12,8 @@ struct SiteFileIsolation {
     private(set) var changed = false
     private let lastGood: [String: SiteConfig]
     private let pattern: SiteFilePattern?
-    /// The site path holding each host and each name, for every site of the config.
-    private var hostHolders: [String: String] = [:]
-    private var nameHolders: [String: String] = [:]
+    /// The site path holding each host, name and own app, for every site of the config.
+    private var holders: [SiteClaim: String] = [:]
 
     init(config: Config, lastGood: [String: SiteConfig]) {
         failures = config.siteFileFailures
@@ -22,8 +21,7 @@ struct SiteFileIsolation {
         self.lastGood = lastGood
         guard config.siteFiles != nil else { return }
         for site in config.sites {
-            for host in site.hosts { hostHolders[host] = site.path }
-            nameHolders[site.label] = site.path
+            for (claim, _) in SiteClaim.of(site) where claim.app.flatMap({ config.sharedApps[$0] }) == nil { holders[claim] = site.path }
         }
     }
 
@@ -52,8 +50,8 @@ struct SiteFileIsolation {
         failures[index].servesLastGood = false
     }
 
-    /// Whether a last good version still claims only its own hosts and name.
+    /// Whether a last good version still claims only its own hosts, name and apps.
     private func isFree(_ site: SiteConfig) -> Bool {
-        site.hosts.allSatisfy { (hostHolders[$0] ?? site.path) == site.path } && (nameHolders[site.label] ?? site.path) == site.path
+        SiteClaim.of(site).allSatisfy { (holders[$0.claim] ?? site.path) == site.path }
     }
 }

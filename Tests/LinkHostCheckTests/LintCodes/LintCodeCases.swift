@@ -41,6 +41,14 @@ extension LintCodeCase {
         .config(["siteFiles": "\"\(pattern)\""], files: Dictionary(uniqueKeysWithValues: files.map { ("sites.d/" + $0.key, $0.value) }))
     }
 
+    /// Site files with `server.stateDirectory` in the fixture, whose record gives `a.json` the host and id of
+    /// `tenant("a")` (or holds `record` as it is).
+    static func recorded(_ files: [String: String], record: String? = nil) -> LintInput {
+        let written = record ?? #"{"linkhostSiteRecord": 1, "files": {"a.json": {"digest": "", "claims": ["host a.example.com", "name a"]}}}"#
+        return .config(["siteFiles": #""sites.d/*.json""#, "server.stateDirectory": #""FOLDER/state""#],
+                       files: Dictionary(uniqueKeysWithValues: files.map { ("sites.d/" + $0.key, $0.value) }).merging(["state/sites/record.json": written]) { $1 })
+    }
+
     /// One tenant's site file: its id, host `<host>.example.com` and an app of its own.
     static func tenant(_ id: String, host: String? = nil, teamID: String = "TENANT1234", members: String = "") -> String {
         #"{"id": "\#(id)", "hosts": ["\#(host ?? id).example.com"], "apps": [{"name": "\#(id)", "teamID": "\#(teamID)", "bundleID": "com.\#(id).video"}], "android": []\#(members)}"#
@@ -124,8 +132,18 @@ extension LintCodeCase {
         LintCodeCase(.lh130, "siteFiles naming a folder that is not there", failing: siteFiles("tenants/*.json", ["a.json": tenant("a")]), passing: siteFiles("sites.d/*.json", ["a.json": tenant("a")])),
         LintCodeCase(.lh131, "a site file that is not JSON", failing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": #"{"id": "b", "hosts": ["b.example.com"]"#]),
                      passing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": tenant("b")])),
-        LintCodeCase(.lh132, "two site files with one id", failing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": tenant("a", host: "b")]),
+        LintCodeCase(.lh132, "a site file with the top level's name", failing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": tenant("default", host: "b")]),
                      passing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": tenant("b")])),
+        LintCodeCase(.lh138, "a site file claiming a host the state folder's record gives another", failing: recorded(["a.json": tenant("a"), "b.json": #"{"id": "b", "hosts": ["a.example.com"], "apps": [{"name": "b", "teamID": "TENANT1234", "bundleID": "com.b.video"}], "android": []}"#]),
+                     passing: recorded(["a.json": tenant("a"), "b.json": tenant("b")])),
+        LintCodeCase(.lh139, "two site files listing one app", failing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": #"{"id": "b", "hosts": ["b.example.com"], "apps": [{"name": "b", "teamID": "TENANT1234", "bundleID": "com.a.video"}], "android": []}"#]),
+                     passing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": tenant("b")])),
+        LintCodeCase(.lh139, "a site file listing the top level's app", failing: siteFiles("sites.d/*.json", ["a.json": #"{"id": "a", "hosts": ["a.example.com"], "apps": [{"name": "a", "teamID": "QRSTU67890", "bundleID": "com.acme.video"}], "android": []}"#]),
+                     passing: siteFiles("sites.d/*.json", ["a.json": tenant("a")])),
+        LintCodeCase(.lh140, "two site files with one id, and no record of who held it", failing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": #"{"id": "a", "hosts": ["b.example.com"], "apps": [{"name": "b", "teamID": "TENANT1234", "bundleID": "com.b.video"}], "android": []}"#]),
+                     passing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": tenant("b")])),
+        LintCodeCase(.lh141, "a state folder whose record linkhost did not write", failing: recorded(["a.json": tenant("a")], record: "not a record"),
+                     passing: recorded(["a.json": tenant("a")])),
         LintCodeCase(.lh133, "a site file with an error inside", failing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": tenant("b", teamID: "bad")]),
                      passing: siteFiles("sites.d/*.json", ["a.json": tenant("a"), "b.json": tenant("b", teamID: "BBBBB12345")])),
         LintCodeCase(.lh134, "a site file's template outside its folder",

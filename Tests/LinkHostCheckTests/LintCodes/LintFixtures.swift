@@ -173,7 +173,7 @@ enum LintFixtures {
             defer { removeItem(folder) }
             var document = try JSONParser.parse(config.replacing("FOLDER", with: folder))
             for (path, json) in edits.sorted(by: { $0.key < $1.key }) {
-                document = Fixtures.replace(document, path: path.split(separator: ".").map(String.init), with: try json.map { try JSONParser.parse($0) })
+                document = Fixtures.replace(document, path: path.split(separator: ".").map(String.init), with: try json.map { try JSONParser.parse($0.replacing("FOLDER", with: folder)) })
             }
             // A fixture's Public Suffix List, when it brings one, rather than the machine's.
             let environment = extraFiles.keys.first { $0.hasSuffix(publicSuffixFile) }.map { [PublicSuffixList.environmentVariable: folder + "/" + $0] } ?? [:]
