@@ -22,8 +22,9 @@ enum InitCommand: Command {
     (a host no site lists gets 404, never production's AASA). docs/team-config.md
     explains the shape; config/examples/team.json is one. Then prints the next
     steps: DNS and TLS for each host, per app the exact linkhost print ... --app
-    commands whose output goes into the app, and what a guest without the app is
-    offered on each platform.
+    commands whose output goes into the app (for an App Clip, also the App Store
+    Connect experiences it needs), and what a guest without the app is offered on
+    each platform.
 
     A warning stays where an answer is missing, until the config has it: an iOS app
     without --app-store-id leaves iPhone guests without the app no way to get it
