@@ -8,19 +8,31 @@ enum InitCommand: Command {
     static let summary = "Write a team's config (production, staging, iOS and Android) and print the next steps."
     static let help = """
     USAGE: linkhost init --team-id TEAMID --ios BUNDLE [--ios BUNDLE]...
+                         [--app-store-id ID] [--app-clip BUNDLE]
                          --android PACKAGE=SHA256[,SHA256...] --host HOST [--open-host HOST]
                          [--web-join URL] [--name NAME]
                          [--staging-host HOST --staging-open-host HOST
-                          --staging-ios BUNDLE --staging-android PACKAGE=SHA256]
+                          --staging-ios BUNDLE [--staging-app-store-id ID]
+                          --staging-android PACKAGE=SHA256]
                          --output FILE [--force]
 
-    Writes a config that linkhost validate passes with no error and no warning:
-    production at the top level and as the site "production" (its link host and
-    open host), staging as the site "staging" with its own apps on both platforms,
-    server.strictHosts on (a host no site lists gets 404, never production's AASA).
-    docs/team-config.md explains the shape; config/examples/team.json is one.
-    Then prints the next steps: DNS and TLS for each host, and per app the exact
-    linkhost print ... --app commands whose output goes into the app.
+    Writes a config that linkhost validate passes with no error: production at the
+    top level and as the site "production" (its link host and open host), staging
+    as the site "staging" with its own apps on both platforms, server.strictHosts on
+    (a host no site lists gets 404, never production's AASA). docs/team-config.md
+    explains the shape; config/examples/team.json is one. Then prints the next
+    steps: DNS and TLS for each host, per app the exact linkhost print ... --app
+    commands whose output goes into the app (for an App Clip, also the App Store
+    Connect experiences it needs), and what a guest without the app is offered on
+    each platform.
+
+    A warning stays where an answer is missing, until the config has it: an iOS app
+    without --app-store-id leaves iPhone guests without the app no way to get it
+    (LH128); an Android release app with one fingerprint usually lacks the Play
+    app-signing key's (LH403). init silences no warning. Staging apps get no store
+    link ("installURL": false: their store listing does not exist) unless
+    --staging-app-store-id is given; point installURL at their TestFlight or Firebase
+    App Distribution page.
 
     Give at least one app per environment: iOS, Android, or both. The file is written
     atomically (a temporary file renamed over it) with mode 0600.
@@ -28,6 +40,12 @@ enum InitCommand: Command {
     OPTIONS:
       --team-id TEAMID          Apple Developer Team ID (10 characters A-Z, 0-9).
       --ios BUNDLE              A production iOS app's bundle ID; may be given again.
+      --app-store-id ID         The first --ios app's App Store ID (the digits after
+                                "id" in its App Store URL): the page's App Store
+                                button and Smart App Banner (app-id).
+      --app-clip BUNDLE         The first --ios app's App Clip bundle ID (the app's ID
+                                and a suffix, e.g. com.acme.video.Clip): its AASA
+                                entry and the banner's App Clip card.
       --android PACKAGE=SHA256[,SHA256...]
                                 A production Android app and its signing-certificate
                                 fingerprints (the Play app-signing key's too, when
@@ -44,6 +62,10 @@ enum InitCommand: Command {
       --staging-host HOST       The host staging call links are on.
       --staging-open-host HOST  Staging's open host.
       --staging-ios BUNDLE      A staging iOS app; may be given again.
+      --staging-app-store-id ID
+                                The first --staging-ios app's App Store ID, when
+                                staging is in the App Store; without it, staging's
+                                apps get "installURL": false.
       --staging-android PACKAGE=SHA256[,SHA256...]
                                 A staging Android app; may be given again.
       --output FILE             Where to write the config.
@@ -55,8 +77,8 @@ enum InitCommand: Command {
     """
 
     static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {
-        let options = ["--team-id", "--ios", "--android", "--host", "--open-host", "--web-join", "--name", "--staging-host",
-                       "--staging-open-host", "--staging-ios", "--staging-android", "--output"]
+        let options = ["--team-id", "--ios", "--app-store-id", "--app-clip", "--android", "--host", "--open-host", "--web-join", "--name", "--staging-host",
+                       "--staging-open-host", "--staging-ios", "--staging-app-store-id", "--staging-android", "--output"]
         let arguments = try Arguments(words, command: name, options: options, flags: ["--force"])
         if arguments.has("--help") { StandardStreams.output(help + "\n"); return 0 }
         if let extra = arguments.positional.first { throw UsageError(message: "unexpected argument '\(extra)'", command: name) }
@@ -67,12 +89,14 @@ enum InitCommand: Command {
         guard let teamID = arguments["--team-id"] else { throw UsageError(message: "give the Apple Developer Team ID with --team-id", command: name) }
         guard let host = arguments["--host"] else { throw UsageError(message: "give the host production call links are on with --host", command: name) }
         let production = TeamAnswers.Environment(host: host.lowercased(), openHost: arguments["--open-host"]?.lowercased(),
-                                                 ios: arguments.all("--ios"), android: try androidApps(arguments.all("--android"), option: "--android"))
-        let stagingOptions = ["--staging-host", "--staging-open-host", "--staging-ios", "--staging-android"]
+                                                 ios: arguments.all("--ios"), android: try androidApps(arguments.all("--android"), option: "--android"),
+                                                 appStoreID: arguments["--app-store-id"], appClip: arguments["--app-clip"])
+        let stagingOptions = ["--staging-host", "--staging-open-host", "--staging-ios", "--staging-app-store-id", "--staging-android"]
         var staging: TeamAnswers.Environment?
         if let stagingHost = arguments["--staging-host"] {
             staging = TeamAnswers.Environment(host: stagingHost.lowercased(), openHost: arguments["--staging-open-host"]?.lowercased(),
-                                              ios: arguments.all("--staging-ios"), android: try androidApps(arguments.all("--staging-android"), option: "--staging-android"))
+                                              ios: arguments.all("--staging-ios"), android: try androidApps(arguments.all("--staging-android"), option: "--staging-android"),
+                                              appStoreID: arguments["--staging-app-store-id"])
         } else if let given = stagingOptions.first(where: { !arguments.all($0).isEmpty }) {
             throw UsageError(message: "\(given) needs --staging-host: the host staging call links are on", command: name)
         }

@@ -33,23 +33,78 @@ enum InitNextSteps {
                 lines.append("     linkhost print swift-parser --app \(app) --config \(config)")
                 lines.append("     linkhost validate --entitlements APP.entitlements --app \(app) --config \(config)")
             }
+            if let clip = environment.appClip {
+                lines += appClip("\(answers.teamID).\(clip)", label: label, environment: environment, config: config)
+            }
             for app in environment.android {
                 lines.append("   Android \(app.package) (\(label)):")
                 lines.append("     linkhost print android-manifest --app \(app.package) --config \(config)")
                 lines.append("     linkhost print kotlin-parser --app \(app.package) --config \(config)")
                 lines.append("     linkhost validate --android-manifest MERGED-AndroidManifest.xml --app \(app.package) --config \(config)")
-                if answers.singleFingerprintIgnored(app) {
-                    lines.append("     (one fingerprint given: if Google Play signs the app, add the app-signing key's from Play Console > App integrity, and remove \"lint\")")
+                if answers.singleFingerprint(app) {
+                    lines.append("     One fingerprint: validate warns (LH403) until you add the Play app-signing key's (Play Console,")
+                    lines.append("     App integrity) when Google Play signs the app; if it never does, add \"lint\": {\"ignore\":")
+                    lines.append("     [\"LH403\"]} to this app in the config.")
                 }
             }
         }
+        lines += ["", "4. What a guest without the app is offered, on each platform:"]
+        for (label, environment) in environments {
+            lines += guests(label, environment, staging: label == "staging", webJoin: answers.webJoinURL != nil)
+        }
         lines += [
             "",
-            "4. Serve it: linkhost serve --config \(config)",
+            "5. Serve it: linkhost serve --config \(config)",
             "   then, from anywhere: linkhost check https://\(answers.production.host) --config \(config)",
             "",
         ]
         return lines.joined(separator: "\n")
+    }
+
+    /// The App Clip's own files and its App Store Connect experiences, one per host of its site (as
+    /// `linkhost match --app CLIP` proposes them; docs/app-clip.md).
+    private static func appClip(_ clip: String, label: String, environment: TeamAnswers.Environment, config: String) -> [String] {
+        let hosts = [environment.host] + (environment.openHost.map { [$0] } ?? [])
+        var lines = [
+            "   App Clip \(clip) (\(label)): the clip target's own .entitlements",
+            "     linkhost print entitlements --app \(clip) --config \(config)",
+            "     linkhost validate --entitlements CLIP.entitlements --app \(clip) --config \(config)",
+            "     App Store Connect, the app's App Clip section (Apple, \"Configuring App Clip experiences\"): the",
+            "     default App Clip experience for https://\(hosts[0])/",
+        ]
+        // Another host shows the card only with an experience of its own.
+        lines += hosts.dropFirst().map { "     and an advanced App Clip experience for https://\($0)/" }
+        lines.append("     The card shows once the app and its clip are published; docs/app-clip.md walks the clip target.")
+        return lines
+    }
+
+    /// The install offer of each platform on one environment's page, and what to add where there is none.
+    private static func guests(_ label: String, _ environment: TeamAnswers.Environment, staging: Bool, webJoin: Bool) -> [String] {
+        var lines: [String] = []
+        if !environment.ios.isEmpty {
+            if let id = environment.appStoreID {
+                lines.append("   \(label), iPhone: the App Store (id\(id)) and its Smart App Banner.")
+                if let clip = environment.appClip {
+                    lines.append("   In Safari, the App Clip card (\(clip)) over the page: one tap opens the clip in the call.")
+                }
+            } else if staging {
+                lines.append("   \(label), iPhone: no install link (\"installURL\": false, as staging has no App Store listing); set")
+                lines.append("   its installURL to the app's TestFlight public link so a tester without the app can get it.")
+            } else {
+                lines.append("   \(label), iPhone: nothing (validate warns LH128): add \"appStoreID\" to \(environment.ios[0]) in the config,")
+                lines.append("   the digits after \"id\" in its App Store URL, or its \"installURL\" (a TestFlight public link).")
+            }
+        }
+        if !environment.android.isEmpty {
+            if staging {
+                lines.append("   \(label), Android: no install link (\"installURL\": false, as staging has no Google Play listing);")
+                lines.append("   set its installURL to the app's Firebase App Distribution page, or remove it if Play lists the app.")
+            } else {
+                lines.append("   \(label), Android: Google Play (\(environment.android[0].package)), with the call in the install referrer.")
+            }
+        }
+        lines.append("   \(label), computer: \(webJoin ? "the web join (--web-join), and" : "no web join (--web-join);") the QR code to open the call on a phone.")
+        return lines
     }
 
     /// `word` as one shell word: quoted when it holds anything but letters, digits and `/._-`.

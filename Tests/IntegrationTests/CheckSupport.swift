@@ -37,7 +37,7 @@ final class CheckSite: Sendable {
     static let config = """
     {
       "server": { "host": "127.0.0.1", "port": 0 },
-      "apps": [ { "name": "Example Video", "teamID": "ABCDE12345", "bundleID": "com.example.video" } ],
+      "apps": [ { "name": "Example Video", "teamID": "ABCDE12345", "bundleID": "com.example.video", "appStoreID": "1234567890" } ],
       "android": [ { "packageName": "com.example.video", "sha256CertFingerprints": ["\(fingerprints[0])", "\(fingerprints[1])"] } ],
       "callLinks": { "paths": ["call"], "template": "FOLDER/call.html" },
       "aasa": { "rules": [ { "path": "/call/admin", "exclude": true }, { "path": "/call/?*" } ] },

@@ -13,7 +13,8 @@ struct InitCommandTests {
 
     /// The answers config/examples/team.json was written from (docs/team-config.md shows them).
     static let teamAnswers = [
-        "--team-id", "ACME123456", "--ios", "com.acme.video", "--android", "com.acme.video=\(fingerprints[0]),\(fingerprints[1])",
+        "--team-id", "ACME123456", "--ios", "com.acme.video", "--app-store-id", "1456789012", "--app-clip", "com.acme.video.Clip",
+        "--android", "com.acme.video=\(fingerprints[0]),\(fingerprints[1])",
         "--host", "meet.acme-video.com", "--open-host", "open.acme-video.com", "--web-join", "https://app.acme-video.com/join/{callId}?type={callType}",
         "--staging-host", "staging-meet.acme-video.com", "--staging-open-host", "staging-open.acme-video.com",
         "--staging-ios", "com.acme.video.staging", "--staging-android", "com.acme.video.staging=\(fingerprints[2])",
@@ -43,7 +44,7 @@ struct InitCommandTests {
 
         // Every `linkhost print … --app` line of the next steps, run as printed, then checked for its app.
         let prints = run.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("linkhost print ") }
-        #expect(prints.count == 8, "entitlements + swift-parser per iOS app, android-manifest + kotlin-parser per Android app: \(prints)")
+        #expect(prints.count == 9, "entitlements + swift-parser per iOS app, the clip's entitlements, android-manifest + kotlin-parser per Android app: \(prints)")
         for line in prints {
             let words = line.split(separator: " ").dropFirst().map(String.init)
             let printed = try await LinkHostCLI.run(words, directory: site.directory)
@@ -63,8 +64,29 @@ struct InitCommandTests {
         #expect(staging.status == 200 && staging.text.contains("com.acme.video.staging") && !staging.text.contains("\"com.acme.video\""), "\(staging.text)")
         let page = try await server.request("GET", "/call/abc123", headers: [("Host", "meet.acme-video.com")])
         #expect(page.status == 200 && page.text.contains("https://open.acme-video.com/call/abc123"), "the open button leads to the open host")
+        // The Smart App Banner (Apple's syntax: app-id, then app-clip-bundle-id) and the App Store button.
+        let banner = #/<meta name="apple-itunes-app" content="app-id=1456789012, app-clip-bundle-id=com\.acme\.video\.Clip[,"]/#
+        #expect(page.text.contains(banner) && page.text.contains("https://apps.apple.com/app/id1456789012"), "\(page.text)")
+        // Staging has no store listing: its page links neither store (installURL false), and init said so.
+        let stagingPage = try await server.request("GET", "/call/abc123", headers: [("Host", "staging-meet.acme-video.com")])
+        #expect(stagingPage.status == 200 && !stagingPage.text.contains("play.google.com") && !stagingPage.text.contains("apps.apple.com"), "\(stagingPage.text)")
+        #expect(run.stdout.contains("staging, iPhone: no install link") && run.stdout.contains("staging, Android: no install link"), "\(run.stdout)")
+        #expect(run.stdout.contains("default App Clip experience for https://meet.acme-video.com/") && run.stdout.contains("advanced App Clip experience for https://open.acme-video.com/"), "\(run.stdout)")
         let unknown = try await server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "elsewhere.example")])
         #expect(unknown.status == 404, "strictHosts: a host no site lists gets no production AASA")
+    }
+
+    @Test("init silences no warning: one release fingerprint leaves LH403 visible, no --app-store-id leaves LH128, each named in the next steps")
+    func warningsStayVisible() async throws {
+        let site = try SiteFixture()
+        let run = try await LinkHostCLI.run(["init", "--team-id", "ACME123456", "--ios", "com.acme.video", "--android", "com.acme.video=\(Self.fingerprints[0])",
+                                             "--host", "meet.acme-video.com", "--open-host", "open.acme-video.com", "--output", "linkhost.json", "--force"], directory: site.directory)
+        #expect(run.exitCode == 0 && run.stdout.contains("validate warns (LH403)") && run.stdout.contains("validate warns LH128"), "\(run)")
+        let written = try String(contentsOfFile: site.directory + "/linkhost.json", encoding: .utf8)
+        #expect(!written.contains("\"lint\"") && !written.contains("installURL"), "\(written)")
+        let validate = try await LinkHostCLI.run(["validate", "--config", "linkhost.json", "--format", "json"], directory: site.directory)
+        let codes = (validate.json as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+        #expect(validate.exitCode == 0 && codes.sorted() == ["LH128", "LH403"], "\(validate)")
     }
 
     @Test("init refuses to overwrite without --force (the file is unchanged), replaces with it, and writes nothing for a bad answer")
@@ -91,6 +113,8 @@ struct InitCommandTests {
             (("--host", "https://meet.acme-video.com"), "--host 'https://meet.acme-video.com'"),
             (("--open-host", "meet.acme-video.com"), "--open-host 'meet.acme-video.com' is already given as --host"),
             (("--web-join", "ftp://x"), "--web-join 'ftp://x'"),
+            (("--app-store-id", "id1456789012"), "--app-store-id 'id1456789012' is not an App Store ID"),
+            (("--app-clip", "com.acme.Clip"), "--app-clip 'com.acme.Clip' does not start with the first --ios 'com.acme.video' and a dot"),
         ]
         for (change, message) in cases {
             var words = Self.teamAnswers
@@ -99,9 +123,16 @@ struct InitCommandTests {
             #expect(run.exitCode == 2 && run.stderr.contains(message), "\(change): \(run)")
             #expect(!FileManager.default.fileExists(atPath: fresh), "\(change) wrote a file")
         }
+        // A staging link host equal to production's: one environment per host; nothing about the open host.
+        var sameHost = Self.teamAnswers
+        sameHost[sameHost.firstIndex(of: "--staging-host")! + 1] = "meet.acme-video.com"
+        let same = try await LinkHostCLI.run(["init"] + sameHost + ["--output", fresh])
+        #expect(same.exitCode == 2 && same.stderr.contains("--staging-host 'meet.acme-video.com' is already given as --host; every host serves one environment")
+                && !same.stderr.contains("open host"), "\(same)")
         let noStagingHost = try await LinkHostCLI.run(["init", "--team-id", "ACME123456", "--ios", "com.acme.video", "--host", "meet.acme-video.com", "--staging-ios", "com.acme.video.staging", "--output", fresh])
         #expect(noStagingHost.exitCode == 2 && noStagingHost.stderr.contains("--staging-host"), "\(noStagingHost)")
         let help = try await LinkHostCLI.run(["init", "--help"])
-        #expect(help.exitCode == 0 && help.stdout.contains("USAGE: linkhost init") && help.stdout.contains("--staging-android"), "\(help)")
+        #expect(help.exitCode == 0 && help.stdout.contains("USAGE: linkhost init") && help.stdout.contains("--staging-android")
+                && help.stdout.contains("--app-store-id ID") && help.stdout.contains("--app-clip BUNDLE") && help.stdout.contains("--staging-app-store-id"), "\(help)")
     }
 }

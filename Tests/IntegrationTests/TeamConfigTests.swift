@@ -13,13 +13,13 @@ struct TeamConfigTests {
         """
         {
           "server": { "host": "127.0.0.1", "port": 0 \(server) },
-          "apps": [ { "name": "Acme Video", "teamID": "QRSTU67890", "bundleID": "com.acme.video", "urlScheme": "acmevideo" } ],
+          "apps": [ { "name": "Acme Video", "teamID": "QRSTU67890", "bundleID": "com.acme.video", "appStoreID": "1456789012", "urlScheme": "acmevideo" } ],
           "android": [ { "packageName": "com.acme.video", "sha256CertFingerprints": ["\(CheckSite.fingerprints[0])", "\(CheckSite.fingerprints[1])"] } ],
           "callLinks": { "template": "FOLDER/call.html", "paths": ["call"], \(topCallLinks) },
           "static": { "root": "FOLDER/public" },
           "sites": \(sites ?? """
             [ { "id": "staging", "hosts": ["staging-meet.acme-video.com", "staging-open.acme-video.com"],
-                "apps": [ { "name": "Acme Video Staging", "teamID": "QRSTU67890", "bundleID": "com.acme.video.staging", "urlScheme": "acmevideo-staging" } ],
+                "apps": [ { "name": "Acme Video Staging", "teamID": "QRSTU67890", "bundleID": "com.acme.video.staging", "urlScheme": "acmevideo-staging", "installURL": false } ],
                 "android": [ { "packageName": "com.acme.video.staging", "sha256CertFingerprints": ["\(CheckSite.fingerprints[1])"] } ],
                 "callLinks": { "baseURL": "https://staging-meet.acme-video.com", "openInAppHost": "staging-open.acme-video.com" } } ]
             """)

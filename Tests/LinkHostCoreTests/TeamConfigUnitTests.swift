@@ -41,7 +41,21 @@ struct TeamConfigUnitTests {
         #expect(app.fingerprints == ["14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5"])
         let production = TeamAnswers.Environment(host: "meet.acme-video.com", openHost: "open.acme-video.com", ios: ["com.acme.video"], android: [app])
         let good = TeamAnswers(teamID: "ACME123456", name: nil, production: production, staging: nil, webJoinURL: nil)
-        #expect(good.problems().isEmpty && good.displayName == "Acme Video" && good.singleFingerprintIgnored(app))
+        #expect(good.problems().isEmpty && good.displayName == "Acme Video" && good.singleFingerprint(app))
+        // init silences no lint code: one fingerprint is written as given, without "lint".
+        #expect(!good.text.contains("\"lint\""))
+        // A staging app without a store ID of its own links no store; production's App Store ID and clip go to its first app.
+        var store = production
+        (store.appStoreID, store.appClip) = ("1456789012", "com.acme.video.Clip")
+        let staging = TeamAnswers.Environment(host: "staging.acme-video.com", openHost: nil, ios: ["com.acme.video.staging"], android: [app])
+        let withStaging = TeamAnswers(teamID: "ACME123456", name: nil, production: store, staging: staging, webJoinURL: nil)
+        let config = try Fixtures.config(withStaging.text)
+        #expect(withStaging.problems().isEmpty && config.sites[0].apps[0].appStoreID == "1456789012" && config.sites[0].apps[0].appClipBundleID == "com.acme.video.Clip")
+        #expect(config.sites[2].apps[0].installPage == InstallPage.none && config.sites[2].android[0].installPage == InstallPage.none)
+        var wrongClip = production
+        (wrongClip.appStoreID, wrongClip.appClip) = ("12ab", "com.other.Clip")
+        let wrong = TeamAnswers(teamID: "ACME123456", name: nil, production: wrongClip, staging: nil, webJoinURL: nil).problems()
+        #expect(wrong.contains { $0.hasPrefix("--app-store-id '12ab'") } && wrong.contains { $0.hasPrefix("--app-clip 'com.other.Clip'") }, "\(wrong)")
         let bad = TeamAnswers(teamID: "acme", name: nil, production: TeamAnswers.Environment(host: "meet.acme-video.com", openHost: "meet.acme-video.com", ios: [], android: []),
                               staging: TeamAnswers.Environment(host: "*.staging.example", openHost: nil, ios: ["com.acme.video.staging"], android: []), webJoinURL: "ftp://x")
         let problems = bad.problems()

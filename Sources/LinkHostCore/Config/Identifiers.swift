@@ -64,6 +64,12 @@ enum Identifiers {
     /// SHA-256 certificate fingerprint in either case; `normalizedFingerprint` gives the canonical form.
     static func fingerprint(_ value: String) -> String? {
         guard normalizedFingerprint(value) == nil else { return nil }
+        if value.utf8.count == 64, value.allSatisfy(\.isHexDigit) {
+            // Some tools print the digest without separators; Digital Asset Links compares the colon form.
+            let digits = Array(value.uppercased())
+            let paired = stride(from: 0, to: 64, by: 2).map { String(digits[$0..<$0 + 2]) }.joined(separator: ":")
+            return "is 64 hex digits without colons; Android compares the 32 pairs joined by \":\": \"\(paired)\""
+        }
         let pairs = value.split(separator: ":", omittingEmptySubsequences: false)
         // Hex pairs of the wrong count are usually another digest or a pair lost in copying: say which.
         guard pairs.allSatisfy({ $0.utf8.count == 2 && $0.allSatisfy(\.isHexDigit) }) else {

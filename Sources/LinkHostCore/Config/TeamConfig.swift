@@ -23,10 +23,15 @@ public struct TeamAnswers: Sendable, Equatable {
         public var ios: [String] = []
         /// The Android apps.
         public var android: [AndroidAnswer] = []
+        /// The App Store ID of the first iOS app (the one the page offers); nil for none.
+        public var appStoreID: String?
+        /// The bundle ID of the first iOS app's App Clip; nil for none.
+        public var appClip: String?
 
         /// Makes an environment's answers.
-        public init(host: String, openHost: String?, ios: [String], android: [AndroidAnswer]) {
+        public init(host: String, openHost: String?, ios: [String], android: [AndroidAnswer], appStoreID: String? = nil, appClip: String? = nil) {
             (self.host, self.openHost, self.ios, self.android) = (host, openHost, ios, android)
+            (self.appStoreID, self.appClip) = (appStoreID, appClip)
         }
     }
 
@@ -85,11 +90,14 @@ public struct TeamAnswers: Sendable, Equatable {
                 if let problem = CallLinkHost.problem(host) ?? (host.hasPrefix("*.") ? "is a wildcard; name one host" : nil) {
                     found.append("\(option) '\(host)' \(problem)")
                 } else if let first = hosts[host] {
-                    found.append("\(option) '\(host)' is already given as \(first); every host serves one environment, and the open host must differ from the link host")
+                    // Only an open host repeating its own environment's link host breaks the open button.
+                    let why = first == "--\(prefix)host" ? "the open host must differ from the link host (iOS opens no app for a tap on a link to the page's own host)" : "every host serves one environment"
+                    found.append("\(option) '\(host)' is already given as \(first); \(why)")
                 } else {
                     hosts[host] = option
                 }
             }
+            found += storeProblems(environment, prefix: prefix)
             for bundle in environment.ios {
                 if let problem = Identifiers.bundleID(bundle) { found.append("--\(prefix)ios '\(bundle)' \(problem)") }
             }
@@ -97,6 +105,24 @@ public struct TeamAnswers: Sendable, Equatable {
             if Set(bundles).count != bundles.count { found.append("--\(prefix)ios lists one bundle ID twice") }
             let packages = environment.android.map(\.package)
             if Set(packages).count != packages.count { found.append("--\(prefix)android lists one package twice") }
+        }
+        return found
+    }
+
+    /// The problems of an environment's App Store ID and App Clip, each naming its option.
+    private func storeProblems(_ environment: Environment, prefix: String) -> [String] {
+        var found: [String] = []
+        if let id = environment.appStoreID {
+            if environment.ios.isEmpty { found.append("--\(prefix)app-store-id is the \(prefix.isEmpty ? "" : "staging ")iOS app's: give the app with --\(prefix)ios") }
+            if let problem = Identifiers.appStoreID(id) { found.append("--\(prefix)app-store-id '\(id)' \(problem)") }
+        }
+        guard let clip = environment.appClip else { return found }
+        guard let app = environment.ios.first else { return found + ["--\(prefix)app-clip is an iOS app's App Clip: give the app with --\(prefix)ios"] }
+        if let problem = Identifiers.bundleID(clip) {
+            found.append("--\(prefix)app-clip '\(clip)' \(problem)")
+        } else if !clip.hasPrefix(app + ".") || clip.utf8.count == app.utf8.count + 1 {
+            // Apple requires the app's identifier as the clip's prefix (AppClipReader, LH715).
+            found.append("--\(prefix)app-clip '\(clip)' does not start with the first --\(prefix)ios '\(app)' and a dot; Apple requires the app's ID as the clip's prefix, e.g. '\(app).Clip'")
         }
         return found
     }
@@ -122,7 +148,7 @@ public struct TeamAnswers: Sendable, Equatable {
         var sites: [JSONValue] = [.object(JSONObject([JSONMember("id", .string("production")), JSONMember("hosts", hostList(production))]))]
         if let staging {
             var site = JSONObject([JSONMember("id", .string("staging")), JSONMember("hosts", hostList(staging))])
-            site.members += apps(staging, name: displayName + " Staging").members
+            site.members += apps(staging, name: displayName + " Staging", staging: true).members
             site.append("callLinks", .object(hostLinks(staging)))
             sites.append(.object(site))
         }
@@ -145,9 +171,16 @@ public struct TeamAnswers: Sendable, Equatable {
     }
 
     /// Both platforms' lists, always written: a site's apps are its own on both (LH125), `[]` says "none".
-    private func apps(_ environment: Environment, name: String) -> JSONObject {
-        let ios: [JSONValue] = environment.ios.map { bundle in
-            .object(JSONObject([JSONMember("name", .string(name)), JSONMember("teamID", .string(teamID)), JSONMember("bundleID", .string(bundle))]))
+    /// `staging`: an app without a store ID of its own gets `"installURL": false`, since the page would
+    /// otherwise link a store listing that does not exist (its install page goes there once it has one).
+    private func apps(_ environment: Environment, name: String, staging: Bool = false) -> JSONObject {
+        let ios: [JSONValue] = environment.ios.enumerated().map { offset, bundle in
+            var object = JSONObject([JSONMember("name", .string(name)), JSONMember("teamID", .string(teamID)), JSONMember("bundleID", .string(bundle))])
+            // The page offers a site's first iOS app: its store ID and clip are that app's.
+            if offset == 0, let id = environment.appStoreID { object.append("appStoreID", .string(id)) }
+            if offset == 0, let clip = environment.appClip { object.append("appClipBundleID", .string(clip)) }
+            if staging, offset != 0 || environment.appStoreID == nil { object.append("installURL", .bool(false)) }
+            return .object(object)
         }
         let android: [JSONValue] = environment.android.map { app in
             var object = JSONObject()
@@ -155,17 +188,15 @@ public struct TeamAnswers: Sendable, Equatable {
             if environment.ios.isEmpty { object.append("name", .string(name)) }
             object.append("packageName", .string(app.package))
             object.append("sha256CertFingerprints", .array(app.fingerprints.map { .string($0) }))
-            if singleFingerprintIgnored(app) {
-                object.append("lint", .object(JSONObject([JSONMember("ignore", .array([.string("LH403")]))])))
-            }
+            if staging { object.append("installURL", .bool(false)) }
             return .object(object)
         }
         return JSONObject([JSONMember("apps", .array(ios)), JSONMember("android", .array(android))])
     }
 
-    /// A release package given one fingerprint: the config says it was meant (init's next steps ask for
-    /// the Play app-signing key's when Play signs the app), so it validates with no warning.
-    public func singleFingerprintIgnored(_ app: AndroidAnswer) -> Bool {
+    /// A release package given one fingerprint: `validate` warns (LH403) until the Play app-signing key's is
+    /// added, which `init` never silences, since a missing Play key is the most common App Links mistake.
+    public func singleFingerprint(_ app: AndroidAnswer) -> Bool {
         app.fingerprints.count == 1 && !AssetLinksLinter.isDevelopmentBuild(app.package)
     }
 }

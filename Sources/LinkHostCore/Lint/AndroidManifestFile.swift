@@ -43,6 +43,9 @@ public struct AndroidManifestFile: Sendable {
         }
     }
 
+    /// The root's `package` attribute: the applicationId in a merged manifest (the build writes it there),
+    /// the namespace in an older source manifest; nil for a fragment or a manifest without one.
+    public var package: String? = nil
     /// Every intent filter of every activity and activity alias.
     public let filters: [IntentFilter]
     /// Values that cannot be read (LH701): resource references and placeholders, refused patterns.
@@ -71,7 +74,9 @@ public struct AndroidManifestFile: Sendable {
                 }
             }
         }
-        return .success(AndroidManifestFile(filters: filters, problems: problems))
+        // A fragment is wrapped in a manifest of no package; a placeholder only the build resolves names none.
+        let package = root.attribute("package").flatMap { $0.isEmpty || $0.contains("${") ? nil : $0 }
+        return .success(AndroidManifestFile(package: package, filters: filters, problems: problems))
     }
 
     private static func read(_ filter: XMLElement, activity: String, exported: Bool, problems: inout [LintDiagnostic]) -> IntentFilter {

@@ -15,8 +15,20 @@ public enum AppFilesLinter {
     public static func lint(androidManifest bytes: [UInt8], source: String, config: Config, served: ServedHosts? = nil) -> LintReport {
         switch AndroidManifestFile.read(bytes) {
         case .failure(let problem): return LintReport(source: source, diagnostics: [problem])
-        case .success(let file): return LintReport(source: source, diagnostics: file.problems + diagnostics(file, config: config, served: served ?? ServedHosts(config: config)) + undeclaredSchemes(file, config: config, served: served) + AppLinksFilterOverlap.diagnostics(file))
+        case .success(let file): return LintReport(source: source, diagnostics: otherPackage(file, app: served?.app) + file.problems + diagnostics(file, config: config, served: served ?? ServedHosts(config: config)) + undeclaredSchemes(file, config: config, served: served) + AppLinksFilterOverlap.diagnostics(file))
         }
+    }
+
+    /// LH709: a manifest whose `package` is not `app` (the package `--app` names). The merged manifest carries
+    /// the build's applicationId there, the ID Android verifies App Links for and Play lists ("Configure the
+    /// app module", developer.android.com/build/configure-app-module); a source manifest may carry its
+    /// namespace instead, which a build's `applicationIdSuffix` extends: that case is a warning.
+    static func otherPackage(_ file: AndroidManifestFile, app: String?) -> [LintDiagnostic] {
+        guard let app, let package = file.package, package != app else { return [] }
+        if app.hasPrefix(package + ".") {
+            return [LintDiagnostic(.lh709, .warning, path: "manifest", "package=\"\(package)\" is not --app \(app), which extends it: if this is the source manifest of a build with applicationIdSuffix, give the merged manifest (app/build/intermediates/merged_manifests/…), whose package is the applicationId Android verifies")]
+        }
+        return [LintDiagnostic(.lh709, .error, path: "manifest", "package=\"\(package)\" is not --app \(app): in the merged manifest package is the build's applicationId, the app Android verifies App Links for, so either this is another app's manifest or the applicationId (or the config's packageName) is misspelled")]
     }
 
     /// Lints an app's `Info.plist` (or the fragment `print info-plist` writes) against `config`: the custom

@@ -28,6 +28,8 @@ public enum AssetLinksLinter {
             return found
         }
         var fingerprintsByPackage: [(package: String, path: DocumentPath, fingerprints: [String])] = []
+        // Packages with a fingerprint Android cannot read (LH402): their list is longer than its valid part.
+        var malformed = Set<String>()
         var grantsAppLinks = false
         for (offset, statement) in statements.enumerated() {
             let path = DocumentPath.root.index(offset)
@@ -67,6 +69,7 @@ public enum AssetLinksLinter {
             for (index, element) in list.enumerated() {
                 guard let text = element.stringValue, let normalized = Identifiers.normalizedFingerprint(text) else {
                     add(.lh402, .error, fingerprintsPath.index(index), "\(ConfigReader.show(element)) \(element.stringValue.flatMap(Identifiers.fingerprint) ?? "is not a SHA-256 fingerprint (32 hex byte pairs joined by \":\")")")
+                    malformed.insert(package)
                     continue
                 }
                 if fingerprints.contains(normalized) {
@@ -86,17 +89,21 @@ public enum AssetLinksLinter {
         if !grantsAppLinks {
             add(.lh405, .warning, .root, "no statement grants \"\(AssetLinksGenerator.relation)\" to an Android app, so no App Link verifies")
         }
-        for entry in fingerprintsByPackage where entry.fingerprints.count == 1 && !isDevelopmentBuild(entry.package) {
+        for entry in fingerprintsByPackage where entry.fingerprints.count == 1 && !isDevelopmentBuild(entry.package) && !malformed.contains(entry.package) {
             add(.lh403, .warning, entry.path, singleFingerprintMessage(entry.package))
         }
         return found + DynamicRulesLint.diagnostics(document: document)
     }
 
-    /// LH403 for a site's Android apps: one fingerprint is usually the upload key alone.
-    static func configWarnings(_ site: SiteConfig) -> [LintDiagnostic] {
+    /// LH403 for a site's Android apps: one fingerprint is usually the upload key alone. A list with a
+    /// fingerprint the loader refused (an error among `loadErrors`, LH402) lists more than its one valid
+    /// fingerprint: the error names the one to correct, and "lists one fingerprint" would be false.
+    static func configWarnings(_ site: SiteConfig, loadErrors: [String] = []) -> [LintDiagnostic] {
         site.android.enumerated().compactMap { offset, app in
             guard app.sha256CertFingerprints.count == 1, !app.ignoredLints.contains(.lh403), !isDevelopmentBuild(app.packageName) else { return nil }
-            return LintDiagnostic(.lh403, .warning, path: "\(site.sections.android)[\(offset)].sha256CertFingerprints", singleFingerprintMessage(app.packageName))
+            let path = "\(site.sections.android)[\(offset)].sha256CertFingerprints"
+            guard !loadErrors.contains(where: { $0.hasPrefix(path + "[") }) else { return nil }
+            return LintDiagnostic(.lh403, .warning, path: path, singleFingerprintMessage(app.packageName))
         }
     }
 

@@ -41,11 +41,17 @@ public enum ConfigLinter {
         let (config, loaderDiagnostics) = ConfigLoader.validate(document, environment: environment, configPath: configFile, cores: cores)
         var found = loaderDiagnostics.map(LintDiagnostic.init)
         if let config {
-            found += config.sites.flatMap(AssetLinksLinter.configWarnings) + ACMELint.diagnostics(config) + FilePermissionLint.keyDiagnostics(config)
+            let loadErrors = loaderDiagnostics.filter { $0.severity == .error }.map(\.path)
+            found += config.sites.flatMap { AssetLinksLinter.configWarnings($0, loadErrors: loadErrors) } + ACMELint.diagnostics(config) + FilePermissionLint.keyDiagnostics(config)
             found += ExampleConfig.identityWarnings(config).map(LintDiagnostic.init)
             // Under the same environment serve would refuse the config: say so in serve's words.
             if let refusal = ExampleConfig.acmeRefusal(config, environment: environment) { found.append(LintDiagnostic(.lh121, .error, path: "", refusal)) }
-            found += SiteCoherence.diagnostics(config)
+            let coherence = SiteCoherence.diagnostics(config, loadErrors: loadErrors)
+            // An open host another site answers is LH126, which names that site: the loader's LH116 at the same
+            // key ("add it to its hosts") would advise taking another site's host.
+            let namedHolder = Set(coherence.filter { $0.code == .lh126 }.map(\.path))
+            found.removeAll { $0.code == .lh116 && namedHolder.contains($0.path) }
+            found += coherence + TeamApps.diagnostics(config)
         }
         guard let config, !found.contains(where: { $0.severity == .error }) else {
             let failed = config.map { failureDiagnostics($0.siteFileFailures) } ?? []
@@ -91,7 +97,7 @@ public enum ConfigLinter {
             if !site.config.apps.isEmpty {
                 // The loader already warns about a config without rules (LH208); its generated detail would repeat it.
                 found += documentLint.diagnostics(document: generated, site: site.config, render: render, shadowing: !site.config.aasa.rulesDerived).filter { $0.code != .lh208 }
-                found += ServedConsistency.diagnostics(site: site, in: snapshot, matcher: matcher) { render($0.documentPath) }.map { $0.found(in: foundIn) }
+                found += ServedConsistency.diagnostics(site: site, in: snapshot, matcher: matcher, androidMatchers: androidMatchers) { render($0.documentPath) }.map { $0.found(in: foundIn) }
                 found += TemplateOverreach.diagnostics(site: site.config, document: generated) { render($0.documentPath) }.map { $0.found(in: foundIn) }
             }
             platform += PlatformConsistency.diagnostics(site: site, matcher: matcher, androidMatchers: androidMatchers) { render($0.documentPath) }.map { $0.found(in: foundIn) }

@@ -22,6 +22,9 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     /// One team's config, coherent: the open-in-app host the apps claim (LH123) and not the link host (LH124),
     /// a site's apps on both platforms its own (LH125).
     case lh123 = "LH123", lh124 = "LH124", lh125 = "LH125"
+    /// One team's config, continued: a site whose link host or open host another site answers (LH126), a
+    /// pre-release app beside its release (LH127), an iPhone guest without the app offered nothing (LH128).
+    case lh126 = "LH126", lh127 = "LH127", lh128 = "LH128"
     /// File format, continued: site files (`siteFiles`), each failing for its own site alone.
     case lh130 = "LH130", lh131 = "LH131", lh132 = "LH132", lh133 = "LH133"
     /// A tenant is a boundary: a site file's paths stay in its own folder (LH134), the static files of all
@@ -63,6 +66,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case lh713 = "LH713", lh714 = "LH714", lh715 = "LH715", lh716 = "LH716"
     /// The app's files, continued: one host claimed twice alike by verified filters of one activity.
     case lh708 = "LH708"
+    /// The app's files, continued: a manifest of another package than `--app`.
+    case lh709 = "LH709"
 
     /// Orders codes by number, for tables.
     public static func < (lhs: LintCode, rhs: LintCode) -> Bool { lhs.rawValue < rhs.rawValue }
@@ -72,7 +77,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         switch self {
         case .lh104, .lh106, .lh111, .lh112: return "error (config) / warning (AASA file)"
         case .lh105, .lh209: return "error, or warning when iOS still reads the value"
-        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh136, .lh305, .lh306, .lh307, .lh310, .lh403, .lh407, .lh408, .lh508, .lh511, .lh512, .lh602, .lh603, .lh606, .lh703, .lh705, .lh706, .lh708, .lh716: return "warning"
+        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh136, .lh305, .lh306, .lh307, .lh310, .lh403, .lh407, .lh408, .lh508, .lh511, .lh512, .lh602, .lh603, .lh606, .lh703, .lh705, .lh706, .lh708, .lh716, .lh127, .lh128: return "warning"
         case .lh118: return "error, or warning for a host no public CA can reach"
         case .lh137: return "error, or warning for a wildcard of the operator's own sites while the list cannot be read"
         case .lh119: return "error, or warning when the folder is readable by others"
@@ -85,6 +90,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh406: return "error, or warning for what Google does not document"
         case .lh409: return "error when Android reads nothing from the file, warning for a value it reads otherwise"
         case .lh701: return "error, or warning for a value that cannot be resolved"
+        case .lh709: return "error, or warning when `--app` is the manifest's package with a suffix added (a source manifest of a build with `applicationIdSuffix`)"
         default: return "error"
         }
     }
@@ -117,6 +123,9 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh121: return "The config is the shipped example, or lists the example's app (Team ID `ABCDE12345`, `com.example.video`); with automatic HTTPS on, any of the example's apps, packages, fingerprints or URLs, marked or not, is an error, as `serve` refuses it."
         case .lh123: return "The iPhone's open button leads to `callLinks.openInAppHost`, but an iOS app of the site would not claim that host in the entitlements `print entitlements` writes, or another site (or no site, under `strictHosts` or automatic HTTPS) answers it: iOS shows the host's page to people who have the app."
         case .lh124: return "`callLinks.openInAppHost` is the host of the call links themselves (`baseURL`'s, or the site's only host): iOS opens no app for a tap on a link to the page's own domain, so every iPhone is told the app is missing."
+        case .lh126: return "A site's `callLinks.baseURL` host, or its `openInAppHost`, is a host another site answers: the site's QR codes, canonical links and Android intents (or its open button) lead to that site's page, association files and apps."
+        case .lh127: return "A site lists an app or package whose ID is another of its IDs with a pre-release suffix (`.staging`, `.debug`, `.dev`, `.beta`, …): the pre-release build is verified for the site's hosts and its printed entitlements or manifest claim them, so it opens the release's links."
+        case .lh128: return "A site's first iOS app (the one its call page offers) has neither `appStoreID` nor `installURL`: an iPhone guest without the app gets no App Store button and no Smart App Banner, and the open host's page says only that the app is missing."
         case .lh125: return "A site writes one platform's apps (`apps` or `android`) but not the other while the top level has apps of the other: a site's apps are its own on both platforms, so the site has none there; say so (`\"android\": []`) or list its own."
         case .lh130: return "`siteFiles` is not a usable pattern (a wildcard outside the file name, brackets), or its folder cannot be listed: the main file fails."
         case .lh131: return "A site file cannot be read, is not JSON, or has a name that cannot name a site: that site alone fails (LH133)."
@@ -182,6 +191,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh704: return "A host or link template the config serves is not claimed by an App Links intent filter of the manifest (VIEW, DEFAULT, BROWSABLE, https, autoVerify)."
         case .lh705: return "An App Links intent filter of the manifest claims a host, or a path, on which the config serves no call link."
         case .lh706: return "The entitlements use an alternate mode (`?mode=developer`, `?mode=managed`), which must go before release."
+        case .lh709: return "The manifest given with `validate --android-manifest --app PACKAGE` names another package (`<manifest package=…>`, which in the merged manifest is the build's applicationId): the file is another app's, or the applicationId or the config's `packageName` is misspelled, and Android verifies App Links for the applicationId alone."
         case .lh708: return "Two verified App Links intent filters of one activity claim the same host with the same paths (a leftover of a host served from two places)."
         case .lh707: return "The call page links to a custom URL scheme (the app's `urlScheme` or `callLinks.openInAppURL`) that the app does not declare: no VIEW/BROWSABLE intent filter with it in the manifest, or no `CFBundleURLTypes` entry in the Info.plist."
         case .lh713: return "An app's `appClipBundleID` is not a bundle ID."
@@ -229,6 +239,9 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh121: return "Put your own app's `teamID`, `bundleID`, `packageName`, fingerprints and URLs in the config (`linkhost init` writes one), and remove `\"example\": true`; `LINKHOST_ALLOW_EXAMPLE=1` serves the example anyway."
         case .lh123: return "Serve the open host from the site whose apps it opens: at the top level set `callLinks.baseURL` and keep the open host out of other sites (and in `server.tls.acme.hosts` with ACME or `strictHosts`), or list the link host and the open host together as one site's `hosts`; then paste what `linkhost print entitlements --app APPID` writes."
         case .lh124: return "Give the open button a second host of the same site, e.g. `open.` before the link host: add it to the site's `hosts` (and DNS, TLS), set `openInAppHost` to it; or remove `openInAppHost`."
+        case .lh126: return "Give the site a link host and an open host of its own: `baseURL` `https://` and one of its own `hosts`, `openInAppHost` another of them; a host belongs to the site whose apps it opens."
+        case .lh127: return "List the pre-release app on a site of its own (its own hosts, e.g. `staging-meet.example.com`, as `linkhost init --staging-host` writes), or remove it here; keep it only if that build should open this site's links."
+        case .lh128: return "Set the app's `appStoreID` (the digits after `id` in its App Store URL), or its `installURL` (e.g. a TestFlight public link), or `\"installURL\": false` to say there is none on purpose."
         case .lh125: return "Write the other platform's list in the site too: its own apps, or `[]` for none (`\"android\": []`); or leave out both to take the top level's."
         case .lh119: return "Create the folder for the user linkhost runs as (`mkdir -p DIR && chmod 700 DIR`), or mount a writable volume there (the image: `-v linkhost-acme:/var/lib/linkhost`)."
         case .lh120: return "`chmod go-w` the config file and `chmod 600` the key, so only the user linkhost runs as can read it."
@@ -284,6 +297,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh704: return "Add an intent filter for it (linkhost print android-manifest writes them), with android:autoVerify=\"true\"."
         case .lh705: return "Remove the claim, or serve call links there: add the host to a site, or a link template under the path."
         case .lh706: return "Remove ?mode=… from the entitlements of release builds (use a build configuration for development)."
+        case .lh709: return "Give the merged manifest of the app `--app` names (app/build/intermediates/merged_manifests/<variant>/…/AndroidManifest.xml), or make the applicationId and the config's `packageName` agree."
         case .lh708: return "Keep one verified filter per host and paths: paste what `linkhost print android-manifest --app PACKAGE` writes in place of the old filters."
         case .lh707: return "Add what linkhost print android-manifest (its scheme filter) or linkhost print info-plist writes, or stop the page linking to the scheme (remove urlScheme and openInAppURL)."
         case .lh713: return "Copy the App Clip target's bundle identifier from Xcode, e.g. com.example.app.Clip."

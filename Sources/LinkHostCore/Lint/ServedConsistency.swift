@@ -14,8 +14,10 @@ enum ServedConsistency {
     /// The problems of one site for every app: call links that do not open it, non-call URLs that do.
     ///
     /// `name` renders a rule's location in the config's terms.
-    /// `matcher` holds the site's generated AASA.
-    static func diagnostics(site: Site, in snapshot: Snapshot, matcher: SharedAASAMatchers.Entry, name: (AASARuleReference) -> String) -> [LintDiagnostic] {
+    /// `matcher` holds the site's generated AASA; `androidMatchers` its assetlinks.json, asked whether Android 15+
+    /// keeps the same call links in the browser (LH301 then names both platforms).
+    static func diagnostics(site: Site, in snapshot: Snapshot, matcher: SharedAASAMatchers.Entry, androidMatchers: SharedAndroidMatchers = SharedAndroidMatchers(),
+                            name: (AASARuleReference) -> String) -> [LintDiagnostic] {
         let config = site.config
         guard !config.apps.isEmpty else { return [] }
         let origin = origin(of: config)
@@ -50,7 +52,7 @@ enum ServedConsistency {
                 let cause = failure.rule.map { "the exclusion \(name($0)) \(ConfigReader.show($0.json)) matches" } ?? "no rule matches"
                 found.append(LintDiagnostic(
                     .lh301, .error, path: failure.rule.map(name) ?? templatePath,
-                    "\(quotedList(failure.urls)) \(failure.urls.count == 1 ? "is a call link" : "are call links") the server answers, but \(cause) for \(quotedList(failure.apps)), so iOS shows the web page instead of opening the app"
+                    "\(quotedList(failure.urls)) \(failure.urls.count == 1 ? "is a call link" : "are call links") the server answers, but \(cause) for \(quotedList(failure.apps)), so \(platforms(keeping: failure.urls, config: config, androidMatchers: androidMatchers, origin: origin)) the web page instead of opening the app"
                 ))
             }
         }
@@ -83,6 +85,16 @@ enum ServedConsistency {
             found.append(LintDiagnostic(.lh304, .error, path: name(entry.rule), "matches \(noun) \(shown) for \(quotedList(entry.apps)), so links to \(entry.files.count == 1 ? "it open" : "them open") the app instead of the file"))
         }
         return found
+    }
+
+    /// Who shows the web page for `urls`, which iOS keeps in the browser: "iOS", or "iOS and Android 15+ (…)"
+    /// when the site's dynamic rules keep every one of them in the browser too (the rules derive from the same
+    /// AASA, so one exclusion usually stops both; LH408 reports where they part).
+    private static func platforms(keeping urls: [String], config: SiteConfig, androidMatchers: SharedAndroidMatchers, origin: String) -> String {
+        guard let package = config.android.first(where: \.dynamicRules)?.packageName else { return "iOS shows" }
+        let android = androidMatchers.entry(for: config, origin: origin)
+        guard !urls.contains(where: { android.match(url: $0, packageName: package).opensApp }) else { return "iOS shows" }
+        return "iOS and Android 15+ (\"\(package)\", by the dynamic rules of assetlinks.json) show"
     }
 
     /// The rules that open `url`, each with the apps it opens it in.

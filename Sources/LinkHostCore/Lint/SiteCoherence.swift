@@ -1,7 +1,8 @@
 import CallLinks
 
 /// What one team's config must agree with across its sites, beyond each key being valid: the open-in-app
-/// host (LH123, LH124) and whose apps a site publishes (LH125).
+/// host (LH123, LH124), whose apps a site publishes (LH125), and a link or open host another site answers
+/// (LH126).
 ///
 /// Each of these passed loading and broke guests: an open host the app does not claim shows people who have
 /// the app "not on this phone yet" (Apple opens an app only for a universal link to a domain its entitlements
@@ -11,15 +12,17 @@ import CallLinks
 /// different domain, iOS opens the link in your app" — Apple, Supporting associated domains); a site
 /// inheriting another tenant's Android app sends its visitors to that app.
 public enum SiteCoherence {
-    /// Every finding of the config, errors all.
-    public static func diagnostics(_ config: Config) -> [LintDiagnostic] {
+    /// Every finding of the config, errors all. `loadErrors` are the paths of the loader's errors: a site
+    /// whose `hosts` had one lost a host, so what its remaining hosts suggest is not judged.
+    public static func diagnostics(_ config: Config, loadErrors: [String] = []) -> [LintDiagnostic] {
         var found: [LintDiagnostic] = []
         let served = ServedHosts(config: config)
         for (index, site) in config.sites.enumerated() {
+            let hostsRead = !loadErrors.contains { $0.hasPrefix(ConfigReader.join(site.path, "hosts")) }
             if let host = site.callLinks.openInAppHost, !site.apps.isEmpty {
-                found += openHostDiagnostics(host, site: site, index: index, config: config, served: served)
+                found += openHostDiagnostics(host, site: site, index: index, config: config, served: served, hostsRead: hostsRead)
             }
-            if index > 0 { found += ownApps(site, topLevel: config.defaultSite) }
+            if index > 0 { found += ownApps(site, topLevel: config.defaultSite) + foreignHosts(site, config: config) }
         }
         var seen = Set<String>()
         // A site that inherits the top level's callLinks shares its findings: keep each once.
@@ -27,18 +30,19 @@ public enum SiteCoherence {
     }
 
     /// LH123 and LH124 for the open host `host` of `site`.
-    private static func openHostDiagnostics(_ host: String, site: SiteConfig, index: Int, config: Config, served: ServedHosts) -> [LintDiagnostic] {
+    private static func openHostDiagnostics(_ host: String, site: SiteConfig, index: Int, config: Config, served: ServedHosts, hostsRead: Bool) -> [LintDiagnostic] {
         let path = ConfigReader.join(site.sections.callLinks, "openInAppHost")
         let where_ = index == 0 ? "the top level" : site.path
-        if let linkHost = site.callLinks.baseURL.flatMap({ try? SplitURL($0) })?.host, linkHost == host {
+        let linkHost = site.callLinks.baseURL.flatMap({ try? SplitURL($0) })?.host
+        if index == 0, let linkHost, config.site(forHost: linkHost) != site {
+            // A site lists the top level's link host: its pages are that site's, checked on their own (once).
+            return []
+        }
+        if let linkHost, linkHost == host {
             return [LintDiagnostic(.lh124, .error, path: path, "\"\(host)\" is the host of the call links themselves (callLinks.baseURL): iOS opens no app for a tap on a link to the page's own domain, so every iPhone would be told the app is missing; give the open button a second host (e.g. \"open.\(host)\") \(index == 0 ? "that this server also answers" : "in the hosts of \(where_)"), or remove openInAppHost")]
         }
-        if index > 0, site.hosts.count == 1, CallLinkHost.covers(site.hosts[0], host: host), !site.hosts[0].hasPrefix("*.") {
+        if index > 0, hostsRead, site.hosts.count == 1, CallLinkHost.covers(site.hosts[0], host: host), !site.hosts[0].hasPrefix("*.") {
             return [LintDiagnostic(.lh124, .error, path: path, "\"\(host)\" is the only host of \(site.path), so every call link is on it: iOS opens no app for a tap on a link to the page's own domain; add a second host (e.g. \"open.\(host)\") to its hosts and set openInAppHost to it, or remove openInAppHost")]
-        }
-        if index == 0, let linkHost = site.callLinks.baseURL.flatMap({ try? SplitURL($0) })?.host, config.site(forHost: linkHost) != site {
-            // A site lists the top level's link host: its pages are that site's, checked on their own.
-            return []
         }
         // A site's open host outside its hosts is LH116 already.
         if index > 0, !site.hosts.contains(where: { CallLinkHost.covers($0, host: host) }) { return [] }
@@ -61,6 +65,39 @@ public enum SiteCoherence {
             found.append(LintDiagnostic(.lh123, .error, path: path, "\"\(host)\" is where the iPhone's open button leads, but \(app) would not claim it: linkhost print entitlements --app \(app) writes no applinks:\(host), so iOS shows that host's page (\"not on this phone yet\") to people who have the app; \(hint)"))
         }
         return found
+    }
+
+    /// LH126: a site's link host (`baseURL`'s) or open host that another site answers by name. Its pages'
+    /// QR codes, canonical links and intents (or its open button) would lead to that site's page and apps.
+    /// A site that leaves `callLinks` out takes the top level's hosts by design (docs/config-guide.md): that
+    /// is judged only where another entry of `sites` lists them.
+    private static func foreignHosts(_ site: SiteConfig, config: Config) -> [LintDiagnostic] {
+        var found: [LintDiagnostic] = []
+        let inherited = site.sections.callLinks == config.defaultSite.sections.callLinks
+        let named: [(key: String, host: String?, what: String)] = [
+            ("baseURL", site.callLinks.baseURL.flatMap { try? SplitURL($0) }?.host, "its QR codes, canonical links and Android intents point there"),
+            ("openInAppHost", site.callLinks.openInAppHost, "its open button leads there"),
+        ]
+        for (key, host, what) in named {
+            guard let host, !site.hosts.contains(where: { CallLinkHost.covers($0, host: host) }),
+                  let (holder, topLevel) = holder(of: host, besides: site, config: config), !(inherited && topLevel) else { continue }
+            found.append(LintDiagnostic(.lh126, .error, path: ConfigReader.join(site.sections.callLinks, key), "\"\(host)\" is a host of \(holder), not of \(site.label) (\(site.path)): \(what), to that site's page, association files and apps; set \(key) to \(key == "baseURL" ? "https:// and one of the site's own hosts" : "another of the site's own hosts") (\(site.hosts.joined(separator: ", ")))"))
+        }
+        return found
+    }
+
+    /// The site other than `site` that answers `host` by name, described for a message, and whether it is the
+    /// top level; nil when none does.
+    /// A site names its `hosts`; the top level, which answers what no site lists, names its own link and open
+    /// hosts and `server.tls.acme.hosts`.
+    private static func holder(of host: String, besides site: SiteConfig, config: Config) -> (String, topLevel: Bool)? {
+        let answering = config.site(forHost: host)
+        guard answering != site else { return nil }
+        guard answering.path.isEmpty else { return ("\(answering.label) (\(answering.path))", false) }
+        let top = answering.callLinks
+        let named: [(String, String?)] = [("callLinks.baseURL", top.baseURL.flatMap { try? SplitURL($0) }?.host), ("callLinks.openInAppHost", top.openInAppHost)]
+            + (config.server.acme?.hosts ?? []).map { ("server.tls.acme.hosts", $0) }
+        return named.first { $0.1 == host }.map { ("the top level (its \($0.0))", true) }
     }
 
     /// LH125: a site that writes one platform's apps and not the other's, while the top level has the other's.

@@ -19,8 +19,9 @@ enum LintInput: Sendable {
     case deployment([String: CannedResponse], cdn: Bool = false, expectedAASA: String? = nil, now: Int? = nil, expectingApps: Bool = false)
     /// An iOS app's .entitlements, compared with the base config serving links.example.com.
     case entitlements(String)
-    /// An Android app's AndroidManifest.xml, compared with the base config serving links.example.com.
-    case androidManifest(String)
+    /// An Android app's AndroidManifest.xml, compared with the base config serving links.example.com; with
+    /// `app`, as `validate --android-manifest --app PACKAGE` compares it.
+    case androidManifest(String, app: String? = nil)
     /// An iOS app's Info.plist, compared with the base config.
     case infoPlist(String)
 }
@@ -90,7 +91,7 @@ enum LintFixtures {
     static let config = """
     {
       "server": { "host": "127.0.0.1", "port": 8080 },
-      "apps": [ { "name": "Example Video", "teamID": "QRSTU67890", "bundleID": "com.acme.video", "urlScheme": "examplevideo" } ],
+      "apps": [ { "name": "Example Video", "teamID": "QRSTU67890", "bundleID": "com.acme.video", "appStoreID": "1234567890", "urlScheme": "examplevideo" } ],
       "android": [ { "packageName": "com.acme.video", "sha256CertFingerprints": ["\(fingerprints[0])", "\(fingerprints[1])"] } ],
       "callLinks": { "paths": ["call"], "template": "FOLDER/call.html", "locales": "FOLDER/locales" },
       "static": { "root": "FOLDER/public" }
@@ -190,8 +191,10 @@ enum LintFixtures {
             return summarize(deployment(overrides, cdn: cdn, expectedAASA: expected, now: now, expectingApps: expectingApps).diagnostics)
         case .entitlements(let text):
             return summarize(AppFilesLinter.lint(entitlements: Array(text.utf8), source: "test", config: try appConfig()).diagnostics)
-        case .androidManifest(let text):
-            return summarize(AppFilesLinter.lint(androidManifest: Array(text.utf8), source: "test", config: try appConfig()).diagnostics)
+        case .androidManifest(let text, let app):
+            let config = try appConfig()
+            let served = try app.map { try ServedHosts(config: config).chosen([$0], kind: .android, config: config) }
+            return summarize(AppFilesLinter.lint(androidManifest: Array(text.utf8), source: "test", config: config, served: served).diagnostics)
         case .infoPlist(let text):
             return summarize(AppFilesLinter.lint(infoPlist: Array(text.utf8), source: "test", config: try appConfig()).diagnostics)
         }
