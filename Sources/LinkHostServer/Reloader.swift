@@ -91,8 +91,7 @@ final class Reloader: Sendable {
                 Lifecycle.error("reload refused, \(still): \(refused.joined(separator: "; ")) (needs a restart)")
             } else if try service.install(snapshot, tls: tls) {
                 service.metrics.recordReload(.ok, generation: generation)
-                service.metrics.configStatus.served(sha256: snapshot.configSHA256)
-                service.metrics.configStatus.sitesFailed(snapshot.config.siteFileFailures)
+                service.metrics.serving(snapshot)
                 Lifecycle.info("reloaded \(options.configPath) (generation \(generation)): \(Supervisor.describe(snapshot)), config sha256:\(snapshot.configSHA256)")
             } else {
                 Lifecycle.info("reload of generation \(generation) dropped: stopping")

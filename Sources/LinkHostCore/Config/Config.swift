@@ -60,6 +60,10 @@ public struct SiteConfig: Sendable, Equatable {
     /// The name of the site file it was read from (`acme.json`), nil for the config's own sites: a failing
     /// file's last good version is kept under it.
     public var file: String? = nil
+    /// The SHA-256 (hex) of the bytes of the file the site is written in: its site file, or the config file for
+    /// the top level and `sites`; a version an operator compares with `sha256sum`. Nil when the loader was given
+    /// no hash (`ConfigLoader.parse`'s `fileHash`: only `serve` shows it).
+    public var fileSHA256: String? = nil
     /// The iOS apps that may open links on these hosts.
     public var apps: [AppleApp]
     /// The Android apps that may open links on these hosts.

@@ -25,10 +25,10 @@ enum SiteFiles {
     }
 
     /// Reads the files of `value` (the `siteFiles` member) after the config's own `sites`, checking each
-    /// against those and the files before it; `cores` read files side by side.
+    /// against those and the files before it; `cores` read files side by side; `fileHash` names each file's bytes.
     static func read(
         _ value: JSONValue?, configPath: String, topLevel: SiteDraft, sites: [SiteConfig], server: ServerSettings,
-        lastGood: [String: SiteConfig], cores: Int = 1, reader: inout ConfigReader
+        lastGood: [String: SiteConfig], cores: Int = 1, fileHash: ConfigLoader.FileHash? = nil, reader: inout ConfigReader
     ) -> Outcome {
         var outcome = Outcome()
         guard let value else { return outcome }
@@ -53,7 +53,7 @@ enum SiteFiles {
             let batch = names[start..<min(start + window, names.count)]
             let reads = OrderedChunks.map(batch.count, chunks: OrderedChunks.chunkCount(for: batch.count, cores: cores)) { range in
                 batch[(batch.startIndex + range.lowerBound)..<(batch.startIndex + range.upperBound)].map { name in
-                    usable(name) ? FileRead(pattern.path(of: name), shown: pattern.shown(name), at: sitePath(name), name: name, topLevel: topLevel) : nil
+                    usable(name) ? FileRead(pattern.path(of: name), shown: pattern.shown(name), at: sitePath(name), name: name, topLevel: topLevel, fileHash: fileHash) : nil
                 }
             }.joined()
             for (name, read) in zip(batch, reads) {
@@ -108,12 +108,14 @@ enum SiteFiles {
     private struct FileRead: Sendable {
         /// The file's line of the config's identity; empty when it could not be read.
         var digest = ""
+        /// The SHA-256 of its bytes (`SiteConfig.fileSHA256`), when a hash was given.
+        var sha256: String?
         var document: JSONValue?
         /// Why it could not be read or parsed.
         var problems: [ConfigDiagnostic] = []
         var alone: SitesReader.Unclaimed?
 
-        init(_ file: String, shown: String, at path: String, name: String, topLevel: SiteDraft) {
+        init(_ file: String, shown: String, at path: String, name: String, topLevel: SiteDraft, fileHash: ConfigLoader.FileHash?) {
             let bytes: [UInt8]
             do {
                 bytes = try FileSystem.readFile(file, maximumSize: maximumFileSize)
@@ -122,6 +124,7 @@ enum SiteFiles {
                 return
             }
             digest = "\(name) \(bytes.count):\(fnv1a(bytes))\n"
+            sha256 = fileHash?(bytes)
             do {
                 document = try JSONParser.parse(bytes)
             } catch {
@@ -146,6 +149,7 @@ enum SiteFiles {
         // The claims themselves, not a copy: copying 10,000 hosts for each of 10,000 files is quadratic.
         guard var site = alone.joined(document, at: path, topLevel: topLevel, claimed: &claims.hosts, reader: &reader) else { return nil }
         site.file = name
+        site.fileSHA256 = read.sha256
         if let clash = claims.clash(site) { reader.error(.lh132, path, clash) }
         if server.acme != nil {
             for (index, host) in site.hosts.enumerated() where host.hasPrefix("*.") {
