@@ -22,13 +22,13 @@ struct FleetMetricsTests {
     static func name(_ index: Int) -> String { "t" + String(format: "%04d", index) }
 
     /// A config reading `sites.d/*.json`, with `count` tenants there.
-    static func fixture(tenants count: Int, observability: [String: Any]? = nil) throws -> SiteFixture {
+    static func fixture(tenants count: Int, observability: [String: Any]? = nil) async throws -> SiteFixture {
         var config = TestConfig()
         config.extra = ["siteFiles": "sites.d/*.json"]
         if let observability { config.extra["observability"] = observability }
         let site = try SiteFixture(config)
         try FileManager.default.createDirectory(atPath: site.directory + "/sites.d", withIntermediateDirectories: false)
-        for index in 0..<count { try site.write(tenant(index), to: "sites.d/\(name(index)).json") }
+        try await FleetCommandTests.writeFiles(in: site.directory + "/sites.d", (0..<count).map { ("\(name($0)).json", tenant($0)) })
         return site
     }
 
@@ -56,7 +56,8 @@ struct FleetMetricsTests {
     @Test("1,000 tenants after a call page, AASA and assetlinks each: at most 20 series with a site label a tenant, latency per route only")
     func boundedSeriesAtAThousandTenants() async throws {
         let count = 1_000
-        let server = try await LinkHostProcess.start(try Self.fixture(tenants: count))
+        // A thousand tenants load in about a second on an idle machine; a busy one (the full suite) takes longer.
+        let server = try await LinkHostProcess.start(try await Self.fixture(tenants: count), timeout: happensWithin)
         try await Self.visit(server, tenants: 0..<count)
         let lines = try await Self.samples(server)
         let perSite = lines.filter { $0.contains("site=\"") }
@@ -74,7 +75,7 @@ struct FleetMetricsTests {
 
     @Test("observability.metrics.perSiteLatency adds the site label to the latency histograms, and a reload turns it on and off")
     func perSiteLatencyWhenAskedFor() async throws {
-        let site = try Self.fixture(tenants: 3)
+        let site = try await Self.fixture(tenants: 3)
         let server = try await LinkHostProcess.start(site)
         try await Self.visit(server, tenants: 0..<3)
         #expect(try await !Self.samples(server).contains { $0.hasPrefix("linkhost_request_duration_seconds_count{site=") })
@@ -102,7 +103,7 @@ struct FleetMetricsTests {
 
     @Test("a removed tenant's series are gone after the next reload; the others keep counting")
     func removedTenantSeriesGo() async throws {
-        let site = try Self.fixture(tenants: 3, observability: ["metrics": ["perSiteLatency": true]])
+        let site = try await Self.fixture(tenants: 3, observability: ["metrics": ["perSiteLatency": true]])
         let server = try await LinkHostProcess.start(site)
         try await Self.visit(server, tenants: 0..<3)
         #expect(try await Self.samples(server).contains { $0.contains("site=\"t0002\"") })
@@ -129,7 +130,7 @@ struct FleetMetricsTests {
 
     @Test("linkhost_site_config_info names each site's SHA-256 (its file's, the main file's for the top level) and changes with one tenant's file")
     func siteConfigInfo() async throws {
-        let site = try Self.fixture(tenants: 3)
+        let site = try await Self.fixture(tenants: 3)
         let server = try await LinkHostProcess.start(site)
         var expected = ["default": try await ConfigIdentityTests.sha256(ofFile: site.configPath)]
         for index in 0..<3 {

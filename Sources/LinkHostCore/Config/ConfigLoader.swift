@@ -10,9 +10,10 @@ public enum ConfigLoader {
     /// server's), so `serve` passes one; the other commands show no version and pass none.
     public typealias FileHash = @Sendable ([UInt8]) -> String
 
-    /// Loads the file at `path`, applies environment overrides, and returns the config or every problem.
-    public static func load(path: String, environment: [String: String] = [:]) throws(ConfigError) -> Config {
-        try parse(read(path: path), source: path, environment: environment, configPath: path)
+    /// Loads the file at `path`, applies environment overrides, and returns the config or every problem; `cores`
+    /// read many site files side by side.
+    public static func load(path: String, environment: [String: String] = [:], cores: Int = 1) throws(ConfigError) -> Config {
+        try parse(read(path: path), source: path, environment: environment, configPath: path, cores: cores)
     }
 
     /// The config file's bytes, as `load` reads them: `serve` hashes exactly these (its config identity).
