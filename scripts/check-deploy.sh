@@ -6,8 +6,10 @@
 #   2. what the schema cannot see: replicas, probes on /healthz, requests and limits, non-root
 #      and read-only root, rolling updates, names and ports that must agree across files, the
 #      config's server.watchConfig and its mount (no subPath), the checksum annotation of the files
-#      laid over public/ (--update-checksum rewrites it)
-#   3. `linkhost validate` on the ConfigMap's linkhost.json, with public/ laid out as in the pod
+#      laid over public/ (--update-checksum rewrites it), the site-file shards mounted where siteFiles
+#      reads (each defined or optional, no file name in two, each under 1 MiB)
+#   3. `linkhost validate` on the ConfigMap's linkhost.json, with public/ and the shards' site files
+#      laid out as in the pod
 #   4. the systemd units (scripts/check-deploy-systemd.sh): systemd-analyze verify and security on
 #      linkhost.service + linkhost.socket and on linkhost-https.service with and without its socket
 #      drop-in, and a start of each socket-activated set through systemd-socket-activate
@@ -136,6 +138,45 @@ if len(deployments) != 1:
     problem(f"want exactly one Deployment, found {len(deployments)}")
     deployments = deployments[:1]
 
+# A ConfigMap holds at most 1 MiB (kubernetes.io, "ConfigMaps").
+CONFIGMAP_LIMIT = 1024 * 1024
+
+def check_site_files(where, config, config_path, mounts, volumes):
+    """The config's siteFiles folder is a volume's mount (the shards of docs/kubernetes.md): every shard defined here
+    or optional, no file name in two shards, each shard under 1 MiB; their files are laid out for `linkhost validate`."""
+    pattern = config.get("siteFiles")
+    if not isinstance(pattern, str) or "/" not in pattern:
+        return
+    folder = os.path.normpath(os.path.join(os.path.dirname(config_path), pattern.rsplit("/", 1)[0]))
+    mount = next((m for m in mounts if os.path.normpath(m["mountPath"]) == folder), None)
+    if mount is None or "subPath" in mount:
+        problem(f"{where}: the config reads its site files from {folder} (siteFiles {pattern!r}), which no volume is mounted at as a folder")
+        return
+    volume = volumes.get(mount["name"], {})
+    sources = [s["configMap"] for s in volume.get("projected", {}).get("sources", []) if "configMap" in s]
+    if "configMap" in volume:
+        sources.append(volume["configMap"])
+    owner = {}
+    relative = os.path.relpath(folder, os.path.dirname(config_path))
+    os.makedirs(os.path.join(work, "config", relative), exist_ok=True)
+    for source in sources:
+        cm = configmaps.get(source.get("name"))
+        if cm is None:
+            if source.get("optional") is not True:
+                problem(f"{where}: site-file shard ConfigMap {source.get('name')} is defined by no manifest and not optional: "
+                        "mark it optional: true, so a shard not created yet stops no pod")
+            continue
+        data = cm.get("data", {})
+        size = sum(len(k.encode()) + len(v.encode()) for k, v in data.items())
+        if size > CONFIGMAP_LIMIT:
+            problem(f"ConfigMap {source['name']}: {size} bytes of site files, over the 1 MiB a ConfigMap holds: move tenants to another shard")
+        for key, text in data.items():
+            if key in owner:
+                problem(f"site file {key} is in both {owner[key]} and {source['name']}: one folder holds one file of a name")
+            owner[key] = source["name"]
+            with open(os.path.join(work, "config", relative, key), "w") as out:
+                out.write(text)
+
 for dep in deployments:
     spec, name = dep["spec"], dep["metadata"]["name"]
     pod = spec["template"]["spec"]
@@ -212,7 +253,8 @@ for dep in deployments:
                 except ValueError as error:
                     problem(f"ConfigMap {cm['metadata']['name']}: {key} is not JSON: {error}")
                 else:
-                    with open(f"{work}/linkhost.json", "w") as out:
+                    os.makedirs(f"{work}/config", exist_ok=True)
+                    with open(f"{work}/config/linkhost.json", "w") as out:
                         out.write(cm["data"][key])
                     if config.get("server", {}).get("watchConfig") is not True:
                         problem(f"ConfigMap {cm['metadata']['name']}: {key} should set server.watchConfig: true, so every replica "
@@ -224,6 +266,7 @@ for dep in deployments:
                     metrics_port = observability.get("metrics", {}).get("port")
                     if metrics_port is not None and metrics_port not in ports.values():
                         problem(f"{where}: the config serves metrics on {metrics_port}, which is not a container port")
+                    check_site_files(where, config, config_path, mounts, volumes)
                     health = observability.get("healthPath", "/healthz")
                     for kind, probe in probes:
                         if probe.get("path") != health:
@@ -306,7 +349,7 @@ if [[ -f $WORK/overrides.list ]]; then
     done <"$WORK/overrides.list"
 fi
 log "validate: ${BINARY#"$REPO"/} validate on the ConfigMap's linkhost.json"
-(cd "$pod_dir" && timeout 60 "$BINARY" validate --config "$WORK/linkhost.json") ||
+(cd "$pod_dir" && timeout 60 "$BINARY" validate --config "$WORK/config/linkhost.json") ||
     fail validate "the ConfigMap's linkhost.json does not validate"
 
 # ---- 4. systemd units ----------------------------------------------------------------------

@@ -168,3 +168,6 @@ if [[ -n ${RECIPES_SKIP_CHECK_DEPLOY:-} ]]; then
 else
     run kubernetes "$CHECKOUT"
 fi
+log "docs/kubernetes.md: the hosts of the multi-tenant example as Ingress objects for cert-manager (validated)"
+run kubernetes-hosts "$CHECKOUT"
+grep -q '"secretName": "linkhost-tls-globex"' "$CHECKOUT/tenant-ingresses.yaml" || fail kubernetes-hosts "the Ingresses give tenant globex no certificate of its own"

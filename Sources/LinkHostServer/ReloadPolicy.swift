@@ -44,6 +44,7 @@ enum ReloadPolicy {
         Rule(key: "observability.metrics.enabled", applies: true, how: "the new snapshot (on the public port)") { "\($0.observability.metricsEnabled)" },
         Rule(key: "observability.metrics.port", applies: false, how: "the metrics listener stays bound where it is; restart") { $0.observability.metricsPort.map(String.init) ?? "none" },
         Rule(key: "observability.metrics.host", applies: false, how: "the metrics listener stays bound where it is; restart") { $0.observability.metricsHost },
+        Rule(key: "observability.metrics.perSiteLatency", applies: true, how: "the next request (per-site histograms start from zero)") { "\($0.observability.metricsPerSiteLatency)" },
     ]
 
     /// The parts of `server.tls.acme` a refusal names one by one, so the operator sees which key changed

@@ -94,8 +94,7 @@ final class Reloader: Sendable {
                 Lifecycle.error("reload refused, \(still): \(refused.joined(separator: "; ")) (needs a restart)")
             } else if try service.install(snapshot, tls: tls) {
                 service.metrics.recordReload(.ok, generation: generation)
-                service.metrics.configStatus.served(sha256: snapshot.configSHA256)
-                service.metrics.configStatus.sitesFailed(snapshot.config.siteFileFailures)
+                service.metrics.serving(snapshot)
                 let changes = SiteFileChanges(before: SiteFileChanges.digests(of: old.config.siteFilesDigest), after: SiteFileChanges.digests(of: snapshot.config.siteFilesDigest))
                 let files = changes.isEmpty ? "" : ", site files: \(changes.description)"
                 Lifecycle.info("reloaded \(options.configPath) (generation \(generation)): \(Supervisor.describe(snapshot))\(files), config sha256:\(snapshot.configSHA256)")

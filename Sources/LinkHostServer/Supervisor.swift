@@ -130,8 +130,7 @@ package enum Supervisor {
             let host = metricsServer.boundHost.contains(":") ? "[\(metricsServer.boundHost)]" : metricsServer.boundHost
             Lifecycle.info("metrics on http://\(host):\(metricsServer.boundPort)\(observability.metricsPath)")
         }
-        service.metrics.configStatus.served(sha256: service.snapshot.configSHA256)
-        service.metrics.configStatus.sitesFailed(service.snapshot.config.siteFileFailures)
+        service.metrics.serving(service.snapshot)
         Lifecycle.info("serving \(options.configPath) (generation 1): \(describe(service.snapshot)), config sha256:\(service.snapshot.configSHA256)")
         SystemdNotifier.ready(service.metrics.certificates.serviceStatus(generation: 1))
     }
@@ -210,7 +209,8 @@ package enum Supervisor {
     /// that fails falls back to its version in `lastGood` (the sites serving, by file name; nil at start, when
     /// `server.stateDirectory`'s kept versions serve), or is left out; each such site is one error line.
     static func load(_ options: ServeOptions, file: ConfigFile, generation: Int, lastGood: [String: SiteConfig]? = nil) throws(ConfigError) -> (Snapshot, TLSMaterial?) {
-        var config = try ConfigLoader.parse(file.bytes, source: options.configPath, environment: options.environment, configPath: options.configPath, lastGood: lastGood, cores: Server.processorCount())
+        var config = try ConfigLoader.parse(file.bytes, source: options.configPath, environment: options.environment, configPath: options.configPath, lastGood: lastGood,
+                                            cores: Server.processorCount(), fileHash: ConfigFile.sha256)
         if let host = options.host { config.server.host = host }
         if let port = options.port { config.server.port = port }
         if let refusal = ExampleConfig.acmeRefusal(config, environment: options.environment) {

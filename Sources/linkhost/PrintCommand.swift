@@ -12,6 +12,7 @@ enum PrintCommand: Command {
            linkhost print info-plist [--app APPID] [--host HOST] [--config PATH]
            linkhost print swift-parser [--app APPID] [--host HOST] [--config PATH]
            linkhost print kotlin-parser [--app PACKAGE] [--package NAME] [--host HOST] [--config PATH]
+           linkhost print hosts [--format lines|json] [--config PATH]
 
     aasa, assetlinks
         The generated file, byte for byte as the server sends it on HOST. assetlinks.json
@@ -44,6 +45,13 @@ enum PrintCommand: Command {
         CallLinks.parse(url) and CallLinks.takeDeferred(installReferrer, ...) with the
         templates, default type, hosts and custom scheme built in, deciding every link as
         the server and the Swift CallLinkParser do.
+    hosts
+        Every host the server answers by name, one per line as HOST SITE (a wildcard starts
+        with *.), or with --format json [{"host", "site", "wildcard"}]: each site's hosts,
+        and the top level's baseURL host, openInAppHost and server.tls.acme.hosts where no
+        site lists them. What the TLS layer in front needs certificates for (cert-manager, an
+        ingress, a CDN's custom hostnames); a wildcard needs a DNS-01 challenge. Exits 1
+        when a site file fails (its hosts would be missing from the list).
 
     An app's files name exactly the hosts whose association files name that app. When
     the config serves several apps of the kind on different hosts, give --app; without
@@ -62,20 +70,21 @@ enum PrintCommand: Command {
       --mode MODE     developer: entitlements with ?mode=developer, for development builds
                       only (devices in developer mode fetch the AASA from the server,
                       bypassing Apple's CDN); remove it before release.
+      --format FORMAT lines (default) or json, for hosts.
       --config PATH   Config file (default: $LINKHOST_CONFIG or config/linkhost.json).
       -h, --help      Show this help.
 
     Check an app's real files against the config with linkhost validate --entitlements
     FILE or --android-manifest FILE.
 
-    EXIT CODES: 0 printed, 1 nothing to print (no app of that kind, or no host named),
-    2 usage or config error.
+    EXIT CODES: 0 printed, 1 nothing to print (no app of that kind, or no host named) or
+    a site file failed (hosts), 2 usage or config error.
     """
 
-    static let things = ["aasa", "assetlinks", "entitlements", "android-manifest", "info-plist", "swift-parser", "kotlin-parser"]
+    static let things = ["aasa", "assetlinks", "entitlements", "android-manifest", "info-plist", "swift-parser", "kotlin-parser", "hosts"]
 
     static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {
-        let arguments = try Arguments(words, command: name, options: ["--config", "--host", "--mode", "--app", "--package"], flags: [])
+        let arguments = try Arguments(words, command: name, options: ["--config", "--host", "--mode", "--app", "--package", "--format"], flags: [])
         if arguments.has("--help") { StandardStreams.output(help + "\n"); return 0 }
         guard arguments.positional.count == 1, let what = arguments.positional.first, things.contains(what) else {
             throw UsageError(message: "say what to print: \(things.map { "'\($0)'" }.joined(separator: ", "))", command: name)
@@ -86,8 +95,12 @@ enum PrintCommand: Command {
         if arguments["--package"] != nil, what != "kotlin-parser" {
             throw UsageError(message: "--package goes with 'print kotlin-parser' only", command: name)
         }
+        if let format = arguments["--format"], what != "hosts" || !["lines", "json"].contains(format) {
+            throw UsageError(message: what == "hosts" ? "--format takes lines or json, not '\(format)'" : "--format goes with 'print hosts' only", command: name)
+        }
         let path = configPath(arguments, environment: environment)
         guard let config = loadedConfig(path, environment: environment) else { return 2 }
+        if what == "hosts" { return PrintHosts.run(config, json: arguments["--format"] == "json") }
         let text: String?
         switch what {
         case "aasa", "assetlinks":
@@ -191,7 +204,8 @@ enum PrintCommand: Command {
 /// The config at `path`, or nil after printing every problem that stops it loading.
 func loadedConfig(_ path: String, environment: [String: String]) -> Config? {
     do {
-        return try ConfigLoader.load(path: path, environment: environment)
+        // Every core: ten thousand tenants' site files are read side by side, as serve reads them.
+        return try ConfigLoader.load(path: path, environment: environment, cores: Server.processorCount())
     } catch {
         StandardStreams.error("\(error)\n")
         return nil

@@ -50,4 +50,18 @@ struct PageStatsTests {
         #expect(text.contains("\"pagesServed\": 40"))
         #expect(text.components(separatedBy: "\"in_app\"").count - 1 == 6, "views and five actions")
     }
+
+    @Test("the summary counts every site and names the three busiest by the chosen count; equal counts go in name order")
+    func summaryAndBusiest() {
+        var sites = PageStats.read(Self.exposition)
+        var tied = SiteStats(site: "acme")
+        tied.pagesServed = 40
+        sites.append(tied)
+        let summary = PageStats.summary(sites, by: .views)
+        #expect(summary == "4 sites, 2 with page views: 41 page views, 27 taps; 87 pages served by this server; 5 beacons not counted\n"
+            + "busiest by page views: customer6 (40), we\"ird (1)\n", "\(summary)")
+        #expect(PageStats.busiest(sites, by: .pages, top: 2).map(\.site) == ["acme", "customer6"], "40 each: name order")
+        #expect(PageStats.busiest(sites, by: .dropped, top: 9).map(\.site) == ["customer6", "acme", "default", "we\"ird"])
+        #expect(PageStats.summary([SiteStats(site: "default")], by: .taps).hasSuffix("busiest by taps: none has any yet\n"))
+    }
 }

@@ -2,7 +2,8 @@ import LinkHostCore
 @testable import LinkHostServer
 import Testing
 
-/// `linkhost_request_duration_seconds{site,route}`: buckets, sums and a label set bounded by sites × routes.
+/// `linkhost_request_duration_seconds{route}`, and `{site,route}` when asked for: buckets, sums and a label set
+/// bounded by routes (times sites).
 @Suite("Request-duration histograms")
 struct DurationHistogramTests {
     /// The exposition lines of the duration histogram, by series name with labels.
@@ -20,6 +21,7 @@ struct DurationHistogramTests {
     func buckets() {
         let metrics = Metrics(startTime: 0)
         let sites = metrics.counters(forSites: ["default", "links.customer1.example"])
+        metrics.serving(sites: ["default", "links.customer1.example"], perSiteLatency: true)
         let empty = [UInt8]()
         empty.withUnsafeBufferPointer { agent in
             for microseconds in [40, 100, 101, 3_000, 2_000_000] {
@@ -41,10 +43,45 @@ struct DurationHistogramTests {
         #expect(found["linkhost_request_duration_seconds_count{site=\"default\",route=\"call_page\"}"] == nil, "routes never answered are left out")
     }
 
+    @Test("by default one histogram per route for every site together, whatever the sites")
+    func perRouteByDefault() {
+        let metrics = Metrics(startTime: 0)
+        let sites = metrics.counters(forSites: ["default", "a.example", "b.example"])
+        let empty = [UInt8]()
+        empty.withUnsafeBufferPointer { agent in
+            for (index, site) in sites.enumerated() {
+                metrics.record(site, route: .aasa, status: 200, microseconds: 100 * (index + 1), userAgent: Span(_unsafeElements: agent))
+            }
+        }
+        let found = Self.series(metrics)
+        #expect(found.count == DurationHistograms.boundLabels.count + 3, "one route's buckets, +Inf, sum and count: \(found.keys.sorted())")
+        #expect(found["linkhost_request_duration_seconds_count{route=\"aasa\"}"] == "3")
+        #expect(found["linkhost_request_duration_seconds_bucket{route=\"aasa\",le=\"0.0001\"}"] == "1")
+        #expect(found["linkhost_request_duration_seconds_sum{route=\"aasa\"}"] == "0.000600")
+        #expect(sites.allSatisfy { $0.durations.count(.aasa) == 0 }, "nothing kept per site unless asked for")
+    }
+
+    @Test("serving a config drops the counters of sites it no longer has; the others keep counting")
+    func servingDropsRemovedSites() {
+        let metrics = Metrics(startTime: 0)
+        let sites = metrics.counters(forSites: ["default", "a.example", "b.example"])
+        let empty = [UInt8]()
+        empty.withUnsafeBufferPointer { agent in
+            for site in sites { metrics.record(site, route: .callPage, status: 200, microseconds: 10, userAgent: Span(_unsafeElements: agent)) }
+        }
+        metrics.serving(sites: ["default", "a.example"], perSiteLatency: false)
+        let text = String(decoding: metrics.render(currentConnections: 0), as: UTF8.self)
+        #expect(!text.contains("b.example"), "\(text)")
+        #expect(text.contains("linkhost_requests_total{site=\"a.example\",route=\"call_page\",status=\"2xx\"} 1\n"))
+        #expect(metrics.counters(forSites: ["a.example"])[0] === sites[1], "a site still served keeps its counters")
+        #expect(metrics.counters(forSites: ["b.example"])[0] !== sites[2], "one that comes back starts from zero")
+    }
+
     @Test("a flood of requests on every route grows no series beyond sites × routes")
     func boundedLabels() {
         let metrics = Metrics(startTime: 0)
         let sites = metrics.counters(forSites: ["default", "a.example", "b.example"])
+        metrics.serving(sites: ["default", "a.example", "b.example"], perSiteLatency: true)
         let empty = [UInt8]()
         empty.withUnsafeBufferPointer { agent in
             for round in 0..<2_000 {

@@ -66,6 +66,10 @@ public struct SiteConfig: Sendable, Equatable {
     /// The size and content hash (`1234:9f0c…`, `SiteFiles.digest`) of the site file's bytes this version was
     /// read from; nil for the config's own sites. The state folder keeps those bytes as its last good version.
     public var fileDigest: String? = nil
+    /// The SHA-256 (hex) of the bytes of the file the site is written in: its site file, or the config file for
+    /// the top level and `sites`; a version an operator compares with `sha256sum`. Nil when the loader was given
+    /// no hash (`ConfigLoader.parse`'s `fileHash`: only `serve` shows it).
+    public var fileSHA256: String? = nil
     /// The iOS apps that may open links on these hosts.
     public var apps: [AppleApp]
     /// The Android apps that may open links on these hosts.

@@ -75,5 +75,7 @@ enum ConfigKeyTable {
         ConfigKey("observability.metrics.path", "path", default: "\"/metrics\"", site: .topLevelOnly, "metrics page path"),
         ConfigKey("observability.metrics.port", "integer 1–65535", note: "the public listener", reload: .restart, site: .topLevelOnly, "a port of their own for metrics, off the public listener"),
         ConfigKey("observability.metrics.host", "string", default: "\"127.0.0.1\"", reload: .restart, site: .topLevelOnly, "the address of that port"),
+        ConfigKey("observability.metrics.perSiteLatency", "boolean", default: "false", site: .topLevelOnly,
+                  "latency histograms by site and route, not by route only: 15 more series for each route a site answered (45 for AASA, assetlinks and call pages)"),
     ]
 }

@@ -6,9 +6,14 @@ public enum ConfigLoader {
     /// The config file used when neither `--config` nor `LINKHOST_CONFIG` names one.
     public static let defaultPath = "config/linkhost.json"
 
-    /// Loads the file at `path`, applies environment overrides, and returns the config or every problem.
-    public static func load(path: String, environment: [String: String] = [:]) throws(ConfigError) -> Config {
-        try parse(read(path: path), source: path, environment: environment, configPath: path)
+    /// Names a file's bytes for `SiteConfig.fileSHA256`: SHA-256 in hex. The core links no hash (GnuTLS is the
+    /// server's), so `serve` passes one; the other commands show no version and pass none.
+    public typealias FileHash = @Sendable ([UInt8]) -> String
+
+    /// Loads the file at `path`, applies environment overrides, and returns the config or every problem; `cores`
+    /// read many site files side by side.
+    public static func load(path: String, environment: [String: String] = [:], cores: Int = 1) throws(ConfigError) -> Config {
+        try parse(read(path: path), source: path, environment: environment, configPath: path, cores: cores)
     }
 
     /// The config file's bytes, as `load` reads them: `serve` hashes exactly these (its config identity).
@@ -23,10 +28,10 @@ public enum ConfigLoader {
     /// Validates config bytes; `source` names them in errors. `siteFiles` are found from `configPath`'s
     /// folder (the working directory without one); a failing site file falls back to its `lastGood` site (the
     /// sites serving, on a reload; nil at start, when `server.stateDirectory`'s record gives them).
-    /// `cores` read many sites side by side.
+    /// `cores` read many sites side by side; `fileHash` names each site's file (`SiteConfig.fileSHA256`).
     public static func parse(
         _ bytes: [UInt8], source: String = "config", environment: [String: String] = [:], configPath: String? = nil, lastGood: [String: SiteConfig]? = nil,
-        cores: Int = 1
+        cores: Int = 1, fileHash: FileHash? = nil
     ) throws(ConfigError) -> Config {
         let document: JSONValue
         do {
@@ -34,17 +39,23 @@ public enum ConfigLoader {
         } catch {
             throw ConfigError(source: source, diagnostics: [ConfigDiagnostic(.lh100, path: "", message: "not valid JSON at line \(error.line), column \(error.column): \(error.message)")])
         }
-        let (config, diagnostics) = validate(document, environment: environment, configPath: configPath, lastGood: lastGood, cores: cores)
-        guard let config, !diagnostics.contains(where: { $0.severity == .error }) else {
-            throw ConfigError(source: source, diagnostics: diagnostics, siteNames: config?.siteNames ?? [:])
+        let (validated, diagnostics) = validate(document, environment: environment, configPath: configPath, lastGood: lastGood, cores: cores, fileHash: fileHash)
+        guard var config = validated, !diagnostics.contains(where: { $0.severity == .error }) else {
+            throw ConfigError(source: source, diagnostics: diagnostics, siteNames: validated?.siteNames ?? [:])
+        }
+        if let fileHash {
+            let version = fileHash(bytes)
+            for index in config.sites.indices where config.sites[index].file == nil { config.sites[index].fileSHA256 = version }
         }
         return config
     }
 
     /// Validates a parsed document; returns the config (nil when unusable) and all diagnostics, warnings included,
-    /// except those of site files that failed, which `Config.siteFileFailures` holds; `cores` read many sites side by side.
+    /// except those of site files that failed, which `Config.siteFileFailures` holds; `cores` read many sites side by side;
+    /// `fileHash` names each site file's bytes.
     public static func validate(
-        _ document: JSONValue, environment: [String: String] = [:], configPath: String? = nil, lastGood: [String: SiteConfig]? = nil, cores: Int = 1
+        _ document: JSONValue, environment: [String: String] = [:], configPath: String? = nil, lastGood: [String: SiteConfig]? = nil, cores: Int = 1,
+        fileHash: FileHash? = nil
     ) -> (Config?, [ConfigDiagnostic]) {
         var reader = ConfigReader()
         guard let root = reader.object(document, at: "", allowed: ConfigKeys.members(of: "")) else { return (nil, reader.diagnostics) }
@@ -66,7 +77,7 @@ public enum ConfigLoader {
         let shared = SharedAppsReader.read(root["sharedApps"], reader: &reader)
         let history = root["siteFiles"] == nil ? SiteFileHistory.start(nil) : lastGood.map(SiteFileHistory.reload(lastGood:)) ?? startHistory(server, reader: &reader)
         let files = SiteFiles.read(root["siteFiles"], configPath: configPath ?? "", topLevel: topLevel, sites: sites, server: server, wildcards: &wildcards,
-                                   history: history, shared: shared, cores: cores, reader: &reader)
+                                   history: history, shared: shared, cores: cores, fileHash: fileHash, reader: &reader)
         ACMESettingsReader.check(server, sites: [defaultSite] + sites + files.sites, reader: &reader)
         var config = Config(server: server, observability: observability, sites: [defaultSite] + sites + files.sites)
         (config.siteFiles, config.siteFileFailures, config.siteFilesDigest) = (files.pattern, files.failures, files.digest)

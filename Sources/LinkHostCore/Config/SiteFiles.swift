@@ -26,10 +26,12 @@ enum SiteFiles {
     }
 
     /// Reads the files of `value` (the `siteFiles` member) after the config's own `sites`, then decides who
-    /// holds each claim (`SiteFileClaims`, with the record `history` gives); `cores` read files side by side.
+    /// holds each claim (`SiteFileClaims`, with the record `history` gives); `cores` read files side by side;
+    /// `fileHash` names each file's bytes.
     static func read(
         _ value: JSONValue?, configPath: String, topLevel: SiteDraft, sites: [SiteConfig], server: ServerSettings,
-        wildcards: inout WildcardHostCheck, history: SiteFileHistory, shared: [String: Set<String>], cores: Int = 1, reader: inout ConfigReader
+        wildcards: inout WildcardHostCheck, history: SiteFileHistory, shared: [String: Set<String>], cores: Int = 1,
+        fileHash: ConfigLoader.FileHash? = nil, reader: inout ConfigReader
     ) -> Outcome {
         var outcome = Outcome()
         guard let value else { return outcome }
@@ -51,7 +53,7 @@ enum SiteFiles {
         // Each file read and checked alone on the cores; nothing here depends on another file.
         let reads = OrderedChunks.map(names.count, chunks: OrderedChunks.chunkCount(for: names.count, cores: cores)) { range in
             names[range].map { name in
-                FileRead(name, pattern: pattern, topLevel: topLevel, server: server, folder: folders.folder(for: name))
+                FileRead(name, pattern: pattern, topLevel: topLevel, server: server, folder: folders.folder(for: name), fileHash: fileHash)
             }
         }.joined()
         var files = Array(reads)
@@ -67,7 +69,7 @@ enum SiteFiles {
         claims.shown = { SiteFilePattern.printable(pattern.shown($0)) }
         let fates = claims.resolve(files.map { SiteFileClaims.File(name: $0.name, current: $0.servable) })
         let fallbacks = zip(files, fates).map { read, fate in
-            fate == .current ? nil : history.lastGood(read.name, topLevel: topLevel, folder: folders.folder(for: read.name)).flatMap { claims.lastGoodServes($0, name: read.name) ? $0 : nil }
+            fate == .current ? nil : history.lastGood(read.name, topLevel: topLevel, folder: folders.folder(for: read.name), fileHash: fileHash).flatMap { claims.lastGoodServes($0, name: read.name) ? $0 : nil }
         }
         // A failed file is named by its id where no serving site has it: a newcomer taking an id is reported
         // under its file's name, never as the incumbent it tried to be.
@@ -127,7 +129,7 @@ enum SiteFiles {
         /// The site when it has no error of its own.
         var servable: SiteConfig? { diagnostics.contains { $0.severity == .error } ? nil : site }
 
-        init(_ name: String, pattern: SiteFilePattern, topLevel: SiteDraft, server: ServerSettings, folder: SiteFileFolder) {
+        init(_ name: String, pattern: SiteFilePattern, topLevel: SiteDraft, server: ServerSettings, folder: SiteFileFolder, fileHash: ConfigLoader.FileHash?) {
             self.name = name
             let path = sitePath(name)
             let shown = pattern.shown(name)
@@ -150,6 +152,7 @@ enum SiteFiles {
                 return
             }
             site.fileDigest = fileDigest
+            site.fileSHA256 = fileHash?(bytes)
             var reader = ConfigReader()
             reader.append(found)
             if server.acme != nil {

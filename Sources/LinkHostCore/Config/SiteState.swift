@@ -78,7 +78,7 @@ public struct SiteState: Sendable, Equatable {
 
     /// The kept version of file `name`, read as the file itself would be; nil when there is none, it is not the
     /// bytes the record names, or it does not read without errors now.
-    func lastGood(_ name: String, topLevel: SiteDraft, folder siteFolder: SiteFileFolder) -> SiteConfig? {
+    func lastGood(_ name: String, topLevel: SiteDraft, folder siteFolder: SiteFileFolder, fileHash: ConfigLoader.FileHash?) -> SiteConfig? {
         guard let entry = entries[name], !entry.digest.isEmpty,
               let folder = try? TrustedFolder.open(directory, create: false).subfolder(Self.folderName, create: false),
               let bytes = try? folder.read(Self.keptName(name), maximumSize: SiteFiles.maximumFileSize),
@@ -87,6 +87,7 @@ public struct SiteState: Sendable, Equatable {
         let (read, found) = SiteFiles.site(bytes, name: name, shown: "\(folder.path)/\(Self.keptName(name))", topLevel: topLevel, folder: siteFolder)
         guard var site = read, !found.contains(where: { $0.severity == .error }) else { return nil }
         site.fileDigest = entry.digest
+        site.fileSHA256 = fileHash?(bytes)
         return site
     }
 
@@ -158,8 +159,8 @@ public struct SiteFileHistory: Sendable {
     }
 
     /// File `name`'s last good version.
-    func lastGood(_ name: String, topLevel: SiteDraft, folder: SiteFileFolder) -> SiteConfig? {
-        serving.map { $0[name] } ?? kept?.lastGood(name, topLevel: topLevel, folder: folder)
+    func lastGood(_ name: String, topLevel: SiteDraft, folder: SiteFileFolder, fileHash: ConfigLoader.FileHash?) -> SiteConfig? {
+        serving.map { $0[name] } ?? kept?.lastGood(name, topLevel: topLevel, folder: folder, fileHash: fileHash)
     }
 
     /// The name the record knows file `name`'s site by.

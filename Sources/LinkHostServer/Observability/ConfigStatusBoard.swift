@@ -3,7 +3,8 @@ import LinkHostCore
 import Synchronization
 
 /// Which config a replica serves and whether the last reload failed: for the metrics
-/// (`linkhost_config_info`, `linkhost_config_reload_failed`), `/healthz`'s body and nothing else.
+/// (`linkhost_config_info`, `linkhost_config_reload_failed`, each site's `linkhost_site_config_info`), `/healthz`'s
+/// body and nothing else.
 ///
 /// Written by the start and the reload thread, read by requests; the request path reads only `hasFailure`,
 /// one relaxed atomic load.
@@ -33,6 +34,8 @@ package final class ConfigStatusBoard: Sendable {
 
     private let serving = Mutex<String>("")
     private let siteFailures = Mutex<[SiteFailure]>([])
+    /// Each serving site's label and the SHA-256 of the file it is written in, as the exposition writes them.
+    private let siteVersions = Mutex<[(site: String, sha256: String)]>([])
     private let sitesHaveFailed = Atomic<Bool>(false)
     private let failure = Mutex<Failure?>(nil)
     private let failed = Atomic<Bool>(false)
@@ -65,6 +68,13 @@ package final class ConfigStatusBoard: Sendable {
     /// The site files that failed in the config serving.
     package var failedSites: [SiteFailure] { siteFailures.withLock { $0 } }
 
+    /// Records the sites that serve now and the version of each (`SiteConfig.fileSHA256`; a failed file's site
+    /// serves its last good version, whose hash that is).
+    package func sitesServed(_ sites: [SiteConfig]) {
+        let versions = sites.map { (site: Self.labelValue($0.label), sha256: $0.fileSHA256 ?? "") }
+        siteVersions.withLock { $0 = versions }
+    }
+
     /// Records a reload that left the old config serving.
     package func reloadFailed(_ recorded: Failure) {
         failure.withLock { $0 = recorded }
@@ -84,6 +94,9 @@ package final class ConfigStatusBoard: Sendable {
         text += "# HELP linkhost_site_config_failed 1 for each site whose site file failed: it serves its last good version or is left out.\n"
         text += "# TYPE linkhost_site_config_failed gauge\n"
         for failed in failedSites { text += "linkhost_site_config_failed{site=\"\(Self.labelValue(failed.site))\"} 1\n" }
+        text += "# HELP linkhost_site_config_info Each site served, by the SHA-256 of the bytes of the file it is written in (its site file; the config file for the top level and sites); always 1.\n"
+        text += "# TYPE linkhost_site_config_info gauge\n"
+        for version in siteVersions.withLock({ $0 }) { text += "linkhost_site_config_info{site=\"\(version.site)\",sha256=\"\(version.sha256)\"} 1\n" }
         return text
     }
 

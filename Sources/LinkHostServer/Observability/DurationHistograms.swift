@@ -1,8 +1,9 @@
 import LinkHostCore
 import Synchronization
 
-/// One site's request-duration histograms, one per route (`linkhost_request_duration_seconds{site,route}`):
-/// the label set is bounded by the config's sites times the fixed `Route` cases, whatever requests arrive.
+/// Request-duration histograms, one per route (`linkhost_request_duration_seconds{route}`): all sites' in one, or
+/// one site's (`{site,route}`, with `observability.metrics.perSiteLatency`). The label set is bounded by the fixed
+/// `Route` cases (times the config's sites), whatever requests arrive.
 ///
 /// Every bucket, count and sum of every route lives in one allocation of atomics: with a class object per
 /// number, as the request counters had, a thousand sites would hold some 180,000 objects for histograms alone.
@@ -59,14 +60,15 @@ package final class DurationHistograms: @unchecked Sendable {
         return (0...Self.boundsMicroseconds.count).reduce(0) { $0 + values[base + $1].load(ordering: .relaxed) }
     }
 
-    /// The exposition lines of every route that has answered at least once, `label` already escaped.
-    func render(site label: String, into text: inout String) {
+    /// The exposition lines of every route that has answered at least once, after `labels` (`site="…",` already
+    /// escaped, or empty).
+    func render(labels prefix: String, into text: inout String) {
         guard let values = block.load(ordering: .acquiring) else { return }
         for route in Route.allCases {
             let base = route.rawValue * Self.stride
             let total = count(route)
             guard total > 0 else { continue }
-            let labels = "site=\"\(label)\",route=\"\(route.label)\""
+            let labels = "\(prefix)route=\"\(route.label)\""
             var cumulative = 0
             for (index, bound) in Self.boundLabels.enumerated() {
                 cumulative += values[base + index].load(ordering: .relaxed)

@@ -58,7 +58,7 @@ package final class Metrics: Sendable {
         package let label: String
         fileprivate let requests: CounterBlock
         fileprivate let fetches: CounterBlock
-        /// Request durations per route.
+        /// Request durations per route, kept only with `observability.metrics.perSiteLatency`.
         package let durations = DurationHistograms()
         /// What the site's call pages report (views, taps), and their allowance.
         package let beacons = BeaconCounters()
@@ -71,8 +71,14 @@ package final class Metrics: Sendable {
     }
 
     fileprivate static let statusClasses = ["1xx", "2xx", "3xx", "4xx", "5xx"]
-    /// Every site seen since start, by label: a reload keeps counting where the last snapshot stopped.
+    /// The sites of the config serving, by label: a reload keeps counting where the last snapshot stopped, and
+    /// drops the sites it no longer serves (`serving`).
     private let sites = Mutex<[String: SiteCounters]>([:])
+    /// Request durations per route, every site together: the histograms the page shows unless per-site latency
+    /// is asked for, counted either way so that turning it off loses nothing.
+    private let routeDurations = DurationHistograms()
+    /// `observability.metrics.perSiteLatency` of the config serving.
+    private let perSiteLatency = Atomic<Bool>(false)
     private let reloads = ReloadResult.allCases.map { _ in Counter() }
     private let stuckReloads = Counter()
     private let generationValue = Atomic<Int>(1)
@@ -104,11 +110,29 @@ package final class Metrics: Sendable {
         }
     }
 
+    /// Takes in the snapshot that now serves (at start, and after each reload that applied): its identity and
+    /// failed site files for the status board, each site's version, whether latency is kept per site, and only its
+    /// sites' counters, so a removed or renamed tenant's series are gone from the next page.
+    package func serving(_ snapshot: Snapshot) {
+        configStatus.served(sha256: snapshot.configSHA256)
+        configStatus.sitesFailed(snapshot.config.siteFileFailures)
+        configStatus.sitesServed(snapshot.config.sites)
+        serving(sites: snapshot.config.sites.map(\.label), perSiteLatency: snapshot.config.observability.metricsPerSiteLatency)
+    }
+
+    /// Keeps the counters of `labels` only, and latency per site or not.
+    package func serving(sites labels: [String], perSiteLatency: Bool) {
+        let kept = Set(labels)
+        sites.withLock { all in all = all.filter { kept.contains($0.key) } }
+        self.perSiteLatency.store(perSiteLatency, ordering: .relaxed)
+    }
+
     /// Counts one answered request on a site and its duration; the user agent is read only for association-file fetches.
     package func record(_ site: SiteCounters, route: Route, status: Int, microseconds: Int, userAgent: Span<UInt8>) {
         let statusClass = min(max(status / 100 - 1, 0), Self.statusClasses.count - 1)
         site.requests.increment(route.rawValue * Self.statusClasses.count + statusClass)
-        site.durations.record(route, microseconds: microseconds)
+        routeDurations.record(route, microseconds: microseconds)
+        if perSiteLatency.load(ordering: .relaxed) { site.durations.record(route, microseconds: microseconds) }
         if route == .aasa || route == .assetLinks {
             let fetcher = Fetcher(userAgent: userAgent)
             site.fetches.increment((route == .aasa ? 0 : 1) * Fetcher.allCases.count + fetcher.rawValue)
@@ -180,9 +204,14 @@ package final class Metrics: Sendable {
             }
         }
         BeaconCounters.render(all.map { (Self.escapeLabel($0.label), $0.beacons, $0.label == "default") }, into: &text)
-        text += "# HELP linkhost_request_duration_seconds Time from a request's whole head to its answer queued, by site and route.\n"
+        text += "# HELP linkhost_request_duration_seconds Time from a request's whole head to its answer queued, by route (by site too with observability.metrics.perSiteLatency).\n"
         text += "# TYPE linkhost_request_duration_seconds histogram\n"
-        for site in all { site.durations.render(site: Self.escapeLabel(site.label), into: &text) }
+        // One label set at a time, so `sum by (route)` means the same whichever is on.
+        if perSiteLatency.load(ordering: .relaxed) {
+            for site in all { site.durations.render(labels: "site=\"\(Self.escapeLabel(site.label))\",", into: &text) }
+        } else {
+            routeDurations.render(labels: "", into: &text)
+        }
         text += "# HELP linkhost_connections Connections open now.\n# TYPE linkhost_connections gauge\n"
         text += "linkhost_connections \(currentConnections)\n"
         text += "# HELP linkhost_page_cache_bytes Bytes held by rendered call pages and QR images, all sites together (at most server.pageCacheBytes).\n# TYPE linkhost_page_cache_bytes gauge\n"
