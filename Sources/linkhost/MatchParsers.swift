@@ -67,20 +67,35 @@ enum MatchParsers {
         return (text, reads ? 0 : 1)
     }
 
-    /// The parser lines for a web URL: per app of the site serving `host` (or the one `--app`/`--package` names).
-    static func webLines(_ url: String, host: String, site: SiteConfig, config: Config, platforms: Platforms, app: String?, package: String?) -> String {
-        var text = ""
-        if platforms.iOS {
-            for id in site.appIDs where names(app, iOSApp: id) {
-                text += parserLine(url, app: id, kind: .iOS, config: config, hostOfURL: host).text
-            }
+    /// The exit code of `match` when a platform opens an app with a URL its printed parser reads no call in:
+    /// the app is handed a link it cannot join.
+    static let deadEndExitCode: Int32 = 4
+
+    /// One app's printed parser on a URL: the app, its `app parser:` line, and whether it reads a call.
+    struct Reading {
+        let app: String
+        let text: String
+        let reads: Bool
+    }
+
+    /// The parser readings of a web URL, per platform: per app of the site serving `host` (or the one
+    /// `--app`/`--package` names).
+    static func webReadings(_ url: String, host: String, site: SiteConfig, config: Config, platforms: Platforms,
+                            app: String?, package: String?) -> (iOS: [Reading], android: [Reading]) {
+        let read = { (app: String, kind: AppKind) -> Reading in
+            let line = parserLine(url, app: app, kind: kind, config: config, hostOfURL: host)
+            return Reading(app: app, text: line.text, reads: line.reads)
         }
-        if platforms.android {
-            for name in site.android.map(\.packageName) where package == nil || name == package {
-                text += parserLine(url, app: name, kind: .android, config: config, hostOfURL: host).text
-            }
+        let iOS = platforms.iOS ? site.appIDs.filter { names(app, iOSApp: $0) }.map { read($0, .iOS) } : []
+        let android = platforms.android ? site.android.map(\.packageName).filter { package == nil || $0 == package }.map { read($0, .android) } : []
+        return (iOS, android)
+    }
+
+    /// The `dead end:` lines for the apps a platform opens (`opened`) whose parser reads no call in the URL.
+    static func deadEnds(_ readings: [Reading], opened: [String], platform: String, parser: String) -> [String] {
+        readings.filter { !$0.reads && opened.contains($0.app) }.map { reading in
+            "  dead end: \(platform) opens \(reading.app) with this URL, but its \(parser) reads no call in it, so the app is handed a link it cannot join\n"
         }
-        return text
     }
 
     /// `names` in order, each once.
