@@ -40,10 +40,10 @@ enum MatchCommand: Command {
     app: CallLinkParser (print swift-parser) for iOS, which opens http and https
     universal links alike, and the Kotlin CallLinks (print kotlin-parser) for Android,
     which hands the app only the schemes the printed manifest declares (an http link
-    stays in the browser there). When a platform opens an app with the URL but that
-    app's parser reads no call in it, a "dead end:" line says so and the exit code
-    is 4. A custom-scheme URL (examplevideo://call/abc) is
-    answered by the apps that declare the scheme and the call their parsers read:
+    stays in the browser there). When a platform opens an app with the URL on a host
+    the app's files claim but that app's parser reads no call in it, a "dead end:"
+    line says so and the exit code is 4. A custom-scheme URL (examplevideo://call/abc)
+    is answered by the apps that declare the scheme and the call their parsers read:
     exit 0 when one reads a call, 1 when none does.
 
     OPTIONS:
