@@ -25,7 +25,12 @@ enum MatchAppClip {
               let clip = served.app
         else { return nil }
         let authority = split.host + (split.port.map { ":\($0)" } ?? "")
-        let unserved = MatchHost.unservedNote(authority, in: config, path: path)
+        let server = MatchHost(config: config, path: path)
+        if let strict = server.strictHostAnswer(url, authority: authority, urlPath: split.path) {
+            StandardStreams.output(TerminalText.safe(strict))
+            return MatchHost.unservedExitCode
+        }
+        let unserved = server.unservedNote(authority)
         let site = config.site(forHost: authority)
         let listed = appClips(site.apps.isEmpty ? nil : AASAGenerator.document(for: site)).contains(clip)
         let exact = AppClipEntitlements.entries(for: served).contains("appclips:\(split.host)")
@@ -35,6 +40,9 @@ enum MatchAppClip {
         var text = "\(url)\n" + (unserved ?? "")
         text += "  App Clip \(clip) on \(split.host), by the AASA generated from \(path)\(MatchCommand.siteName(site, in: config))\n"
         let invoked = listed && exact && link != nil
+        // Verified for the host, the clip is launched for any URL an App Clip experience covers (linkhost
+        // proposes one per host, https://HOST/), call link or not; only its parser tells a call from the rest.
+        let deadEnd = listed && exact && link == nil
         let invocation: String
         if !listed {
             invocation = "no: the AASA on this host does not list the clip under appclips.apps (the clip's hosts: \(served.hosts.joined(separator: ", ")))"
@@ -43,12 +51,14 @@ enum MatchAppClip {
         } else if let link {
             invocation = "yes: the AASA lists the clip under appclips.apps and its entitlements name appclips:\(split.host); iOS launches it with this URL (an NSUserActivityTypeBrowsingWeb activity) and its CallLinkParser reads call \"\(link.callID)\", type \"\(link.callType)\""
         } else {
-            invocation = "no: the AASA lists the clip, but this is not a call link of the site: a QR code or Messages link to it would launch the clip with a URL its CallLinkParser rejects"
+            invocation = "a dead end: the AASA lists the clip, so iOS launches it for this URL where an App Clip experience covers it (a QR code or NFC tag), but this is not a call link of the site: its CallLinkParser reads no call, so the clip is handed a link it cannot join"
         }
         text += "  invocation: \(invocation)\n"
         let bannerClip = site.apps.first?.appClipID
         let card = invoked && bannerClip == clip
-        if !invoked {
+        if deadEnd {
+            text += "  card: no: linkhost serves no call page here, so no page carries the clip's banner\n"
+        } else if !invoked {
             text += "  card: no: the clip is not invoked for this URL\n"
         } else if !card {
             text += "  card: no: the call page's Smart App Banner names \(bannerClip.map { "the App Clip \($0)" } ?? "no App Clip") (the banner shows the site's first app and its clip)\n"
@@ -56,9 +66,10 @@ enum MatchAppClip {
             text += "  card: yes: the call page's Smart App Banner carries app-clip-bundle-id=\(site.apps.first?.appClipBundleID ?? ""), app-clip-display=card; Safari and SFSafariViewController on iOS 15+ show the card over the page when the app is not installed (with it, iOS opens the app); other browsers keep the page's buttons\n"
         }
         text += "  experience: \(experienceLine(split, served: served))\n"
-        text += "  linkhost: \(MatchHost.servedLine(MatchCommand.servedAs(split, on: site), unserved: unserved != nil, site: site))\n"
-        StandardStreams.output(text)
+        text += "  linkhost: \(server.servedLine(split, authority: authority, site: site))\n"
+        StandardStreams.output(TerminalText.safe(text))
         if unserved != nil { return MatchHost.unservedExitCode }
+        if deadEnd { return MatchParsers.deadEndExitCode }
         return card ? 0 : 1
     }
 

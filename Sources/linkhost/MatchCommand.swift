@@ -32,14 +32,18 @@ enum MatchCommand: Command {
     the default site's callLinks.baseURL host, a name of server.acme.hosts or a
     loopback name), the answer says so first ("not
     served") and what follows is marked as what the default site would serve; the
-    exit code is then 3 whatever the decision.
+    exit code is then 3 whatever the decision. With server.strictHosts the server
+    answers such a host 404, association files included, and match says so instead,
+    asking the snapshot the server would build.
 
     With a config, "app parser" lines say which printed parser reads the URL, per
     app: CallLinkParser (print swift-parser) for iOS, which opens http and https
     universal links alike, and the Kotlin CallLinks (print kotlin-parser) for Android,
     which hands the app only the schemes the printed manifest declares (an http link
-    stays in the browser there). A custom-scheme URL (examplevideo://call/abc) is
-    answered by the apps that declare the scheme and the call their parsers read:
+    stays in the browser there). When a platform opens an app with the URL on a host
+    the app's files claim but that app's parser reads no call in it, a "dead end:"
+    line says so and the exit code is 4. A custom-scheme URL (examplevideo://call/abc)
+    is answered by the apps that declare the scheme and the call their parsers read:
     exit 0 when one reads a call, 1 when none does.
 
     OPTIONS:
@@ -72,7 +76,10 @@ enum MatchCommand: Command {
 
     EXIT CODES: 0 the URL opens the app (with several apps: at least one of them; with
     both: on both platforms), 1 it does not, 2 usage, config or file error, 3 no site
-    of the config lists the URL's host.
+    of the config lists the URL's host (with server.strictHosts: the server's 404),
+    4 a dead end: the platform opens an app with the URL but the app's printed parser
+    reads no call in it (a "dead end:" line names the app; with --app CLIP, the clip
+    would be launched with a URL its CallLinkParser rejects).
     """
 
     static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {
@@ -117,9 +124,15 @@ enum MatchCommand: Command {
         let usesConfig = (platform != "android" && arguments["--aasa"] == nil) || (platform != "ios" && arguments["--assetlinks"] == nil)
         let path = configPath(arguments, environment: environment)
         let config = usesConfig ? try? ConfigLoader.load(path: path, environment: environment) : nil
-        let unserved = config.flatMap { MatchHost.unservedNote(authority, in: $0, path: path) }
+        let server = config.map { MatchHost(config: $0, path: path) }
+        if let strict = server?.strictHostAnswer(url, authority: authority, urlPath: split.path) {
+            StandardStreams.output(TerminalText.safe(strict))
+            return MatchHost.unservedExitCode
+        }
+        let unserved = server?.unservedNote(authority)
         text += unserved ?? ""
         var opens: [Bool] = []
+        var opened: (iOS: [String], android: [String]) = ([], [])
         var site: SiteConfig?
         if platform != "android" {
             guard let (document, source, loaded) = loadDocument(arguments, host: authority, environment: environment) else { return 2 }
@@ -132,7 +145,8 @@ enum MatchCommand: Command {
             text += "  on \(domain), by the AASA \(source)\n"
             let results = apps.map { matcher.match(url: url, appID: $0, domain: domain) }
             text += results.map(describe).joined()
-            opens.append(results.contains { $0.decision == .match })
+            opened.iOS = results.filter { $0.decision == .match }.map(\.appID)
+            opens.append(!opened.iOS.isEmpty)
             site = loaded
         }
         if platform != "ios" {
@@ -150,18 +164,25 @@ enum MatchCommand: Command {
             } else {
                 let results = packages.map { matcher.match(url: url, packageName: $0, domain: domain) }
                 text += results.map(MatchAndroid.describe).joined()
-                opens.append(results.contains(where: \.opensApp))
+                opened.android = results.filter(\.opensApp).map(\.packageName)
+                opens.append(!opened.android.isEmpty)
             }
             site = site ?? loaded
         }
         if platform == "both" { text += "  platforms: \(MatchAndroid.agreement(iOS: opens[0], android: opens[1]))\n" }
+        var deadEnds: [String] = []
         if let site, let config {
-            text += MatchParsers.webLines(url, host: authority, site: site, config: config, platforms: .init(platform), app: arguments["--app"], package: arguments["--package"])
+            let readings = MatchParsers.webReadings(url, host: authority, site: site, config: config, platforms: .init(platform), app: arguments["--app"], package: arguments["--package"])
+            text += (readings.iOS + readings.android).map(\.text).joined()
+            deadEnds = MatchParsers.deadEnds(readings.iOS, opened: opened.iOS, platform: "iOS", parser: "CallLinkParser")
+                + MatchParsers.deadEnds(readings.android, opened: opened.android, platform: "Android", parser: "Kotlin CallLinks")
+            text += deadEnds.joined()
         }
-        if let site { text += "  linkhost: \(MatchHost.servedLine(servedAs(split, on: site), unserved: unserved != nil, site: site))\n" }
+        if let site, let server { text += "  linkhost: \(server.servedLine(split, authority: authority, site: site))\n" }
         // The URL and the documents' app IDs and paths may come from anywhere: no control character reaches the terminal.
         StandardStreams.output(TerminalText.safe(text))
         if unserved != nil { return MatchHost.unservedExitCode }
+        if !deadEnds.isEmpty { return MatchParsers.deadEndExitCode }
         return opens.allSatisfy { $0 } ? 0 : 1
     }
 

@@ -67,20 +67,36 @@ enum MatchParsers {
         return (text, reads ? 0 : 1)
     }
 
-    /// The parser lines for a web URL: per app of the site serving `host` (or the one `--app`/`--package` names).
-    static func webLines(_ url: String, host: String, site: SiteConfig, config: Config, platforms: Platforms, app: String?, package: String?) -> String {
-        var text = ""
-        if platforms.iOS {
-            for id in site.appIDs where names(app, iOSApp: id) {
-                text += parserLine(url, app: id, kind: .iOS, config: config, hostOfURL: host).text
-            }
+    /// The exit code of `match` when a platform opens an app with a URL its printed parser reads no call in:
+    /// the app is handed a link it cannot join.
+    static let deadEndExitCode: Int32 = 4
+
+    /// One app's printed parser on a URL: the app, its `app parser:` line, whether it reads a call, and
+    /// whether the app's files claim the URL's host (only then can a platform open the app with it).
+    struct Reading {
+        let app: String
+        let text: String
+        let reads: Bool
+        let claimsHost: Bool
+    }
+
+    /// The parser readings of a web URL, per platform: per app of the site serving `host` (or the one
+    /// `--app`/`--package` names).
+    static func webReadings(_ url: String, host: String, site: SiteConfig, config: Config, platforms: Platforms,
+                            app: String?, package: String?) -> (iOS: [Reading], android: [Reading]) {
+        let iOS = platforms.iOS ? site.appIDs.filter { names(app, iOSApp: $0) }.map { parserLine(url, app: $0, kind: .iOS, config: config, hostOfURL: host) } : []
+        let android = platforms.android ? site.android.map(\.packageName).filter { package == nil || $0 == package }
+            .map { parserLine(url, app: $0, kind: .android, config: config, hostOfURL: host) } : []
+        return (iOS, android)
+    }
+
+    /// The `dead end:` lines for the apps a platform opens (`opened`) on a host their files claim, whose
+    /// parser reads no call in the URL. (On a host the app's entitlements or manifest do not name, such as a
+    /// loopback name in development, no platform opens the app, whatever the association file says.)
+    static func deadEnds(_ readings: [Reading], opened: [String], platform: String, parser: String) -> [String] {
+        readings.filter { !$0.reads && $0.claimsHost && opened.contains($0.app) }.map { reading in
+            "  dead end: \(platform) opens \(reading.app) with this URL, but its \(parser) reads no call in it, so the app is handed a link it cannot join\n"
         }
-        if platforms.android {
-            for name in site.android.map(\.packageName) where package == nil || name == package {
-                text += parserLine(url, app: name, kind: .android, config: config, hostOfURL: host).text
-            }
-        }
-        return text
     }
 
     /// `names` in order, each once.
@@ -108,7 +124,7 @@ enum MatchParsers {
     /// its templates are those of the site serving `hostOfURL`, else of the first of `schemeSites` (the sites
     /// whose pages write the URL's custom scheme) that lists the app.
     private static func parserLine(_ url: String, app: String, kind: AppKind, config: Config, hostOfURL: String?,
-                                   schemeSites: [SiteConfig] = []) -> (text: String, reads: Bool) {
+                                   schemeSites: [SiteConfig] = []) -> Reading {
         // The hosts `print … --app` builds the parser with: every host whose files name the app; a config that
         // names no host is printed with --host, here the URL's.
         var served = ServedHosts(config: config)
@@ -122,19 +138,21 @@ enum MatchParsers {
         let serving = chosen.entries.first { entry in urlHost.map { host in entry.hosts.contains { CallLinkHost.covers($0, host: host) } } ?? false }
         let declaring = schemeSites.first { apps($0).contains(app) }
         guard let site = serving?.site ?? declaring ?? chosen.entries.first?.site ?? config.sites.first(where: { apps($0).contains(app) }) else {
-            return (prefix + "none: no site serves the app\n", false)
+            return Reading(app: app, text: prefix + "none: no site serves the app\n", reads: false, claimsHost: false)
         }
         // The hosts do not matter to a custom-scheme URL; a parser needs one all the same.
         let hosts = chosen.hosts.isEmpty ? [hostOfURL ?? "localhost"] : chosen.hosts
         let scheme = URLTypesGenerator.scheme(of: site)
         guard let parser = try? CallLinkParser(templates: site.callLinks.links.templates.map(\.text), defaultType: site.callLinks.defaultType,
                                                hosts: hosts, schemes: scheme.map { [$0] } ?? [])
-        else { return (prefix + "none: the site's links make no parser\n", false) }
+        else { return Reading(app: app, text: prefix + "none: the site's links make no parser\n", reads: false, claimsHost: serving != nil) }
         if kind == .android, customScheme(of: url) == nil, let colon = url.firstIndex(of: ":"),
            let refusal = androidSchemeRefusal(url[..<colon].lowercased()) {
-            return (prefix + "none: \(refusal)\n", false)
+            return Reading(app: app, text: prefix + "none: \(refusal)\n", reads: false, claimsHost: serving != nil)
         }
-        guard let link = parser.parse(url) else { return (prefix + "none: not a call link of \(hosts.joined(separator: ", "))\n", false) }
-        return (prefix + "call \"\(link.callID)\", type \"\(link.callType)\"\n", true)
+        guard let link = parser.parse(url) else {
+            return Reading(app: app, text: prefix + "none: not a call link of \(hosts.joined(separator: ", "))\n", reads: false, claimsHost: serving != nil)
+        }
+        return Reading(app: app, text: prefix + "call \"\(link.callID)\", type \"\(link.callType)\"\n", reads: true, claimsHost: serving != nil)
     }
 }

@@ -22,10 +22,12 @@ enum PrintCommand: Command {
         The com.apple.developer.associated-domains entitlement for the iOS app's
         .entitlements file: applinks: for every host of every site with iOS apps (the
         top level's: its baseURL's host and openInAppHost, where no site lists them), plus
-        webcredentials: where aasa.webcredentials is set and appclips: (for the App
-        Clip's own entitlements) where aasa.appclips is. With --app naming an App Clip
+        webcredentials: where aasa.webcredentials is set and appclips: for every exact
+        host whose AASA lists the app's App Clip (Apple asks for appclips: in the app's
+        entitlements and the clip's alike). With --app naming an App Clip
         (apps[].appClipBundleID), the clip target's own: appclips: for every exact host
-        whose AASA lists the clip.
+        whose AASA lists the clip, and com.apple.developer.parent-application-identifiers
+        naming the clip's app.
     android-manifest
         The <intent-filter android:autoVerify="true"> elements for the Android app's
         <activity>: VIEW, DEFAULT, BROWSABLE, https, every host of a site with Android

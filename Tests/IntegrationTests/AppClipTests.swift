@@ -135,7 +135,7 @@ struct AppClipTests {
         #expect(plain.exitCode == 1 && plain.stdout.contains("invocation: no: the AASA on this host does not list the clip") && plain.stdout.contains("card: no"), "\(plain)")
 
         let notACall = try await LinkHostCLI.run(["match", "https://links.example.com/", "--config", site.configPath, "--app", Self.clipBundleID])
-        #expect(notACall.exitCode == 1 && notACall.stdout.contains("not a call link of the site"), "\(notACall)")
+        #expect(notACall.exitCode == 4 && notACall.stdout.contains("not a call link of the site"), "the clip would be launched with a URL it cannot read: \(notACall)")
 
         let unserved = try await LinkHostCLI.run(["match", "https://elsewhere.example.com/call/abc", "--config", site.configPath, "--app", Self.clipBundleID])
         #expect(unserved.exitCode == 3 && unserved.stdout.contains("not served"), "\(unserved)")

@@ -104,7 +104,8 @@ struct AppSideCommandTests {
         #expect(!android.stdout.contains("ABCDE12345.com.example.video:"), "android only: \(android)")
 
         let both = try await LinkHostCLI.run(["match", "https://meet.example.org/m/x/y/admin", "--platform", "both", "--config", site.configPath])
-        #expect(both.exitCode == 1, "iOS excludes it, Android opens it: \(both)")
+        #expect(both.exitCode == 4, "iOS excludes it, Android opens the app with a URL its parser reads no call in (a dead end): \(both)")
+        #expect(both.stdout.contains("dead end: Android opens com.example.video with this URL"), "\(both)")
         #expect(both.stdout.contains("ABCDE12345.com.example.video: exclude") && both.stdout.contains("com.example.video (Android): match"), "\(both)")
         #expect(both.stdout.contains("DISAGREE: the URL opens the app on Android but not on iOS"), "\(both)")
 

@@ -32,11 +32,11 @@ struct AppFilesTests {
         #expect(read.problems.allSatisfy { $0.code == .lh706 } && read.problems.count == 6)
     }
 
-    @Test("App Clips get exact hosts only, in their own block")
+    @Test("the app lists the appclips: of its clip's exact hosts, in their own block")
     func appClips() throws {
         let config = try Fixtures.config(#"{"apps": [{"name": "A", "teamID": "ABCDE12345", "bundleID": "com.example.a"}], "aasa": {"appclips": ["ABCDE12345.com.example.a.Clip"]}, "sites": [{"hosts": ["a.example.com", "*.a.example.com"]}]}"#)
         let text = EntitlementsGenerator.fragment(for: ServedHosts(config: config), developer: false, source: "c")
-        #expect(text.contains("<!-- appclips: entries belong in the App Clip target's .entitlements -->\n\t<string>appclips:a.example.com</string>\n</array>"))
+        #expect(text.contains("<!-- appclips: the hosts whose AASA lists the App Clip ABCDE12345.com.example.a.Clip; Apple asks for them in the app's entitlements and the clip's alike -->\n\t<string>appclips:a.example.com</string>\n</array>"))
         #expect(!text.contains("appclips:*."))
     }
 

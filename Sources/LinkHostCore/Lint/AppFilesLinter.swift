@@ -63,9 +63,10 @@ public enum AppFilesLinter {
         }
     }
 
-    /// Whether `entries` claim `host`: the same name, or a wildcard covering an exact host.
-    private static func claimed(_ host: String, by entries: [EntitlementsFile.Domain]) -> Bool {
-        entries.contains { $0.host == host || (!host.hasPrefix("*.") && CallLinkHost.covers($0.host, host: host)) }
+    /// Whether `entries` claim `host`: the same name, or (unless `exactOnly`: `appclips:` takes no wildcard)
+    /// a wildcard covering an exact host.
+    private static func claimed(_ host: String, by entries: [EntitlementsFile.Domain], exactOnly: Bool = false) -> Bool {
+        entries.contains { $0.host == host || (!exactOnly && !host.hasPrefix("*.") && CallLinkHost.covers($0.host, host: host)) }
     }
 
     static func diagnostics(_ file: EntitlementsFile, config: Config, served: ServedHosts) -> [LintDiagnostic] {
@@ -74,13 +75,23 @@ public enum AppFilesLinter {
         if served.namesNoHost, !config.defaultSite.apps.isEmpty, applinks.isEmpty {
             found.append(LintDiagnostic(.lh702, .error, path: "apps", "the config serves iOS apps, but the entitlements have no applinks: entry, so iOS opens no link in the app"))
         }
+        if file.parentApplicationIdentifiers != nil {
+            found.append(LintDiagnostic(.lh719, .warning, path: AppClipEntitlements.parentKey, "names a parent app, which only an App Clip's entitlements do (Apple: \"Add it only to an App Clip target\"); this file is checked as \(served.app ?? "an iOS app")'s"))
+        }
         for entry in served.entries where !entry.site.apps.isEmpty {
             let where_ = entry.site.hosts.isEmpty ? ConfigReader.join(entry.site.sections.callLinks, "baseURL") : ConfigReader.join(entry.site.path, "hosts")
+            let clips = EntitlementsGenerator.clips(of: entry.site, app: served.app)
             for host in entry.hosts {
                 var services = ["applinks"]
                 if EntitlementsGenerator.sharesCredentials(entry.site, app: served.app) { services.append("webcredentials") }
-                for service in services where !claimed(host, by: file.domains.filter { $0.service == service }) {
-                    let consequence = service == "applinks" ? "so iOS never opens the app from its links" : "so iOS offers no shared web credentials for it"
+                if !clips.isEmpty, !host.hasPrefix("*.") { services.append("appclips") }
+                for service in services where !claimed(host, by: file.domains.filter { $0.service == service }, exactOnly: service == "appclips") {
+                    let consequence: String
+                    switch service {
+                    case "applinks": consequence = "so iOS never opens the app from its links"
+                    case "webcredentials": consequence = "so iOS offers no shared web credentials for it"
+                    default: consequence = "though its AASA lists the App Clip \(clips.joined(separator: ", ")): Apple asks for appclips: in the app's entitlements as in the clip's, and verifies both before it invokes the clip"
+                    }
                     found.append(LintDiagnostic(.lh702, .error, path: where_, "\(host) serves iOS apps, but the entitlements have no \(service):\(host), \(consequence)"))
                 }
             }
@@ -89,9 +100,16 @@ public enum AppFilesLinter {
         for domain in file.domains where domain.service != "activitycontinuation" {
             let servedHere = served.entries.contains { entry in
                 !entry.site.apps.isEmpty && entry.hosts.contains { $0 == domain.host || CallLinkHost.covers($0, host: domain.host) }
+                    && (domain.service != "appclips" || !EntitlementsGenerator.clips(of: entry.site, app: served.app).isEmpty)
             }
-            if !servedHere {
-                found.append(LintDiagnostic(.lh703, .warning, path: "\(EntitlementsGenerator.key)[\(domain.index)]", "\"\(domain.text)\" names a domain no site of the config serves \(served.app ?? "iOS apps") on (\(served.hosts.joined(separator: ", "))); iOS fetches its AASA from another server, or finds none"))
+            guard !servedHere else { continue }
+            let path = "\(EntitlementsGenerator.key)[\(domain.index)]"
+            if domain.service == "appclips" {
+                let hosts = EntitlementsGenerator.entries(for: served).appClips.map { $0.dropFirst("appclips:".count) }
+                let clipHosts = hosts.isEmpty ? "none does" : "those that do: " + hosts.joined(separator: ", ")
+                found.append(LintDiagnostic(.lh703, .warning, path: path, "\"\(domain.text)\" names a domain whose AASA lists no App Clip of \(served.app ?? "the config's iOS apps") (\(clipHosts)), so iOS invokes no clip there"))
+            } else {
+                found.append(LintDiagnostic(.lh703, .warning, path: path, "\"\(domain.text)\" names a domain no site of the config serves \(served.app ?? "iOS apps") on (\(served.hosts.joined(separator: ", "))); iOS fetches its AASA from another server, or finds none"))
             }
         }
         return found

@@ -24,6 +24,9 @@ public struct EntitlementsFile: Sendable {
     public let domains: [Domain]
     /// Problems of the file itself: LH701 for entries that cannot be read, LH706 for alternate modes.
     public let problems: [LintDiagnostic]
+    /// The value of `com.apple.developer.parent-application-identifiers` as written, nil when the file has
+    /// none: an App Clip's file must name its app there, an app's file must not (`AppClipEntitlements.parentKey`).
+    public let parentApplicationIdentifiers: PropertyList?
 
     /// Reads the file's bytes; a file that is not a property list is one LH701 error.
     public static func read(_ bytes: [UInt8]) -> Result<EntitlementsFile, LintDiagnostic> {
@@ -32,8 +35,9 @@ public struct EntitlementsFile: Sendable {
         case .failure(let problem): return .failure(problem)
         case .success(let read): plist = read
         }
+        let parents = plist[AppClipEntitlements.parentKey]
         guard let value = plist[EntitlementsGenerator.key] else {
-            return .success(EntitlementsFile(domains: [], problems: []))
+            return .success(EntitlementsFile(domains: [], problems: [], parentApplicationIdentifiers: parents))
         }
         guard case .array(let items) = value else {
             return .failure(LintDiagnostic(.lh701, .error, path: EntitlementsGenerator.key, "is not an array of service:domain strings"))
@@ -56,7 +60,7 @@ public struct EntitlementsFile: Sendable {
                 problems.append(problem.relocated(to: path))
             }
         }
-        return .success(EntitlementsFile(domains: domains, problems: problems))
+        return .success(EntitlementsFile(domains: domains, problems: problems, parentApplicationIdentifiers: parents))
     }
 
     /// A property-list file (or a `<key>…` fragment) read as a dictionary; anything else is one LH701 error.

@@ -64,6 +64,9 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     /// The app's files, continued: an app's App Clip (`apps[].appClipBundleID`) malformed, of another team,
     /// not the app's, or without the App Store ID its card banner should carry.
     case lh713 = "LH713", lh714 = "LH714", lh715 = "LH715", lh716 = "LH716"
+    /// The app's files, continued: an App Clip's entitlements without its parent app or naming another app,
+    /// and an app's entitlements naming a parent as a clip's do.
+    case lh717 = "LH717", lh718 = "LH718", lh719 = "LH719"
     /// The app's files, continued: one host claimed twice alike by verified filters of one activity.
     case lh708 = "LH708"
     /// The app's files, continued: a manifest of another package than `--app`.
@@ -77,7 +80,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         switch self {
         case .lh104, .lh106, .lh111, .lh112: return "error (config) / warning (AASA file)"
         case .lh105, .lh209: return "error, or warning when iOS still reads the value"
-        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh136, .lh305, .lh306, .lh307, .lh310, .lh403, .lh407, .lh408, .lh508, .lh511, .lh512, .lh602, .lh603, .lh606, .lh703, .lh705, .lh706, .lh708, .lh716, .lh127, .lh128: return "warning"
+        case .lh113, .lh201, .lh202, .lh205, .lh207, .lh208, .lh136, .lh305, .lh306, .lh307, .lh310, .lh403, .lh407, .lh408, .lh508, .lh511, .lh512, .lh602, .lh603, .lh606, .lh703, .lh705, .lh706, .lh708, .lh716, .lh127, .lh128, .lh719: return "warning"
         case .lh118: return "error, or warning for a host no public CA can reach"
         case .lh137: return "error, or warning for a wildcard of the operator's own sites while the list cannot be read"
         case .lh119: return "error, or warning when the folder is readable by others"
@@ -186,7 +189,7 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh605: return "A locale string or `direction` is malformed: not text, empty, or with a placeholder other than {appName}, {callId}, {callType}."
         case .lh606: return "The page template lacks an element ID that `/call.js` uses (`PageScriptContract`: actions, open-app, web-join, the stores, the in-app browser notice, …)."
         case .lh701: return "An app file given to `validate` (`--entitlements`, `--android-manifest`, `--info-plist`) cannot be read, is not well-formed XML, or not of its format; or a value in it cannot be resolved."
-        case .lh702: return "A host the config serves iOS apps on has no `applinks:` entry in the entitlements (or no `webcredentials:`/`appclips:` entry where the AASA lists them)."
+        case .lh702: return "A host the config serves iOS apps on has no `applinks:` entry in the entitlements (or no `webcredentials:`/`appclips:` entry where the AASA lists them: `appclips:` in the app's file as in its App Clip's, as Apple asks)."
         case .lh703: return "The entitlements claim a domain that no site of the config serves iOS apps on."
         case .lh704: return "A host or link template the config serves is not claimed by an App Links intent filter of the manifest (VIEW, DEFAULT, BROWSABLE, https, autoVerify)."
         case .lh705: return "An App Links intent filter of the manifest claims a host, or a path, on which the config serves no call link."
@@ -197,6 +200,9 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh713: return "An app's `appClipBundleID` is not a bundle ID."
         case .lh714: return "An app's `appClipBundleID` is written as another team's app ID (`OTHERTEAM.bundle.id`); an App Clip belongs to its app's team."
         case .lh715: return "An app's `appClipBundleID` does not start with the app's bundle ID and a dot, as Apple requires of an App Clip's identifier."
+        case .lh717: return "An App Clip's entitlements (`validate --entitlements FILE --app CLIP`) have no `com.apple.developer.parent-application-identifiers`, or it is not an array of exactly one app ID: Apple ties every App Clip to exactly one app with it."
+        case .lh718: return "An App Clip's `com.apple.developer.parent-application-identifiers` names another app than the clip's (the app whose `appClipBundleID` it is, or whose app ID the clip's ID extends with a dot and a name)."
+        case .lh719: return "An app's entitlements carry `com.apple.developer.parent-application-identifiers`, which Apple says to add only to an App Clip target (often the clip's file checked without `--app CLIP`)."
         case .lh716: return "An app with an App Clip has no `appStoreID`: the page's Smart App Banner names the clip without `app-id`, so devices that cannot run App Clips (iOS 13 and earlier, Screen Time, MDM) get no banner to the app."
         }
     }
@@ -303,6 +309,9 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh713: return "Copy the App Clip target's bundle identifier from Xcode, e.g. com.example.app.Clip."
         case .lh714: return "Write the clip's bundle ID alone (the app's teamID is its team), or move the clip to the app of its team."
         case .lh715: return "Use the bundle ID of this app's App Clip target: the app's bundle ID, a dot and a name (Xcode proposes .Clip)."
+        case .lh717: return "Add the key with one entry, the parent app's TEAMID.bundle.id (Xcode writes $(AppIdentifierPrefix)bundle.id); linkhost print entitlements --app CLIP writes it."
+        case .lh718: return "Name the clip's own app (linkhost print entitlements --app CLIP writes it), or give --app the clip this file belongs to."
+        case .lh719: return "Remove the key from the app's .entitlements; if the file is the clip's, check it with --app and the clip's ID."
         case .lh716: return "Set the app's appStoreID, so the banner carries app-id as Apple's example does."
         }
     }

@@ -24,7 +24,8 @@ struct LintCodeTests {
     @Test("the base inputs are clean: no diagnostic at all")
     func baseInputsAreClean() throws {
         for input in [LintCodeCase.base, .aasa(LintFixtures.aasa), .assetlinks(LintFixtures.assetlinks), .deployment([:], cdn: true),
-                      .entitlements(LintFixtures.entitlements), .androidManifest(LintFixtures.androidManifest), .infoPlist(LintFixtures.infoPlist)] {
+                      .entitlements(LintFixtures.entitlements), .androidManifest(LintFixtures.androidManifest), .infoPlist(LintFixtures.infoPlist),
+                      .appClipEntitlements(LintFixtures.clipEntitlements)] {
             let result = try LintFixtures.lint(input)
             #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.description))")
         }

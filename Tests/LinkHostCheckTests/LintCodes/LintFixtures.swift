@@ -24,6 +24,8 @@ enum LintInput: Sendable {
     case androidManifest(String, app: String? = nil)
     /// An iOS app's Info.plist, compared with the base config.
     case infoPlist(String)
+    /// An App Clip's .entitlements, compared with the base config whose app has the clip `LintFixtures.clipID`.
+    case appClipEntitlements(String)
 }
 
 /// A canned answer for the fake fetcher: a response, or a transport failure.
@@ -112,6 +114,22 @@ enum LintFixtures {
     </plist>
     """
 
+    /// The App Clip of the base config's app, when `appClipConfig` gives it one.
+    static let clipID = "QRSTU67890.com.acme.video.Clip"
+
+    /// A clean .entitlements of that clip: its host and its app.
+    static let clipEntitlements = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <plist version="1.0">
+    <dict>
+    \t<key>com.apple.developer.associated-domains</key>
+    \t<array><string>appclips:links.example.com</string></array>
+    \t<key>com.apple.developer.parent-application-identifiers</key>
+    \t<array><string>QRSTU67890.com.acme.video</string></array>
+    </dict>
+    </plist>
+    """
+
     /// A clean Info.plist for the base config: its scheme registered.
     static let infoPlist = """
     <?xml version="1.0" encoding="UTF-8"?>
@@ -158,6 +176,12 @@ enum LintFixtures {
     /// A few rules in the list's format: ICANN and private suffixes, a wildcard, an exception, a Unicode rule.
     static let publicSuffixes = "// ===BEGIN ICANN DOMAINS===\ncom\nuk\nco.uk\n*.ck\n!www.ck\ncn\n公司.cn\n// ===BEGIN PRIVATE DOMAINS===\ngithub.io\n"
 
+    /// `appConfig` with an App Clip for its app (`clipID`).
+    static func appClipConfig() throws -> Config {
+        try Fixtures.config(config.replacing("FOLDER", with: "/nonexistent").replacing(#""template": "#, with: #""baseURL": "https://links.example.com", "template": "#)
+            .replacing(#""urlScheme": "examplevideo" }"#, with: #""urlScheme": "examplevideo", "appClipBundleID": "com.acme.video.Clip" }"#))
+    }
+
     /// The files of the base config's folder.
     static let files = [
         // Every element /call.js uses (PageScriptContract), so the base is clean of LH606.
@@ -197,6 +221,10 @@ enum LintFixtures {
             return summarize(AppFilesLinter.lint(androidManifest: Array(text.utf8), source: "test", config: config, served: served).diagnostics)
         case .infoPlist(let text):
             return summarize(AppFilesLinter.lint(infoPlist: Array(text.utf8), source: "test", config: try appConfig()).diagnostics)
+        case .appClipEntitlements(let text):
+            let config = try appClipConfig()
+            let served = try ServedHosts(config: config).chosen([clipID], kind: .appClip, config: config)
+            return summarize(AppClipEntitlementsLinter.lint(entitlements: Array(text.utf8), source: "test", served: served).diagnostics)
         }
     }
 
