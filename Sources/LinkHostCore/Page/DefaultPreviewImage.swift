@@ -20,18 +20,19 @@ enum DefaultPreviewImage {
         let scale = 300.0 / 48.0
         let left = Double(width - 300) / 2, top = Double(height - 300) / 2
         func tile(_ x: Double, _ y: Double) -> (Double, Double) { ((x - left) / scale, (y - top) / scale) }
-        var scanlines: [UInt8] = []
-        scanlines.reserveCapacity((width + 1) * height)
-        for y in 0..<height {
-            scanlines.append(0)
-            for x in 0..<width {
+        // Every row starts with filter type 0 and is the accent colour (index 0) outside the tile, so only the
+        // tile's pixels are worked out: a snapshot draws this on every load, `match` and `validate` included.
+        var scanlines = [UInt8](repeating: 0, count: (width + 1) * height)
+        let columns = Int(left)..<Int(left) + 300, rows = Int(top)..<Int(top) + 300
+        for y in rows {
+            for x in columns {
                 let (u, v) = tile(Double(x) + 0.5, Double(y) + 0.5)
                 var index: UInt8 = 0
                 if inRoundedRect(u, v, 0, 0, 48, 48, radius: 12) {
                     index = inRoundedRect(u, v, 0.25, 0.25, 47.75, 47.75, radius: 11.75) ? 1 : 2
                     if inRoundedRect(u, v, 12, 13, 31, 35, radius: 4) || inLens(u, v) { index = 0 }
                 }
-                scanlines.append(index)
+                scanlines[y * (width + 1) + 1 + x] = index
             }
         }
         return PNGWriter.image(width: width, height: height, bitDepth: 8, palette: palette, scanlines: scanlines)
