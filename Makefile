@@ -68,10 +68,10 @@ run: release
 # the cooperative pool's two threads while it runs, and beside them the integration tests' awaits (a connection's
 # next step, a wait for a log line) waited for a thread past the server's own deadlines (a 408 after 10 s).
 # The suites that keep both cores busy for a minute or more (hundreds of sites loaded again and again, a fuzz
-# run, 40 MB snapshots, 25 tenants checked, an overload) run after the rest, so the socket tests' time limits
+# run, 40 MB snapshots, 25 tenants checked, 1,000 tenants' metrics, an overload) run after the rest, so the socket tests' time limits
 # measure linkhost, not a neighbour's load on a 2-core machine (with them, the renegotiation test: an openssl
 # session whose steps each wait for the last). Every test still runs, in one of the three passes.
-HEAVY_TESTS = ReloadMemoryTests|DerivedRulesFuzzTests|SignalStateTests|CheckFleetTests|HostileLoadTests|TLSRenegotiationTests
+HEAVY_TESTS = ReloadMemoryTests|FleetMetricsTests|DerivedRulesFuzzTests|SignalStateTests|CheckFleetTests|HostileLoadTests|TLSRenegotiationTests
 
 # The checks that need no build come first, each with a self-test that plants a violation in a copy and requires
 # the check to name it: every import declared in Package.swift (scripts/check-imports.py), and no blocking call

@@ -180,12 +180,16 @@ struct HardeningRoundFourServerTests {
         // One client behind the trusted proxy sends more than the site's whole burst on one connection.
         let client = try await server.connect(timeout: .seconds(10))
         var statuses: [Int: Int] = [:]
+        let started = ContinuousClock.now
         for _ in 0..<(BeaconWire.burst + 100) {
             let response = try await client.request("POST", BeaconWire.path + "?e=view&p=android",
                                               headers: [("Host", "two.example"), ("X-Forwarded-For", "203.0.113.5"), ("Sec-Fetch-Site", "same-origin")])
             statuses[response.status, default: 0] += 1
         }
-        #expect((statuses[204] ?? 0) < 100 && (statuses[429] ?? 0) > BeaconWire.burst - 100, "one address took \(statuses)")
+        // The share refills while the flood lasts (longer on a busy machine): its burst plus what the seconds the
+        // flood took earned, whole seconds rounded up; everything past that is refused.
+        let most = BeaconWire.perClientBurst + BeaconWire.perClientPerSecond * (Int((ContinuousClock.now - started).components.seconds) + 1)
+        #expect((statuses[204] ?? 0) <= most && (statuses[204] ?? 0) + (statuses[429] ?? 0) == BeaconWire.burst + 100, "one address took \(statuses), at most \(most)")
         // Shares are placed by a hash seeded anew in each process: a guest may share the flooder's (1 in 128);
         // of four other guests, at least three are counted.
         var counted = 0
