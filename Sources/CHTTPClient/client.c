@@ -2,6 +2,7 @@
 // system trust store. GnuTLS is already a runtime dependency of libmicrohttpd, so checking HTTPS adds
 // no library to the image (only ca-certificates for the trust store).
 #include "CHTTPClient.h"
+#include "trust.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -11,7 +12,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,21 +19,6 @@
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
-
-// Trust anchors loaded once and shared by the connections that use the same source (the system store, or
-// one CA file): loading the system store parses ~140 certificates (about 30 ms here), which every request
-// of a 1,000-host `check` paid five times a host. A loaded set serves new connections for `TRUST_LIFETIME_MS`,
-// so a long-running server (ACME) still sees an updated store; it is freed when its last connection closes.
-typedef struct lhc_trust {
-    gnutls_certificate_credentials_t credentials;
-    char *ca_file;                            // NULL for the system store
-    long long loaded_ms;
-    int users;                                // connections using it, plus one while it is the current set
-} lhc_trust;
-
-enum { TRUST_SLOTS = 4, TRUST_LIFETIME_MS = 60000 };
-static pthread_mutex_t trust_lock = PTHREAD_MUTEX_INITIALIZER;
-static lhc_trust *trust_current[TRUST_SLOTS];
 
 struct lhc_connection {
     int fd;
@@ -45,8 +30,8 @@ struct lhc_connection {
     char error[256];
 };
 
-// The monotonic clock in milliseconds: the deadline must not move with the wall clock.
-static long long now_ms(void) {
+// The monotonic clock in milliseconds: deadlines and trust ages must not move with the wall clock.
+long long lhc_now_ms(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
@@ -54,7 +39,7 @@ static long long now_ms(void) {
 
 // Milliseconds left before `deadline_ms`, 0 once it has passed.
 static int remaining_ms(long long deadline_ms) {
-    long long left = deadline_ms - now_ms();
+    long long left = deadline_ms - lhc_now_ms();
     return left <= 0 ? 0 : (left > 0x7fffffff ? 0x7fffffff : (int)left);
 }
 
@@ -200,72 +185,12 @@ static int wait_before_deadline(gnutls_transport_ptr_t pointer, unsigned int tim
     return ready;
 }
 
-// Drops one user of `trust`, freeing it with its last user; the caller holds `trust_lock`.
-static void trust_release_locked(lhc_trust *trust) {
-    if (trust == NULL || --trust->users > 0) return;
-    gnutls_certificate_free_credentials(trust->credentials);
-    free(trust->ca_file);
-    free(trust);
-}
-
-// The shared trust anchors of `ca_file` (NULL: the system store), loaded now when none are current or the
-// current ones are older than TRUST_LIFETIME_MS; NULL with `*loaded` the GnuTLS result when none load.
-static lhc_trust *trust_acquire(const char *ca_file, int *loaded) {
-    pthread_mutex_lock(&trust_lock);
-    int slot = -1, empty = -1;
-    for (int index = 0; index < TRUST_SLOTS; index++) {
-        lhc_trust *entry = trust_current[index];
-        if (entry == NULL) { if (empty < 0) empty = index; continue; }
-        if ((entry->ca_file == NULL) == (ca_file == NULL) && (ca_file == NULL || strcmp(entry->ca_file, ca_file) == 0)) slot = index;
-    }
-    lhc_trust *trust = slot >= 0 ? trust_current[slot] : NULL;
-    if (trust != NULL && now_ms() - trust->loaded_ms < TRUST_LIFETIME_MS) {
-        trust->users += 1;
-        *loaded = 1;
-        pthread_mutex_unlock(&trust_lock);
-        return trust;
-    }
-    lhc_trust *fresh = calloc(1, sizeof *fresh);
-    if (fresh == NULL || gnutls_certificate_allocate_credentials(&fresh->credentials) < 0) {
-        free(fresh);
-        *loaded = GNUTLS_E_MEMORY_ERROR;
-        pthread_mutex_unlock(&trust_lock);
-        return NULL;
-    }
-    *loaded = ca_file != NULL
-        ? gnutls_certificate_set_x509_trust_file(fresh->credentials, ca_file, GNUTLS_X509_FMT_PEM)
-        : gnutls_certificate_set_x509_system_trust(fresh->credentials);
-    fresh->ca_file = ca_file != NULL ? strdup(ca_file) : NULL;
-    fresh->loaded_ms = now_ms();
-    fresh->users = 1;
-    if (*loaded <= 0 || (ca_file != NULL && fresh->ca_file == NULL)) {
-        // Not kept: the next connection tries again, and reports the same failure if it persists.
-        trust_release_locked(fresh);
-        pthread_mutex_unlock(&trust_lock);
-        return NULL;
-    }
-    int place = slot >= 0 ? slot : empty >= 0 ? empty : 0;
-    trust_release_locked(trust_current[place]);
-    fresh->users += 1;
-    trust_current[place] = fresh;
-    pthread_mutex_unlock(&trust_lock);
-    return fresh;
-}
-
-// Gives back a connection's use of its trust anchors.
-static void trust_return(lhc_trust *trust) {
-    if (trust == NULL) return;
-    pthread_mutex_lock(&trust_lock);
-    trust_release_locked(trust);
-    pthread_mutex_unlock(&trust_lock);
-}
-
 // Sets up the client session: trust anchors, SNI, host-name verification, and runs the handshake.
 static int start_tls(lhc_connection *connection, const char *host, const char *ca_file,
                      int *failure, unsigned char *error, int capacity) {
     char message[512];
     int loaded = 0;
-    connection->trust = trust_acquire(ca_file, &loaded);
+    connection->trust = lhc_trust_acquire(ca_file, &loaded);
     if (connection->trust == NULL && loaded == GNUTLS_E_MEMORY_ERROR) {
         fail(failure, LHC_FAILURE_TLS, error, capacity, "cannot allocate TLS credentials");
         return -1;
@@ -330,7 +255,7 @@ lhc_connection *lhc_open(const char *host, const char *connect_host, int connect
     if (failure != NULL) *failure = LHC_FAILURE_NONE;
     copy_message("", error, error_capacity);
     if (timeout_ms <= 0) timeout_ms = 1;
-    long long deadline_ms = now_ms() + timeout_ms;
+    long long deadline_ms = lhc_now_ms() + timeout_ms;
     lhc_connection *connection = calloc(1, sizeof *connection);
     if (connection == NULL) {
         fail(failure, LHC_FAILURE_CONNECT, error, error_capacity, "out of memory");
@@ -441,7 +366,7 @@ void lhc_close(lhc_connection *connection) {
         gnutls_bye(connection->session, GNUTLS_SHUT_WR);
     }
     if (connection->session != NULL) gnutls_deinit(connection->session);
-    trust_return(connection->trust);
+    lhc_trust_return(connection->trust);
     if (connection->fd >= 0) close(connection->fd);
     free(connection);
 }
