@@ -178,6 +178,8 @@ struct CheckCommandTests {
         let differs = try await LinkHostCLI.run(["check", "--allow-http", origin.origin, "--cdn-url", stale.origin + "/a/v1/", "--format", "json"])
         #expect(differs.exitCode == 0, "a stale CDN copy is a warning: \(differs)")
         #expect(Self.codes(differs) == ["LH508"], "\(differs)")
+        // Where the copies differ, not only that they do: the app the CDN's copy lacks, and the key.
+        #expect(differs.stdout.contains("lacks ABCDE12345.com.example.video (applinks); they differ at applinks (missing)"), "\(differs)")
     }
 
     @Test("TLS: a self-signed certificate fails verification, and passes with --cacert")
