@@ -2,6 +2,7 @@
 // system trust store. GnuTLS is already a runtime dependency of libmicrohttpd, so checking HTTPS adds
 // no library to the image (only ca-certificates for the trust store).
 #include "CHTTPClient.h"
+#include "trust.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -22,15 +23,15 @@
 struct lhc_connection {
     int fd;
     gnutls_session_t session;                 // NULL for plain TCP
-    gnutls_certificate_credentials_t credentials;
+    lhc_trust *trust;                         // shared trust anchors, NULL until TLS starts
     int established;                          // the handshake completed, so close_notify may be sent
     long long deadline_ms;                    // monotonic time by which the whole exchange must be over
     int timed_out;                            // a read gave up at the deadline
     char error[256];
 };
 
-// The monotonic clock in milliseconds: the deadline must not move with the wall clock.
-static long long now_ms(void) {
+// The monotonic clock in milliseconds: deadlines and trust ages must not move with the wall clock.
+long long lhc_now_ms(void) {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
@@ -38,7 +39,7 @@ static long long now_ms(void) {
 
 // Milliseconds left before `deadline_ms`, 0 once it has passed.
 static int remaining_ms(long long deadline_ms) {
-    long long left = deadline_ms - now_ms();
+    long long left = deadline_ms - lhc_now_ms();
     return left <= 0 ? 0 : (left > 0x7fffffff ? 0x7fffffff : (int)left);
 }
 
@@ -188,14 +189,13 @@ static int wait_before_deadline(gnutls_transport_ptr_t pointer, unsigned int tim
 static int start_tls(lhc_connection *connection, const char *host, const char *ca_file,
                      int *failure, unsigned char *error, int capacity) {
     char message[512];
-    if (gnutls_certificate_allocate_credentials(&connection->credentials) < 0) {
+    int loaded = 0;
+    connection->trust = lhc_trust_acquire(ca_file, &loaded);
+    if (connection->trust == NULL && loaded == GNUTLS_E_MEMORY_ERROR) {
         fail(failure, LHC_FAILURE_TLS, error, capacity, "cannot allocate TLS credentials");
         return -1;
     }
-    int loaded = ca_file != NULL
-        ? gnutls_certificate_set_x509_trust_file(connection->credentials, ca_file, GNUTLS_X509_FMT_PEM)
-        : gnutls_certificate_set_x509_system_trust(connection->credentials);
-    if (loaded <= 0) {
+    if (connection->trust == NULL) {
         if (ca_file != NULL) {
             snprintf(message, sizeof message, "no CA certificate could be read from %s%s%s", ca_file,
                      loaded < 0 ? ": " : "", loaded < 0 ? gnutls_strerror(loaded) : "");
@@ -213,7 +213,7 @@ static int start_tls(lhc_connection *connection, const char *host, const char *c
         return -1;
     }
     gnutls_set_default_priority(connection->session);
-    gnutls_credentials_set(connection->session, GNUTLS_CRD_CERTIFICATE, connection->credentials);
+    gnutls_credentials_set(connection->session, GNUTLS_CRD_CERTIFICATE, connection->trust->credentials);
     if (!is_numeric_address(host)) {
         gnutls_server_name_set(connection->session, GNUTLS_NAME_DNS, host, strlen(host));
     }
@@ -255,7 +255,7 @@ lhc_connection *lhc_open(const char *host, const char *connect_host, int connect
     if (failure != NULL) *failure = LHC_FAILURE_NONE;
     copy_message("", error, error_capacity);
     if (timeout_ms <= 0) timeout_ms = 1;
-    long long deadline_ms = now_ms() + timeout_ms;
+    long long deadline_ms = lhc_now_ms() + timeout_ms;
     lhc_connection *connection = calloc(1, sizeof *connection);
     if (connection == NULL) {
         fail(failure, LHC_FAILURE_CONNECT, error, error_capacity, "out of memory");
@@ -366,7 +366,7 @@ void lhc_close(lhc_connection *connection) {
         gnutls_bye(connection->session, GNUTLS_SHUT_WR);
     }
     if (connection->session != NULL) gnutls_deinit(connection->session);
-    if (connection->credentials != NULL) gnutls_certificate_free_credentials(connection->credentials);
+    lhc_trust_return(connection->trust);
     if (connection->fd >= 0) close(connection->fd);
     free(connection);
 }

@@ -11,13 +11,22 @@ import Glibc
 package struct DeploymentCheckOptions: Sendable {
     /// The user agent of Apple's CDN fetcher, which some firewalls and bot filters treat differently.
     package static let appleUserAgent = "AASA-Bot/1.0.0"
+    /// The user agent Android's App Links verifier sends for assetlinks.json: AOSP's StatementService fetches
+    /// it with `HttpsURLConnection` and sets no `User-Agent` (`UrlFetcher.fetch`), so the request carries the
+    /// process's `http.agent`, which `RuntimeInit.getDefaultUserAgent` makes `Dalvik/<java.vm.version>
+    /// (Linux; U; Android <release>; <model> Build/<id>)`, ART's version being `2.1.0`
+    /// (`Runtime::GetVersion`). The release, model and build vary by device; a filter that blocks Dalvik
+    /// agents blocks verification on every one of them.
+    package static let androidUserAgent = "Dalvik/2.1.0 (Linux; U; Android 15; Pixel 9 Build/AP4A.250105.002)"
     /// Where Apple's CDN serves its copy of a domain's AASA; the host name is appended.
     package static let appleCDNBase = "https://app-site-association.cdn-apple.com/a/v1/"
 
     /// The deployment.
     package var origin: FetchOrigin
-    /// The `User-Agent` sent to the origin.
+    /// The `User-Agent` sent for the AASA (and Apple's CDN copy).
     package var userAgent: String
+    /// The `User-Agent` sent for assetlinks.json.
+    package var assetLinksUserAgent: String
     /// Whether to also fetch Apple's CDN copy and compare it.
     package var checkCDN: Bool
     /// The CDN prefix the host name is appended to (tests point it at a local server).
@@ -39,10 +48,12 @@ package struct DeploymentCheckOptions: Sendable {
     /// A certificate expiring sooner than this many days is a warning (LH512).
     package static let expiryWarningDays = 14
 
-    /// Makes options.
-    package init(origin: FetchOrigin, userAgent: String = appleUserAgent, checkCDN: Bool = false, cdnBase: String = appleCDNBase) {
+    /// Makes options; `userAgent` is sent for every file, nil sends each file's fetcher's (Apple's for the
+    /// AASA, Android's for assetlinks.json).
+    package init(origin: FetchOrigin, userAgent: String? = nil, checkCDN: Bool = false, cdnBase: String = appleCDNBase) {
         self.origin = origin
-        self.userAgent = userAgent
+        self.userAgent = userAgent ?? Self.appleUserAgent
+        self.assetLinksUserAgent = userAgent ?? Self.androidUserAgent
         self.checkCDN = checkCDN
         self.cdnBase = cdnBase
     }
@@ -50,30 +61,37 @@ package struct DeploymentCheckOptions: Sendable {
 
 /// Checks a live deployment the way Apple's and Google's fetchers see it.
 package enum DeploymentCheck {
-    /// Runs every check with `fetch` (the real client, or canned responses in tests).
-    package static func run(_ options: DeploymentCheckOptions, fetch: @escaping Fetcher) -> DeploymentReport {
-        var run = DeploymentCheckRun(options: options, fetch: fetch)
+    /// Runs every check with `fetch` (the real client, or canned responses in tests); `lint` is shared by
+    /// the hosts of one run, so files of one rule set are linted once.
+    package static func run(_ options: DeploymentCheckOptions, lint: ServedAASALint = ServedAASALint(), fetch: @escaping Fetcher) -> DeploymentReport {
+        var run = DeploymentCheckRun(options: options, fetch: fetch, lint: lint)
         run.checkAASA()
         if !run.unreachable { run.checkAssetLinks() }
         if options.checkCDN { run.checkCDN() }
         run.reportUnsent()
-        return DeploymentReport(target: options.origin.description, userAgent: options.userAgent, requests: run.records, diagnostics: run.diagnostics,
-                                certificate: run.certificate, unreachable: run.outage)
+        return DeploymentReport(target: options.origin.description, userAgent: options.userAgent, assetLinksUserAgent: options.assetLinksUserAgent,
+                                requests: run.records, diagnostics: run.diagnostics, certificate: run.certificate, unreachable: run.outage)
     }
+
+    /// How many hosts `check` has in flight at once: each is one connection at a time, and a fleet's hosts
+    /// are mostly waiting on the network (five requests of a few round trips each), so 16 keep a
+    /// thousand hosts within a minute while a linkhost in front of them sees at most 16 connections.
+    package static let width = 16
 
     /// Runs the checks of several hosts at the same time, at most `width` at once (each on a thread of
     /// Dispatch's, blocked on its socket), so a host that hangs costs its own timeout, not everyone's: with
     /// each host's `timeout`, all of them end within about ⌈count / width⌉ × timeout. The reports come back
-    /// in the order of `checks`.
-    package static func runAll(_ checks: [DeploymentCheckOptions], width: Int = 8, fetch: @escaping Fetcher) -> [DeploymentReport] {
+    /// in the order of `checks`, whatever order they finish in.
+    package static func runAll(_ checks: [DeploymentCheckOptions], width: Int = width, fetch: @escaping Fetcher) -> [DeploymentReport] {
         let results = ReportSlots(count: checks.count)
         let slots = DispatchSemaphore(value: max(1, width))
         let group = DispatchGroup()
         let queue = DispatchQueue(label: "linkhost.check", attributes: .concurrent)
+        let lint = ServedAASALint()
         for (index, options) in checks.enumerated() {
             slots.wait()
             queue.async(group: group) {
-                let report = run(options, fetch: fetch)
+                let report = run(options, lint: lint, fetch: fetch)
                 results.slots.withLock { $0[index] = report }
                 slots.signal()
             }
@@ -94,6 +112,8 @@ private final class ReportSlots: Sendable {
 struct DeploymentCheckRun {
     let options: DeploymentCheckOptions
     let fetch: Fetcher
+    /// The AASA lint shared by the hosts of the run.
+    let lint: ServedAASALint
     private(set) var records: [FetchRecord] = []
     private(set) var diagnostics: [LintDiagnostic] = []
     /// The origin could not be reached at all; further requests would only repeat the error.
@@ -103,6 +123,9 @@ struct DeploymentCheckRun {
     private(set) var outage = false
     /// The AASA bytes the origin served, to compare with the CDN's copy.
     private var originAASA: [UInt8]?
+    /// The AASA answered 404 on a host whose site the config gives no iOS app or clip: as meant, so there
+    /// is no copy for Apple's CDN to hold either.
+    private var aasaAbsentAsConfigured = false
     /// The certificate the origin presented over HTTPS.
     private(set) var certificate: CertificateFacts?
     /// What is left of the host's `options.timeout`: each request may take at most this (its deadline), and
@@ -112,9 +135,10 @@ struct DeploymentCheckRun {
     /// The requests not sent because `timeLeft` had run out, as `METHOD path-or-URL`.
     private var unsent: [String] = []
 
-    init(options: DeploymentCheckOptions, fetch: @escaping Fetcher) {
+    init(options: DeploymentCheckOptions, fetch: @escaping Fetcher, lint: ServedAASALint) {
         self.options = options
         self.fetch = fetch
+        self.lint = lint
         timeLeft = options.timeout
     }
 
@@ -183,11 +207,15 @@ struct DeploymentCheckRun {
         let path = Site.aasaPaths[0]
         guard let response = request("GET", path) else { return }
         checkCertificate(response)
+        if response.status == 404 || response.status == 410, options.expectations?.expectsNoAASA == true {
+            aasaAbsentAsConfigured = true
+            return
+        }
         guard expectOK(response, path, severity: .error) else { return }
         expectJSONType(response, path, severity: .error)
         originAASA = response.body
         compareWithConfig(response.body, expected: options.expectedAASA, path)
-        diagnostics += AASALinter.diagnostics(bytes: response.body).map { located($0, under: path) }
+        diagnostics += lint.diagnostics(bytes: response.body).map { located($0, under: path) }
         decideIOSApps(response.body, path)
         compareHead(with: response, path)
 
@@ -204,9 +232,12 @@ struct DeploymentCheckRun {
     /// `/.well-known/assetlinks.json`: 200, JSON, valid statements, same over HEAD.
     mutating func checkAssetLinks() {
         let path = Site.assetLinksPath
-        guard let response = request("GET", path) else { return }
+        let agent = options.assetLinksUserAgent
+        guard let response = request("GET", path, userAgent: agent) else { return }
         if response.status == 404 {
-            if let expectations = options.expectations, !expectations.androidApps.isEmpty {
+            if let expectations = options.expectations {
+                // A site without Android apps serves no assetlinks.json on purpose.
+                guard !expectations.androidApps.isEmpty else { return }
                 let packages = expectations.androidApps.map(\.packageName).joined(separator: ", ")
                 add(.lh510, .error, path, "answers 404, but the config gives \(expectations.siteName) the Android app\(expectations.androidApps.count == 1 ? "" : "s") \(packages): App Links cannot verify for \(expectations.androidApps.count == 1 ? "it" : "them")")
             } else {
@@ -219,15 +250,16 @@ struct DeploymentCheckRun {
         compareWithConfig(response.body, expected: options.expectedAssetLinks, path)
         diagnostics += AssetLinksLinter.diagnostics(bytes: response.body).map { located($0, under: path) }
         if let expectations = options.expectations, let statements = try? JSONParser.parse(response.body) {
-            for (app, missing) in expectations.unverifiedAndroidApps(in: statements) {
-                add(.lh514, .error, path, "does not verify \(app.packageName) of \(expectations.siteName): \(missing)")
+            for finding in expectations.androidFindings(assetLinks: statements, domain: options.origin.authority) {
+                add(finding.code, .error, path, finding.message)
             }
         }
-        compareHead(with: response, path)
+        compareHead(with: response, path, userAgent: agent)
     }
 
     /// Apple's CDN copy: fetched, without failure headers, and the same as the origin's.
     mutating func checkCDN() {
+        guard !aasaAbsentAsConfigured else { return }
         let url = options.cdnBase + options.origin.bareHost
         guard let origin = FetchOrigin(url: url), let split = try? SplitURL(url) else {
             add(.lh501, .error, url, "is not a URL the CDN can be fetched from")
@@ -248,7 +280,8 @@ struct DeploymentCheckRun {
         }
         guard let originAASA else { return }
         if response.body != originAASA {
-            add(.lh508, .warning, url, "Apple's CDN serves \(response.body.count) bytes that differ from the origin's \(originAASA.count); devices get the CDN's copy until it refreshes")
+            let where_ = CopyDifference.describe(copy: response.body, original: originAASA, originalName: "the origin's").map { ": " + $0 } ?? ""
+            add(.lh508, .warning, url, "Apple's CDN serves \(response.body.count) bytes that differ from the origin's \(originAASA.count)\(where_); devices get the CDN's copy until it refreshes")
         }
     }
 
@@ -285,31 +318,25 @@ struct DeploymentCheckRun {
 
     /// LH511 when the deployment serves another file than the config generates for the host's site: an old
     /// deploy, another server in front, or the wrong site for the host. A warning, naming where the two
-    /// differ: whether the difference matters to an app is decided by LH513/LH514.
+    /// differ: whether the difference matters to an app is decided by LH513–LH516.
     private mutating func compareWithConfig(_ served: [UInt8], expected: [UInt8]?, _ path: String) {
         guard let expected, served != expected else { return }
-        var where_ = ""
-        if let a = try? JSONParser.parse(served), let b = try? JSONParser.parse(expected) {
-            let paths = JSONDifference.paths(a, b)
-            where_ = paths.isEmpty ? "; the same JSON, written differently" : "; they differ at " + paths.joined(separator: ", ")
-        }
+        let where_ = CopyDifference.describe(copy: served, original: expected, originalName: "the config's").map { "; " + $0 } ?? ""
         add(.lh511, .warning, path, "differs from the file the config generates for this host (\(served.count) vs \(expected.count) bytes)\(where_): an older deploy, a proxy's copy, or the host served by another site")
     }
 
-    /// LH513 for each iOS app of the host's site that the live AASA would not open for one of the site's call links.
+    /// LH513 for each iOS app of the host's site that the live AASA would not open for a call link of one of
+    /// the site's templates, LH516 for each App Clip of the config it does not list.
     private mutating func decideIOSApps(_ served: [UInt8], _ path: String) {
         guard let expectations = options.expectations, let document = try? JSONParser.parse(served) else { return }
-        let matcher = AASAMatcher(document: document)
-        for app in expectations.iosApps {
-            let result = matcher.match(url: expectations.callLinkURL, appID: app, domain: options.origin.authority)
-            guard result.decision != .match else { continue }
-            add(.lh513, .error, path, "does not open \(app) of \(expectations.siteName) for its call link \(expectations.callLinkURL) (\(result.decision.rawValue)): iOS would show the page instead of the app")
+        for finding in expectations.iosFindings(aasa: document, domain: options.origin.authority) {
+            add(finding.code, .error, path, finding.message)
         }
     }
 
     /// HEAD must agree with GET: same status, Content-Type and length.
-    private mutating func compareHead(with get: FetchedResponse, _ path: String) {
-        guard let head = request("HEAD", path) else { return }
+    private mutating func compareHead(with get: FetchedResponse, _ path: String, userAgent: String? = nil) {
+        guard let head = request("HEAD", path, userAgent: userAgent) else { return }
         var differences: [String] = []
         if head.status != get.status { differences.append("status \(head.status) instead of \(get.status)") }
         if head.header("Content-Type") != get.header("Content-Type") {

@@ -60,8 +60,10 @@ package struct FetchRecord: Sendable, Equatable {
 package struct DeploymentReport: Sendable, Equatable {
     /// The origin checked.
     package let target: String
-    /// The user agent sent.
+    /// The user agent sent for the AASA (and Apple's CDN copy).
     package let userAgent: String
+    /// The user agent sent for assetlinks.json.
+    package let assetLinksUserAgent: String
     /// Every request, in order.
     package let requests: [FetchRecord]
     /// Every problem, in order found.
@@ -72,10 +74,11 @@ package struct DeploymentReport: Sendable, Equatable {
     package let unreachable: Bool
 
     /// Makes a report.
-    package init(target: String, userAgent: String, requests: [FetchRecord], diagnostics: [LintDiagnostic], certificate: CertificateFacts? = nil,
-                unreachable: Bool = false) {
+    package init(target: String, userAgent: String, assetLinksUserAgent: String? = nil, requests: [FetchRecord], diagnostics: [LintDiagnostic],
+                certificate: CertificateFacts? = nil, unreachable: Bool = false) {
         self.target = target
         self.userAgent = userAgent
+        self.assetLinksUserAgent = assetLinksUserAgent ?? userAgent
         self.requests = requests
         self.diagnostics = diagnostics
         self.certificate = certificate
@@ -110,7 +113,8 @@ package struct DeploymentReport: Sendable, Equatable {
     }
 
     private func humanText(certificateShownBefore earlier: String?) -> String {
-        var lines = ["Checking \(target) as \"\(userAgent)\""]
+        let agents = assetLinksUserAgent == userAgent ? "\"\(userAgent)\"" : "\"\(userAgent)\", assetlinks.json as \"\(assetLinksUserAgent)\""
+        var lines = ["Checking \(target) as \(agents)"]
         lines += requests.map { "  " + $0.line }
         if let earlier {
             lines.append("  certificate: the one shown for \(earlier)")
@@ -126,7 +130,7 @@ package struct DeploymentReport: Sendable, Equatable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `{"target", "userAgent", "passed", "requests": […], "diagnostics": [{"code", "severity", "path", "message"}]}`.
+    /// `{"target", "userAgent", "assetLinksUserAgent", "passed", "requests": […], "diagnostics": [{"code", "severity", "path", "message"}]}`.
     package var jsonText: String {
         JSONWriter.string(json, style: .pretty)
     }
@@ -141,6 +145,7 @@ package struct DeploymentReport: Sendable, Equatable {
         var object = JSONObject([
             JSONMember("target", .string(target)),
             JSONMember("userAgent", .string(userAgent)),
+            JSONMember("assetLinksUserAgent", .string(assetLinksUserAgent)),
             JSONMember("passed", .bool(passed)),
             JSONMember("requests", .array(requests.map(\.json))),
         ])

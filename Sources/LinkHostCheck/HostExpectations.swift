@@ -1,4 +1,3 @@
-import CallLinks
 import LinkHostCore
 import LinkHostJSON
 
@@ -14,26 +13,36 @@ package struct HostExpectations: Sendable, Equatable {
         package let fingerprints: [String]
     }
 
-    /// How diagnostics name the site: `site "meet.customer6.com" (sites[6])`.
+    /// How diagnostics name the site: `site "customer6" (sites[6])`, `the default site`.
     package let siteName: String
-    /// The iOS apps (`TEAM.bundle`) the AASA must open `callLinkURL` in.
+    /// The iOS apps (`TEAM.bundle`) the AASA must open every URL of `callLinkURLs` in.
     package let iosApps: [String]
-    /// A call link of the site on this host, in the site's canonical shape.
-    package let callLinkURL: String
-    /// The Android apps the assetlinks.json must verify.
+    /// The App Clips (`TEAM.bundle.Clip`) the AASA must list under `appclips`, as the config's AASA does.
+    package let appClips: [String]
+    /// One call link of each link template of the site on this host (both forms of a template with an
+    /// optional `{callType}` item), as a person taps them: every app must open each.
+    package let callLinkURLs: [String]
+    /// The Android apps the assetlinks.json must verify, and whose dynamic rules must let every URL of
+    /// `callLinkURLs` open the app.
     package let androidApps: [AndroidApp]
 
-    /// The expectations of the site that serves `host` (`authority` as the origin writes it); the call link
-    /// is built on `origin` (scheme and authority) so it is the URL a person taps.
-    package init(config: Config, host: String, origin: String) {
-        let site = config.site(forHost: host)
-        let index = config.sites.firstIndex(of: site) ?? 0
-        siteName = index == 0 ? "the default site" : "site \"\(site.hosts.first ?? "?")\" (sites[\(index - 1)])"
+    /// The expectations of `site` served on `origin` (scheme and authority), so the call links are the
+    /// URLs a person taps there.
+    package init(site: SiteConfig, origin: String) {
+        siteName = site.path.isEmpty ? "the default site" : "site \"\(site.label)\" (\(site.path))"
         iosApps = site.apps.map(\.appID)
-        let links = site.callLinks.links
-        callLinkURL = origin + links.canonicalPath(for: CallLink(callID: "linkhost-check", callType: links.defaultType))
+        appClips = site.aasa.appclips
+        callLinkURLs = site.servedCallLinkSamples.flatMap { $0 }.map { origin + $0 }
         androidApps = site.android.map { AndroidApp(packageName: $0.packageName, fingerprints: $0.sha256CertFingerprints) }
     }
+
+    /// The expectations of the site that serves `host` (`authority` as the origin writes it).
+    package init(config: Config, host: String, origin: String) {
+        self.init(site: config.site(forHost: host), origin: origin)
+    }
+
+    /// Whether the AASA answering 404 is what the config means: the site has no iOS app and no App Clip.
+    package var expectsNoAASA: Bool { iosApps.isEmpty && appClips.isEmpty }
 
     /// The apps of `androidApps` that `statements` (a served assetlinks.json, parsed) do not grant App Links
     /// with every listed fingerprint, each with what is missing.
@@ -51,35 +60,6 @@ package struct HostExpectations: Sendable, Equatable {
             guard let prints = granted[app.packageName] else { return (app, "no statement grants it App Links (delegate_permission/common.handle_all_urls)") }
             let missing = app.fingerprints.filter { !prints.contains($0.uppercased()) }
             return missing.isEmpty ? nil : (app, "its fingerprint\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") not listed")
-        }
-    }
-}
-
-/// Where two JSON documents differ, as JSON paths (`applinks.details[0].appIDs[1]`), at most `limit`.
-enum JSONDifference {
-    static func paths(_ served: JSONValue, _ expected: JSONValue, limit: Int = 5) -> [String] {
-        var found: [String] = []
-        collect(served, expected, path: "", into: &found, limit: limit)
-        return found
-    }
-
-    private static func collect(_ served: JSONValue, _ expected: JSONValue, path: String, into found: inout [String], limit: Int) {
-        guard found.count < limit, served != expected else { return }
-        switch (served, expected) {
-        case (.object(let a), .object(let b)):
-            for key in b.keys + a.keys.filter({ !b.keys.contains($0) }) {
-                let child = path.isEmpty ? key : path + "." + key
-                switch (a[key], b[key]) {
-                case (let x?, let y?): collect(x, y, path: child, into: &found, limit: limit)
-                case (nil, _?): if found.count < limit { found.append(child + " (missing)") }
-                case (_?, nil): if found.count < limit { found.append(child + " (not in the config's)") }
-                default: break
-                }
-            }
-        case (.array(let a), .array(let b)) where a.count == b.count:
-            for (index, pair) in zip(a, b).enumerated() { collect(pair.0, pair.1, path: path + "[\(index)]", into: &found, limit: limit) }
-        default:
-            found.append(path.isEmpty ? "the whole document" : path)
         }
     }
 }

@@ -22,30 +22,41 @@ enum CheckCommand: Command {
     Redirects are never followed. TLS certificates are verified against the system
     trust store, including the host name.
 
-    With --config, check decides for each app the config gives a host: the live AASA
-    must open every iOS app of the host's site for one of its call links (LH513), and
-    the live assetlinks.json must verify every Android app with every fingerprint the
-    config lists (LH514; a 404 there is an error, LH510) — each an error naming the
-    site and the app. A file that differs from the one the config generates but
-    changes no such decision is a warning naming where (LH511). Without a URL every
-    host of every site is checked (wildcard hosts are skipped; the default site's
+    With --config, check decides for each app the config gives a host, with the
+    platforms' matchers (Apple's on the AASA, AOSP's on the dynamic rules) on a call
+    link of every link template of the host's site: the live AASA must open each in
+    every iOS app (LH513) and list every App Clip under appclips (LH516); the live
+    assetlinks.json must verify every Android app with every fingerprint the config
+    lists (LH514; a 404 there is an error, LH510), and its dynamic rules must not keep
+    a call link out of an app (LH515) — each an error naming the site, the app and
+    the links. A file that differs from the one the config generates but changes no
+    such decision is a warning naming where (LH511). A site with no iOS app (and no
+    clip) whose AASA answers 404, or with no Android app whose assetlinks.json answers
+    404, passes: linkhost serves that 404 on purpose. Without a URL every host of
+    every site is checked (wildcard hosts are skipped; the default site's
     callLinks.baseURL stands for it when set).
 
-    Hosts are checked at the same time, at most 8 at once, each within its own
+    Hosts are checked at the same time, at most 16 at once, each within its own
     --timeout, so a host that hangs or trickles costs that and no one else's: N hosts
-    take about ceil(N / 8) x --timeout at most (plus linkhost's own work on the
+    take about ceil(N / 16) x --timeout at most (plus linkhost's own work on the
     answers, and name lookups, which the system resolver bounds). The report lists
     them in the order given, then one summary line.
 
     OPTIONS:
-      --user-agent UA     User-Agent to send (default: AASA-Bot/1.0.0, the agent of
-                          Apple's CDN fetcher, which firewalls sometimes block).
+      --user-agent UA     User-Agent to send for every file. Default: each file's
+                          fetcher's, which firewalls and bot filters sometimes block:
+                          AASA-Bot/1.0.0 (Apple's CDN) for the AASA and Apple's copy,
+                          Dalvik/2.1.0 (Linux; U; Android 15; Pixel 9 Build/AP4A.250105.002)
+                          (Android's verifier: the agent every Android device's
+                          StatementService sends, its version, model and build vary)
+                          for assetlinks.json.
       --config PATH       The config the deployment serves; compare its files, and give the
                           hosts to check when no URL is given.
       --cdn               Also fetch Apple's CDN copy from
                           https://app-site-association.cdn-apple.com/a/v1/HOST, report its
                           Apple-Failure-Reason and Apple-Failure-Details, and whether it
-                          differs from the origin's file.
+                          differs from the origin's file (LH508 names the apps and
+                          JSON paths where the copies differ).
       --cdn-url URL       Fetch the CDN copy from URL followed by HOST instead (testing).
       --allow-http        Accept a plain http:// URL, for local testing (devices need https).
       --cacert FILE       Trust the CA certificates of this PEM file instead of the system
@@ -61,7 +72,8 @@ enum CheckCommand: Command {
                           (an empty part matches any / keeps the request's): one origin or
                           replica behind a CDN, checked with the host's name, SNI and
                           certificate. May be given more than once; the first that fits wins.
-      --format FORMAT     human (default) or json: {"target", "userAgent", "passed",
+      --format FORMAT     human (default) or json: {"target", "userAgent",
+                          "assetLinksUserAgent", "passed",
                           "requests", "diagnostics": [{code, severity, path, message}]},
                           an array of them when several deployments are checked.
       -h, --help          Show this help.
@@ -86,8 +98,8 @@ enum CheckCommand: Command {
         let config = try arguments["--config"].map { path throws(UsageError) in try loadConfig(path, environment: environment) }
         let targets = arguments.positional.isEmpty ? try configTargets(config) : arguments.positional
         let origins = try targets.map { given throws(UsageError) in try origin(given, allowHTTP: arguments.has("--allow-http")) }
-        let userAgent = arguments["--user-agent"] ?? DeploymentCheckOptions.appleUserAgent
-        if userAgent.isEmpty || userAgent.contains(where: { $0 == "\r" || $0 == "\n" }) {
+        let userAgent = arguments["--user-agent"]
+        if let userAgent, userAgent.isEmpty || userAgent.contains(where: { $0 == "\r" || $0 == "\n" }) {
             throw UsageError(message: "--user-agent needs a value on one line", command: name)
         }
         if case .failure(let failure)? = arguments["--cacert"].map({ DocumentFile.bytes(at: $0) }) {
@@ -103,18 +115,14 @@ enum CheckCommand: Command {
         }
         let timeout = try arguments.integer("--timeout", in: 1...300, command: name) ?? 10
         let client = HTTPClient(timeoutSeconds: timeout, caFile: arguments["--cacert"], connectTo: connectTo)
+        let expected = config.map(CheckExpectedFiles.init)
         let checks = origins.map { origin in
             var options = DeploymentCheckOptions(
                 origin: origin, userAgent: userAgent, checkCDN: arguments.has("--cdn") || cdnBase != nil,
                 cdnBase: cdnBase ?? DeploymentCheckOptions.appleCDNBase
             )
             options.timeout = .seconds(timeout)
-            if let config {
-                let site = config.site(forHost: origin.authority)
-                options.expectedAASA = site.apps.isEmpty ? nil : AASAGenerator.bytes(for: site)
-                options.expectedAssetLinks = site.android.isEmpty ? nil : AssetLinksGenerator.bytes(for: site)
-                options.expectations = HostExpectations(config: config, host: origin.authority, origin: "\(origin.scheme)://\(origin.authority)")
-            }
+            expected?.fill(&options)
             return options
         }
         let reports = DeploymentCheck.runAll(checks, fetch: client.fetcher)

@@ -1,5 +1,6 @@
 // Test-only: a canned-response HTTP(S) server and a self-signed certificate, so `linkhost check` can be
 // tested against redirects, wrong types, broken JSON and untrusted certificates without any network.
+#define _GNU_SOURCE
 #include "CCheckSupport.h"
 
 #include <arpa/inet.h>
@@ -63,6 +64,30 @@ static void send_all(int fd, gnutls_session_t session, const unsigned char *byte
     }
 }
 
+// Appends `METHOD target\tUser-Agent` to the directory's `.requests` file, so a test can see what each
+// request carried (the agent `check` sends per file); an absent header is written as "-".
+static void log_request(struct lhcheck_server *server, const char *method, const char *target, const char *head) {
+    char agent[1024] = "-";
+    const char *line = strcasestr(head, "\r\nUser-Agent:");
+    if (line != NULL) {
+        line += strlen("\r\nUser-Agent:");
+        while (*line == ' ') line++;
+        size_t length = strcspn(line, "\r\n");
+        if (length >= sizeof agent) length = sizeof agent - 1;
+        memcpy(agent, line, length);
+        agent[length] = 0;
+    }
+    char path[1100];
+    snprintf(path, sizeof path, "%s/.requests", server->directory);
+    pthread_mutex_lock(&server->lock);
+    FILE *file = fopen(path, "a");
+    if (file != NULL) {
+        fprintf(file, "%s %s\t%s\n", method, target, agent);
+        fclose(file);
+    }
+    pthread_mutex_unlock(&server->lock);
+}
+
 // Reads the request head (up to the blank line) and answers it from the directory.
 static void serve_connection(struct lhcheck_server *server, int fd, gnutls_session_t session) {
     char head[16384];
@@ -78,6 +103,7 @@ static void serve_connection(struct lhcheck_server *server, int fd, gnutls_sessi
     }
     char method[16] = "", target[2048] = "";
     if (sscanf(head, "%15s %2047s", method, target) != 2) return;
+    log_request(server, method, target, head);
     char *query = strchr(target, '?');
     if (query != NULL) *query = 0;
     for (char *c = target; *c; c++) if (*c == '/') *c = '_';

@@ -86,14 +86,82 @@ struct CheckCommandTests {
         #expect(failed.stdout.contains("error LH505 /.well-known/apple-app-site-association: is served as \"text/plain\""), "\(failed)")
     }
 
-    @Test("the user agent is sent as given")
+    @Test("each file is fetched with its fetcher's user agent (Apple's CDN for the AASA, Android's verifier for assetlinks.json); --user-agent sends one for all")
     func userAgent() async throws {
-        // Only requests with the right agent would be answered by a filtering server; here the canned server
-        // answers anything, so the agent is checked in the report.
         let server = try CheckCannedServer(Self.deployment())
-        let run = try await LinkHostCLI.run(["check", "--allow-http", server.origin, "--user-agent", "Test-Agent/2", "--format", "json"])
-        #expect((run.json as? [String: Any])?["userAgent"] as? String == "Test-Agent/2", "\(run)")
+        let run = try await LinkHostCLI.run(["check", "--allow-http", server.origin, "--format", "json"])
         #expect(run.exitCode == 0, "\(run)")
+        let android = "Dalvik/2.1.0 (Linux; U; Android 15; Pixel 9 Build/AP4A.250105.002)"
+        let seen = server.requestLog
+        let aasa = seen.filter { $0.request.hasSuffix("apple-app-site-association") }
+        let assetLinks = seen.filter { $0.request.hasSuffix("/.well-known/assetlinks.json") }
+        #expect(aasa.count == 3 && aasa.allSatisfy { $0.userAgent == "AASA-Bot/1.0.0" }, "\(seen)")
+        #expect(assetLinks.map(\.request) == ["GET /.well-known/assetlinks.json", "HEAD /.well-known/assetlinks.json"] && assetLinks.allSatisfy { $0.userAgent == android }, "\(seen)")
+        #expect((run.json as? [String: Any])?["assetLinksUserAgent"] as? String == android, "\(run)")
+
+        let given = try CheckCannedServer(Self.deployment())
+        let overridden = try await LinkHostCLI.run(["check", "--allow-http", given.origin, "--user-agent", "Test-Agent/2", "--format", "json"])
+        #expect((overridden.json as? [String: Any])?["userAgent"] as? String == "Test-Agent/2", "\(overridden)")
+        #expect(given.requestLog.count == 5 && given.requestLog.allSatisfy { $0.userAgent == "Test-Agent/2" }, "\(given.requestLog)")
+        #expect(overridden.exitCode == 0, "\(overridden)")
+    }
+
+    /// A config with an App Clip and two link templates, its files as `linkhost print` makes them, and a
+    /// canned deployment of those files, byte for byte or (re-written) with an edit applied to one of them.
+    static func staleFile(aasa editAASA: ((inout [String: Any]) -> Void)? = nil, assetLinks editAssetLinks: ((inout [[String: Any]]) -> Void)? = nil) async throws -> (site: CheckSite, server: CheckCannedServer) {
+        let config = CheckSite.config
+            .replacingOccurrences(of: #""bundleID": "com.example.video" }"#, with: #""bundleID": "com.example.video", "appStoreID": "1234567890", "appClipBundleID": "com.example.video.Clip" }"#)
+            .replacingOccurrences(of: #""paths": ["call"]"#, with: #""links": ["/call/{callId}?type={callType}", "/join/{callType}:{callId}"], "defaultType": "default""#)
+            .replacingOccurrences(of: #""aasa": { "rules": [ { "path": "/call/admin", "exclude": true }, { "path": "/call/?*" } ] },"#, with: "")
+        let site = try CheckSite(config: config)
+        let printedAASA = try await LinkHostCLI.run(["print", "aasa", "--config", site.configPath])
+        let printedLinks = try await LinkHostCLI.run(["print", "assetlinks", "--config", site.configPath])
+        var aasa = try #require(try JSONSerialization.jsonObject(with: Data(printedAASA.stdout.utf8)) as? [String: Any], "\(printedAASA)")
+        var links = try #require(try JSONSerialization.jsonObject(with: Data(printedLinks.stdout.utf8)) as? [[String: Any]], "\(printedLinks)")
+        editAASA?(&aasa)
+        editAssetLinks?(&links)
+        let text = { (value: Any) in String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self) }
+        let server = try CheckCannedServer(Self.deployment([
+            "GET /.well-known/apple-app-site-association": CheckCannedServer.response("200 OK", type: "application/json", editAASA == nil ? printedAASA.stdout : try text(aasa)),
+            "GET /.well-known/assetlinks.json": CheckCannedServer.response("200 OK", type: "application/json", editAssetLinks == nil ? printedLinks.stdout : try text(links)),
+        ]))
+        return (site, server)
+    }
+
+    @Test("check --config: the config's own files pass; a live AASA without its App Clip (LH516), or whose rules keep the second template's links out (LH513), and live dynamic rules that exclude every /join/ link (LH515) fail with exit 1")
+    func staleFilesThatStopCallLinks() async throws {
+        let good = try await Self.staleFile()
+        let passed = try await LinkHostCLI.run(["check", "--allow-http", good.server.origin, "--config", good.site.configPath, "--format", "json"])
+        #expect(passed.exitCode == 0 && Self.codes(passed).isEmpty, "\(passed)")
+
+        let noClip = try await Self.staleFile(aasa: { $0.removeValue(forKey: "appclips") })
+        let clipRun = try await LinkHostCLI.run(["check", "--allow-http", noClip.server.origin, "--config", noClip.site.configPath])
+        #expect(clipRun.exitCode == 1, "\(clipRun)")
+        #expect(clipRun.stdout.contains("error LH516 /.well-known/apple-app-site-association: does not list the App Clip ABCDE12345.com.example.video.Clip of the default site"), "\(clipRun)")
+
+        let joinExcludedOnIOS = try await Self.staleFile(aasa: { aasa in
+            var applinks = aasa["applinks"] as? [String: Any] ?? [:]
+            var details = applinks["details"] as? [[String: Any]] ?? []
+            details[0]["components"] = [["/": "/join/*", "exclude": true]] + (details[0]["components"] as? [[String: Any]] ?? [])
+            applinks["details"] = details
+            aasa["applinks"] = applinks
+        })
+        let iOSRun = try await LinkHostCLI.run(["check", "--allow-http", joinExcludedOnIOS.server.origin, "--config", joinExcludedOnIOS.site.configPath])
+        #expect(iOSRun.exitCode == 1, "\(iOSRun)")
+        #expect(iOSRun.stdout.contains("error LH513") && iOSRun.stdout.contains("/join/default:a1b2c3d4 (exclude by details[0].components[0]"), "\(iOSRun)")
+
+        // A proxy's stale copy: the /join/ links excluded, everything else allowed.
+        let staleRules = try await Self.staleFile(assetLinks: { links in
+            var extensions = links[0]["relation_extensions"] as? [String: Any] ?? [:]
+            extensions["delegate_permission/common.handle_all_urls"] = ["dynamic_app_link_components": [["/": "/join/*", "exclude": true], ["/": "*"]]]
+            links[0]["relation_extensions"] = extensions
+        })
+        let androidRun = try await LinkHostCLI.run(["check", "--allow-http", staleRules.server.origin, "--config", staleRules.site.configPath])
+        #expect(androidRun.exitCode == 1, "\(androidRun)")
+        let line = androidRun.stdout.split(separator: "\n").first { $0.contains("error LH515") }.map(String.init) ?? ""
+        #expect(line.contains("/.well-known/assetlinks.json: has dynamic rules that keep com.example.video of the default site from its call link")
+                && line.contains("/join/default:a1b2c3d4 (exclude by dynamic_app_link_components[0] {\"/\":\"/join/*\",\"exclude\":true})")
+                && !line.contains("/call/"), "\(androidRun)")
     }
 
     @Test("Apple's CDN copy: failure headers and differences are reported")
@@ -110,6 +178,8 @@ struct CheckCommandTests {
         let differs = try await LinkHostCLI.run(["check", "--allow-http", origin.origin, "--cdn-url", stale.origin + "/a/v1/", "--format", "json"])
         #expect(differs.exitCode == 0, "a stale CDN copy is a warning: \(differs)")
         #expect(Self.codes(differs) == ["LH508"], "\(differs)")
+        // Where the copies differ, not only that they do: the app the CDN's copy lacks, and the key.
+        #expect(differs.stdout.contains("lacks ABCDE12345.com.example.video (applinks); they differ at applinks (missing)"), "\(differs)")
     }
 
     @Test("TLS: a self-signed certificate fails verification, and passes with --cacert")

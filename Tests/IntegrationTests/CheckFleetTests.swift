@@ -96,6 +96,33 @@ struct CheckFleetTests {
         #expect(reports.map { $0["passed"] as? Bool } == [false, true], "\(json.stdout)")
     }
 
+    @Test("an Android-only and an iOS-only tenant pass check --config: the 404 their site means is no finding, and linkhost's own dynamic rules raise no LH406")
+    func singlePlatformTenantsPass() async throws {
+        let site = try SiteFixture()
+        // Two fingerprints (upload key and Play signing), as a real tenant lists. A query-borne call ID, whose derived Android rules once held an empty pattern (LH406).
+        try site.writeConfigText("""
+        {"server": {"host": "127.0.0.1", "port": 0}, "static": {"root": "\(site.publicPath)"},
+         "apps": [{"name": "Default", "teamID": "DEFAULT123", "bundleID": "com.example.default"}],
+         "callLinks": {"links": ["/call/{callId}?type={callType}", "/j?id={callId}&type={callType}"], "template": "\(site.publicPath)/call.html"},
+         "sites": [{"hosts": ["android-only.test"], "apps": [],
+                    "android": [{"name": "Android only", "packageName": "com.android.only", "sha256CertFingerprints": ["\(CheckSite.fingerprints[0])", "\(CheckSite.fingerprints[1])"]}]},
+                   {"hosts": ["ios-only.test"], "android": [],
+                    "apps": [{"name": "iOS only", "teamID": "IOSONLY123", "bundleID": "com.ios.only"}]}]}
+        """)
+        let server = try await LinkHostProcess.start(site)
+        let run = try await LinkHostCLI.run(["check", "http://android-only.test", "http://ios-only.test", "--config", site.configPath, "--allow-http",
+                                             "--connect-to", "::127.0.0.1:\(server.port)", "--format", "json"], directory: site.directory)
+        let reports = try #require(run.json as? [[String: Any]], "\(run)")
+        let codes = reports.flatMap { ($0["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String } }
+        #expect(run.exitCode == 0, "\(run)")
+        #expect(reports.map { $0["passed"] as? Bool } == [true, true], "\(run.stdout)")
+        #expect(codes.isEmpty, "a healthy tenant of one platform has nothing to report: \(codes)")
+        // The files were fetched: the 404s are the server's answers, not requests left out.
+        let urls = reports.flatMap { ($0["requests"] as? [[String: Any]] ?? []).map { "\($0["method"] ?? "") \($0["url"] ?? "") \($0["status"] ?? "")" } }
+        #expect(urls.contains("GET http://android-only.test/.well-known/apple-app-site-association 404"), "\(urls)")
+        #expect(urls.contains("GET http://ios-only.test/.well-known/assetlinks.json 404"), "\(urls)")
+    }
+
     @Test("only silent hosts: exit 3, so an alert tells an outage from a broken deploy")
     func outageExitCode() async throws {
         let hung = try SilentListener()

@@ -90,6 +90,15 @@ final class CheckCannedServer: @unchecked Sendable {
     /// Requests answered so far.
     var requestCount: Int { Int(lhcheck_server_requests(server)) }
 
+    /// Each request received so far, `METHOD target`, with the `User-Agent` it carried ("-" without one).
+    var requestLog: [(request: String, userAgent: String)] {
+        let text = (try? String(contentsOfFile: folder + "/.requests", encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map { line in
+            let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        }
+    }
+
     deinit {
         lhcheck_server_stop(server)
         try? FileManager.default.removeItem(atPath: folder)

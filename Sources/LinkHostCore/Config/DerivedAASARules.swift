@@ -207,14 +207,16 @@ struct TemplateRules {
     }
 
     /// The Android block: exclusions, then the inclusion. Android matches a query item if any item of that
-    /// name matches, so an excluded value anywhere excludes, and a required `name=` (empty) is excluded
-    /// outright rather than by a whole-query pattern Android lacks.
+    /// name matches, so an excluded value anywhere excludes. A required item given empty and again with a
+    /// value (`?call_id=&call_id=abc`) is not excluded: only an empty pattern could say `name=`, which
+    /// Google's format calls malformed and AOSP's `DalComponentParser` refuses ("must be a non-empty
+    /// string"), so a device might keep no rule of the host at all; it is one of the repeated items iOS
+    /// excludes and Android cannot (`platformsReadAlike`, docs/derived-rules.md).
     var androidRules: [DynamicAppLinkRule] {
         var rules = pathExclusions(android: true).flatMap(Self.androidPaths).map { DynamicAppLinkRule(path: $0, exclude: true) }
         let paths = Self.androidPaths(includedPath)
-        var items = itemExclusions.map { DynamicAppLinkRule.QueryItem(name: $0.name, pattern: $0.pattern) }
+        let items = itemExclusions.map { DynamicAppLinkRule.QueryItem(name: $0.name, pattern: $0.pattern) }
         let required = template.queryItems.filter { $0.binding == .callID }.map { DynamicAppLinkRule.QueryItem(name: $0.name, pattern: "?*") }
-        items = required.map { .init(name: $0.name, pattern: "") } + items
         for item in items {
             rules += paths.map { DynamicAppLinkRule(path: $0, query: [item], exclude: true) }
         }

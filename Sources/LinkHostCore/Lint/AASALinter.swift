@@ -18,11 +18,12 @@ public enum AASALinter {
         case .success(let parsed): document = parsed
         case .failure(let problem): return [problem]
         }
-        var found: [LintDiagnostic] = []
-        if bytes.count > AASAGenerator.maximumSize {
-            found.append(LintDiagnostic(.lh110, .error, path: "", "the file is \(bytes.count) bytes, more than Apple's limit of \(AASAGenerator.maximumSize) bytes; Apple's CDN refuses it"))
-        }
-        return found + diagnostics(document: document) { $0.description }
+        return (bytes.count > AASAGenerator.maximumSize ? sizeDiagnostic(bytes.count) : []) + diagnostics(document: document) { $0.description }
+    }
+
+    /// LH110 for a file of `size` bytes, over Apple's limit.
+    static func sizeDiagnostic(_ size: Int) -> [LintDiagnostic] {
+        [LintDiagnostic(.lh110, .error, path: "", "the file is \(size) bytes, more than Apple's limit of \(AASAGenerator.maximumSize) bytes; Apple's CDN refuses it")]
     }
 
     /// The problems of a parsed document; `render` names a location (a config maps generated paths to its own).

@@ -55,6 +55,9 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
     case lh506 = "LH506", lh507 = "LH507", lh508 = "LH508", lh509 = "LH509", lh510 = "LH510"
     /// Live deployment, continued.
     case lh511 = "LH511", lh512 = "LH512", lh513 = "LH513", lh514 = "LH514"
+    /// Live deployment, continued: live dynamic rules that keep a call link out of an Android app, a live
+    /// AASA without the config's App Clip.
+    case lh515 = "LH515", lh516 = "LH516"
     /// The call page's locale files: tags, unknown keys, missing and malformed strings.
     case lh601 = "LH601", lh602 = "LH602", lh603 = "LH603", lh604 = "LH604", lh605 = "LH605", lh606 = "LH606"
     /// The app's files: unreadable, hosts or templates not claimed, claims the server does not serve, developer mode.
@@ -86,8 +89,9 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh119: return "error, or warning when the folder is readable by others"
         case .lh120, .lh141: return "warning"
         case .lh121: return "warning, or error with automatic HTTPS on (serve refuses such a config)"
-        case .lh503, .lh504, .lh505: return "error (warning for the legacy root /apple-app-site-association)"
-        case .lh510: return "error when the config gives the host an Android app, else warning"
+        case .lh503, .lh505: return "error (warning for the legacy root /apple-app-site-association)"
+        case .lh504: return "error (warning for the legacy root /apple-app-site-association; not reported for a 404 AASA on a host whose site `check --config` gives no iOS app or App Clip)"
+        case .lh510: return "error when the config gives the host an Android app, else warning (not reported with `check --config` when the host's site has no Android app)"
         case .lh404: return "error (config) / warning (assetlinks file)"
         case .lh405: return "error, or warning when no statement grants App Links"
         case .lh406: return "error, or warning for what Google does not document"
@@ -175,13 +179,15 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh505: return "An association file is not served as `Content-Type: application/json`."
         case .lh506: return "The root /apple-app-site-association differs from /.well-known/apple-app-site-association."
         case .lh507: return "A HEAD request answers differently from GET (status, Content-Type or Content-Length)."
-        case .lh508: return "Apple's CDN serves a different AASA than the origin."
+        case .lh508: return "Apple's CDN serves a different AASA than the origin; the message names the apps and App Clips one copy lists and the other does not, and the JSON paths where they differ."
         case .lh509: return "Apple's CDN could not fetch the AASA (Apple-Failure-Reason)."
         case .lh510: return "No /.well-known/assetlinks.json is served, so Android App Links cannot verify."
         case .lh511: return "A served association file differs from the one the config generates for the host's site (`check --config`)."
         case .lh512: return "The host's TLS certificate expires within 14 days."
-        case .lh513: return "The live AASA does not open an iOS app of the config for the site's call link on that host (`check --config`)."
+        case .lh513: return "The live AASA does not open an iOS app of the config for a call link of the site's link templates on that host (`check --config`)."
         case .lh514: return "The live assetlinks.json does not verify an Android app of the config with every fingerprint the config lists (`check --config`)."
+        case .lh515: return "The live assetlinks.json's dynamic rules keep a call link of the config out of an Android app: AOSP's matching excludes it or no rule matches, so Android 15+ shows the page (`check --config`)."
+        case .lh516: return "The live AASA does not list an App Clip of the config under `appclips.apps`, so iOS offers no App Clip card for the site's call links (`check --config`)."
         case .lh601: return "A locale file's name is not a language tag (BCP 47, e.g. `pt-BR.json`), two files name one tag, or `callLinks.defaultLocale` has no file."
         case .lh602: return "A locale file has a key that nothing reads: a string the page template does not use, or an unknown member."
         case .lh603: return "A locale file lacks a string the page template uses; the page shows the default locale's string there."
@@ -290,6 +296,8 @@ public enum LintCode: String, Sendable, CaseIterable, Comparable {
         case .lh511: return "Deploy the config (and reload), check that the host is listed in the right site, and that no proxy in front serves its own copy."
         case .lh513: return "Deploy the config's AASA to that host (and reload); if it is served, the app ID or the rules differ from the config: compare with `linkhost print aasa --host HOST`."
         case .lh514: return "Deploy the config's assetlinks.json to that host; if it is served, add the missing package or fingerprint (compare with `linkhost print assetlinks --host HOST`)."
+        case .lh515: return "Deploy the config's assetlinks.json to that host (a proxy or CDN may serve a stale copy); compare with `linkhost print assetlinks --host HOST` and try a link with `linkhost match URL --platform android --assetlinks FILE`."
+        case .lh516: return "Deploy the config's AASA to that host (and reload); compare with `linkhost print aasa --host HOST`, whose appclips.apps lists the clip."
         case .lh512: return "Renew it now: with linkhost's ACME look at its log and /healthz for the failing order; with certificate files, run the renewal and send SIGHUP."
         case .lh601: return "Name each file after its tag (language, optional script and region: de.json, pt-BR.json, zh-Hant.json), once, and ship one for the default locale."
         case .lh602: return "Fix the key's spelling to the template's {{t.name}}, or remove it; a locale file has only \"direction\" and \"strings\"."

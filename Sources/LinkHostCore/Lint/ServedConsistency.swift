@@ -23,9 +23,7 @@ enum ServedConsistency {
         let origin = origin(of: config)
         var found: [LintDiagnostic] = []
 
-        let links = config.callLinks.links
-        for (index, template) in links.templates.enumerated() {
-            let samples = samples(of: template, defaultType: links.defaultType).filter { isServedCallLink($0, links) }
+        for (index, samples) in config.servedCallLinkSamples.enumerated() {
             // One finding per cause (the deciding exclusion, or none) and set of URLs, naming every app it hits.
             var failures: [(rule: AASARuleReference?, urls: [String], apps: [String])] = []
             for app in config.appIDs {
@@ -128,10 +126,6 @@ enum ServedConsistency {
         return [bare, filled]
     }
 
-    /// Whether the server answers `sample` (path and query) with a call page, so it is fair to expect a match.
-    private static func isServedCallLink(_ sample: String, _ links: CallLinkMatcher) -> Bool {
-        links.match(pathAndQuery: sample) != nil
-    }
 
     /// The site's public origin, or a stand-in: the host is not what decides here, the path is.
     static func origin(of site: SiteConfig) -> String {
@@ -142,5 +136,17 @@ enum ServedConsistency {
 
     private static func quotedList(_ texts: [String]) -> String {
         texts.map { "\"\($0)\"" }.joined(separator: ", ")
+    }
+}
+
+extension SiteConfig {
+    /// Per link template, the samples of its call links (`ServedConsistency.samples`, path and query) that the
+    /// server answers with a call page, so it is fair to expect every app to open them: what `validate` checks
+    /// the generated AASA with, and `check --config` the live files.
+    package var servedCallLinkSamples: [[String]] {
+        let links = callLinks.links
+        return links.templates.map { template in
+            ServedConsistency.samples(of: template, defaultType: links.defaultType).filter { links.match(pathAndQuery: $0) != nil }
+        }
     }
 }

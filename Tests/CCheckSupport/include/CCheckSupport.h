@@ -11,7 +11,8 @@ typedef struct lhcheck_server lhcheck_server;
 /// with a file of `directory`: the request `METHOD /a/b?q` reads the file `METHOD_a_b` (every "/" of
 /// the path becomes "_", the query is ignored) and sends its bytes exactly as they are, so a test can
 /// write any status line, headers and framing. A HEAD request without its own file gets the GET
-/// file's bytes up to the end of the header. A request without a file gets a 404. One connection is
+/// file's bytes up to the end of the header. A request without a file gets a 404. Each request is logged
+/// as a line `METHOD target<TAB>User-Agent` ("-" without one) to the file `.requests` of `directory`. One connection is
 /// served at a time and closed after the response. With `cert_file` and `key_file` (PEM) the server
 /// speaks TLS; with NULL it speaks plain HTTP. Returns NULL if the server cannot start.
 lhcheck_server *lhcheck_server_start(const char *directory, const char *cert_file, const char *key_file, int *port);

@@ -268,6 +268,15 @@ extension LintCodeCase {
                      failing: .deployment(["GET /.well-known/assetlinks.json": .ok(LintFixtures.assetlinks.replacing(", \"\(LintFixtures.fingerprints[1])\"", with: "")),
                                            "HEAD /.well-known/assetlinks.json": .head(LintFixtures.assetlinks.replacing(", \"\(LintFixtures.fingerprints[1])\"", with: ""))], expectingApps: true),
                      passing: .deployment([:], expectingApps: true)),
+        LintCodeCase(.lh515, "served dynamic rules keep the config's call links out of its Android app",
+                     failing: .deployment(["GET /.well-known/assetlinks.json": .ok(LintFixtures.assetlinks(dynamicRules: #"[{"/": "/call/*", "exclude": true}, {"/": "*"}]"#)),
+                                           "HEAD /.well-known/assetlinks.json": .head(LintFixtures.assetlinks(dynamicRules: #"[{"/": "/call/*", "exclude": true}, {"/": "*"}]"#))], expectingApps: true),
+                     passing: .deployment(["GET /.well-known/assetlinks.json": .ok(LintFixtures.assetlinks(dynamicRules: #"[{"/": "/call/admin", "exclude": true}, {"/": "*"}]"#)),
+                                           "HEAD /.well-known/assetlinks.json": .head(LintFixtures.assetlinks(dynamicRules: #"[{"/": "/call/admin", "exclude": true}, {"/": "*"}]"#))], expectingApps: true)),
+        LintCodeCase(.lh516, "served AASA without the config's App Clip",
+                     failing: .deployment([:], expectingApps: true, appClip: "com.acme.video.Clip"),
+                     passing: .deployment(["GET /.well-known/apple-app-site-association": .ok(LintFixtures.aasaWithClip), "HEAD /.well-known/apple-app-site-association": .head(LintFixtures.aasaWithClip),
+                                           "GET /apple-app-site-association": .ok(LintFixtures.aasaWithClip)], expectingApps: true, appClip: "com.acme.video.Clip")),
         LintCodeCase(.lh510, "no assetlinks", failing: .deployment(["GET /.well-known/assetlinks.json": .response(FetchedResponse(status: 404))]), passing: .deployment([:])),
     ]
 }

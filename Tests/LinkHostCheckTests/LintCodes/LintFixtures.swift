@@ -15,8 +15,9 @@ enum LintInput: Sendable {
     /// An assetlinks.json document.
     case assetlinks(String)
     /// A deployment: the good canned deployment with some responses replaced, by `METHOD path` (or `CDN`).
-    /// With `expectingApps`, `check --config` on the base config: its apps must open and verify.
-    case deployment([String: CannedResponse], cdn: Bool = false, expectedAASA: String? = nil, now: Int? = nil, expectingApps: Bool = false)
+    /// With `expectingApps`, `check --config` on the base config: its apps must open and verify (and with
+    /// `appClip`, the app's App Clip bundle ID, be listed).
+    case deployment([String: CannedResponse], cdn: Bool = false, expectedAASA: String? = nil, now: Int? = nil, expectingApps: Bool = false, appClip: String? = nil)
     /// An iOS app's .entitlements, compared with the base config serving links.example.com.
     case entitlements(String)
     /// An Android app's AndroidManifest.xml, compared with the base config serving links.example.com; with
@@ -76,6 +77,9 @@ enum LintFixtures {
 
     /// A clean AASA: one app, call links only.
     static let aasa = #"{"applinks": {"details": [{"appIDs": ["QRSTU67890.com.acme.video"], "components": [{"/": "/call/*"}]}]}}"#
+
+    /// The clean AASA listing the app's App Clip `com.acme.video.Clip`.
+    static let aasaWithClip = #"{"applinks": {"details": [{"appIDs": ["QRSTU67890.com.acme.video"], "components": [{"/": "/call/*"}]}]}, "appclips": {"apps": ["QRSTU67890.com.acme.video.Clip"]}}"#
 
     /// A clean assetlinks.json: one app with two fingerprints.
     static let assetlinks = """
@@ -167,8 +171,10 @@ enum LintFixtures {
     """
 
     /// The base config with the host the app files are compared on.
-    static func appConfig() throws -> Config {
-        try Fixtures.config(config.replacing("FOLDER", with: "/nonexistent").replacing(#""template": "#, with: #""baseURL": "https://links.example.com", "template": "#))
+    static func appConfig(appClip: String? = nil) throws -> Config {
+        let clip = appClip.map { #""urlScheme": "examplevideo", "appStoreID": "1234567890", "appClipBundleID": "\#($0)""# } ?? #""urlScheme": "examplevideo""#
+        return try Fixtures.config(config.replacing("FOLDER", with: "/nonexistent").replacing(#""template": "#, with: #""baseURL": "https://links.example.com", "template": "#)
+            .replacing(#""urlScheme": "examplevideo""#, with: clip))
     }
 
     /// Where a case's files put a Public Suffix List of their own (`publicSuffixes`).
@@ -211,8 +217,8 @@ enum LintFixtures {
             return summarize(AASALinter.diagnostics(bytes: Array(text.utf8)))
         case .assetlinks(let text):
             return summarize(AssetLinksLinter.diagnostics(bytes: Array(text.utf8)))
-        case .deployment(let overrides, let cdn, let expected, let now, let expectingApps):
-            return summarize(deployment(overrides, cdn: cdn, expectedAASA: expected, now: now, expectingApps: expectingApps).diagnostics)
+        case .deployment(let overrides, let cdn, let expected, let now, let expectingApps, let appClip):
+            return summarize(deployment(overrides, cdn: cdn, expectedAASA: expected, now: now, expectingApps: expectingApps, appClip: appClip).diagnostics)
         case .entitlements(let text):
             return summarize(AppFilesLinter.lint(entitlements: Array(text.utf8), source: "test", config: try appConfig()).diagnostics)
         case .androidManifest(let text, let app):
@@ -230,7 +236,7 @@ enum LintFixtures {
 
     /// Runs the deployment check against the good canned deployment with `overrides`.
     static func deployment(_ overrides: [String: CannedResponse], cdn: Bool = false, expectedAASA: String? = nil, now: Int? = nil,
-                           expectingApps: Bool = false) -> DeploymentReport {
+                           expectingApps: Bool = false, appClip: String? = nil) -> DeploymentReport {
         var canned: [String: CannedResponse] = [
             "GET /.well-known/apple-app-site-association": .ok(aasa),
             "HEAD /.well-known/apple-app-site-association": .head(aasa),
@@ -244,7 +250,7 @@ enum LintFixtures {
         var options = DeploymentCheckOptions(origin: FetchOrigin(scheme: "https", host: "links.example.com", port: nil), checkCDN: cdn)
         options.expectedAASA = expectedAASA.map { Array($0.utf8) }
         options.now = now
-        if expectingApps, let config = try? appConfig() {
+        if expectingApps, let config = try? appConfig(appClip: appClip) {
             options.expectations = HostExpectations(config: config, host: "links.example.com", origin: "https://links.example.com")
         }
         return DeploymentCheck.run(options) { request in
