@@ -172,7 +172,8 @@ enum LintFixtures {
 
     /// The base config with the host the app files are compared on.
     static func appConfig(appClip: String? = nil) throws -> Config {
-        let clip = appClip.map { #""urlScheme": "examplevideo", "appStoreID": "1234567890", "appClipBundleID": "\#($0)""# } ?? #""urlScheme": "examplevideo""#
+        // The base config's app already has its App Store ID, which a clip's card banner needs (LH716).
+        let clip = appClip.map { #""urlScheme": "examplevideo", "appClipBundleID": "\#($0)""# } ?? #""urlScheme": "examplevideo""#
         return try Fixtures.config(config.replacing("FOLDER", with: "/nonexistent").replacing(#""template": "#, with: #""baseURL": "https://links.example.com", "template": "#)
             .replacing(#""urlScheme": "examplevideo""#, with: clip))
     }
@@ -184,8 +185,7 @@ enum LintFixtures {
 
     /// `appConfig` with an App Clip for its app (`clipID`).
     static func appClipConfig() throws -> Config {
-        try Fixtures.config(config.replacing("FOLDER", with: "/nonexistent").replacing(#""template": "#, with: #""baseURL": "https://links.example.com", "template": "#)
-            .replacing(#""urlScheme": "examplevideo" }"#, with: #""urlScheme": "examplevideo", "appClipBundleID": "com.acme.video.Clip" }"#))
+        try appConfig(appClip: "com.acme.video.Clip")
     }
 
     /// The files of the base config's folder.
