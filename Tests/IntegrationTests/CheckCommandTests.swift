@@ -110,9 +110,10 @@ struct CheckCommandTests {
     /// canned deployment of those files, byte for byte or (re-written) with an edit applied to one of them.
     static func staleFile(aasa editAASA: ((inout [String: Any]) -> Void)? = nil, assetLinks editAssetLinks: ((inout [[String: Any]]) -> Void)? = nil) async throws -> (site: CheckSite, server: CheckCannedServer) {
         let config = CheckSite.config
-            .replacingOccurrences(of: #""bundleID": "com.example.video" }"#, with: #""bundleID": "com.example.video", "appStoreID": "1234567890", "appClipBundleID": "com.example.video.Clip" }"#)
+            .replacingOccurrences(of: #""appStoreID": "1234567890" }"#, with: #""appStoreID": "1234567890", "appClipBundleID": "com.example.video.Clip" }"#)
             .replacingOccurrences(of: #""paths": ["call"]"#, with: #""links": ["/call/{callId}?type={callType}", "/join/{callType}:{callId}"], "defaultType": "default""#)
             .replacingOccurrences(of: #""aasa": { "rules": [ { "path": "/call/admin", "exclude": true }, { "path": "/call/?*" } ] },"#, with: "")
+        #expect(config.contains("appClipBundleID"), "the fixture's app lost its App Clip: \(config)")
         let site = try CheckSite(config: config)
         let printedAASA = try await LinkHostCLI.run(["print", "aasa", "--config", site.configPath])
         let printedLinks = try await LinkHostCLI.run(["print", "assetlinks", "--config", site.configPath])
