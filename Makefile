@@ -51,9 +51,14 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 
 # The binary, public/ and deploy/ in one archive, for a server with the runtime libraries and no Swift
-# (README.md, "A VPS with systemd, with automatic HTTPS").
+# (README.md, "A VPS with systemd, with automatic HTTPS"). Every file is root's (0:0) whoever builds it: the
+# recipe unpacks as root, and tar -x as root keeps the owners an archive names. PACKAGE_BINARY, PACKAGE_FROM
+# (the folder holding public/ and deploy/) and PACKAGE_OUT let PackageArchiveTests pack other files.
+PACKAGE_BINARY ?= .build/release/linkhost
+PACKAGE_FROM ?= $(CURDIR)
+PACKAGE_OUT ?= .build/linkhost.tar.gz
 package: release
-	tar -czf .build/linkhost.tar.gz -C .build/release linkhost -C $(CURDIR) public deploy
+	tar --owner=0 --group=0 --numeric-owner -czf $(PACKAGE_OUT) -C $(dir $(PACKAGE_BINARY)) $(notdir $(PACKAGE_BINARY)) -C $(PACKAGE_FROM) public deploy
 
 # Serves the default config on :8080 (override: make run CONFIG=path ARGS="--port 9000").
 run: release
