@@ -14,7 +14,8 @@ deps:
 		$(APT) update -qq && $(APT) install -y -qq --no-install-recommends libmicrohttpd-dev libqrencode-dev pkg-config >/dev/null; \
 	fi
 
-# Test tools: zbarimg decodes QR codes, openssl and curl make and test HTTPS, prometheus_client parses /metrics;
+# Test tools: zbarimg decodes QR codes, openssl and curl make and test HTTPS, prometheus_client parses /metrics,
+# jsonschema checks configs against config/linkhost.schema.json as editors do (scripts/schema-check.py);
 # nginx and Varnish are the shared caches, Chromium the browser, uap-core's corpus the real User-Agents of the
 # call-page cache tests; pebble and pebble-challtestsrv the ACME CA and mock DNS of the automatic-HTTPS tests;
 # systemd-socket-activate (Debian's systemd) passes sockets the way a .socket unit does; rsvg-convert
@@ -41,6 +42,7 @@ test-deps: deps
 		[ $$status = 0 ] || exit $$status; \
 	fi
 	@python3 -c "import prometheus_client" 2>/dev/null || python3 -m pip install -q prometheus_client 2>/dev/null || python3 -m pip install -q --break-system-packages prometheus_client
+	@python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install -q jsonschema 2>/dev/null || python3 -m pip install -q --break-system-packages jsonschema
 
 build: deps
 	$(SWIFT) build
