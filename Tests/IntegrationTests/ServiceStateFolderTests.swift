@@ -22,9 +22,6 @@ struct ServiceStateFolderTests {
     /// The store's subfolder for Let's Encrypt's directory, as the service made it.
     private static let caFolder = "acme-v02.api.letsencrypt.org-directory"
 
-    /// Root, and a mount namespace of one's own (`unshare --mount`).
-    private static var canUnshareMounts: Bool { getuid() == 0 && (try? runTool("unshare", ["--mount", "true"]).status) == 0 }
-
     /// Runs `setup` and then `linkhost ARGUMENTS` as root in a mount namespace whose /var/lib and /srv are empty
     /// tmpfs folders; /srv/linkhost holds public/ as the recipe's tarball does (the unit's WorkingDirectory=).
     private func inNamespace(_ setup: String, _ arguments: [String]) async throws -> Termination {
@@ -60,7 +57,7 @@ struct ServiceStateFolderTests {
         """
 
     @Test("the shipped unit's started service (DynamicUser=yes, the folder another user's, 0700): valid as root; without the unit, no chown to root is advised",
-          skipsOutsideCI(unless: canUnshareMounts, "needs root and unshare --mount"))
+          skipsOutsideCI(unless: canUnshareMounts(), "needs root and unshare --mount"))
     func startedDynamicUserService() async throws {
         let site = try SiteFixture()
         let started = try await inNamespace(Self.startedService, ["validate"] + (try unitFiles(site)))
@@ -84,7 +81,7 @@ struct ServiceStateFolderTests {
     }
 
     @Test("User=NAME: a folder outside StateDirectory= is judged for that user, and the advice names that user; DynamicUser=yes cannot own such a folder",
-          skipsOutsideCI(unless: canUnshareMounts, "needs root and unshare --mount"))
+          skipsOutsideCI(unless: canUnshareMounts(), "needs root and unshare --mount"))
     func namedAndDynamicUsersOutsideStateDirectory() async throws {
         let site = try SiteFixture()
         let nobody = try await runTool("id", ["-u", "nobody"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -101,3 +98,6 @@ struct ServiceStateFolderTests {
         #expect(dynamic.status == 2 && dynamic.stderr.contains("\"/srv/acme\" is not a StateDirectory= of") && dynamic.stderr.contains("DynamicUser=yes"), "\(dynamic)")
     }
 }
+
+/// Root, and a mount namespace of one's own (`unshare --mount`).
+private func canUnshareMounts() -> Bool { getuid() == 0 && (try? runTool("unshare", ["--mount", "true"]).status) == 0 }
