@@ -10,6 +10,7 @@ import LinkHostFiles
 /// another user than the shell's, and that is right: it is judged for the service's user, and no advice hands
 /// it to the shell's user (which would stop renewals).
 enum ServiceStateFolder {
+    /// The key every finding names.
     static let path = "server.tls.acme.stateDirectory"
 
     /// What keeps `service` from keeping its keys in `folder`, or nil.
