@@ -19,7 +19,8 @@ deps:
 		$(APT) update -qq && $(APT) install -y -qq --no-install-recommends publicsuffix >/dev/null; \
 	fi
 
-# Test tools: zbarimg decodes QR codes, openssl and curl make and test HTTPS, prometheus_client parses /metrics;
+# Test tools: zbarimg decodes QR codes, openssl and curl make and test HTTPS, prometheus_client parses /metrics,
+# jsonschema checks configs against config/linkhost.schema.json as editors do (scripts/schema-check.py);
 # nginx and Varnish are the shared caches, Chromium the browser, uap-core's corpus the real User-Agents of the
 # call-page cache tests; pebble and pebble-challtestsrv the ACME CA and mock DNS of the automatic-HTTPS tests;
 # systemd-socket-activate (Debian's systemd) passes sockets the way a .socket unit does; rsvg-convert
@@ -46,6 +47,7 @@ test-deps: deps
 		[ $$status = 0 ] || exit $$status; \
 	fi
 	@python3 -c "import prometheus_client" 2>/dev/null || python3 -m pip install -q prometheus_client 2>/dev/null || python3 -m pip install -q --break-system-packages prometheus_client
+	@python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install -q jsonschema 2>/dev/null || python3 -m pip install -q --break-system-packages jsonschema
 
 build: deps
 	$(SWIFT) build
@@ -56,9 +58,14 @@ release: deps
 	$(SWIFT) build -c release --static-swift-stdlib
 
 # The binary, public/ and deploy/ in one archive, for a server with the runtime libraries and no Swift
-# (README.md, "A VPS with systemd, with automatic HTTPS").
+# (README.md, "A VPS with systemd, with automatic HTTPS"). Every file is root's (0:0) whoever builds it: the
+# recipe unpacks as root, and tar -x as root keeps the owners an archive names. PACKAGE_BINARY, PACKAGE_FROM
+# (the folder holding public/ and deploy/) and PACKAGE_OUT let PackageArchiveTests pack other files.
+PACKAGE_BINARY ?= .build/release/linkhost
+PACKAGE_FROM ?= $(CURDIR)
+PACKAGE_OUT ?= .build/linkhost.tar.gz
 package: release
-	tar -czf .build/linkhost.tar.gz -C .build/release linkhost -C $(CURDIR) public deploy
+	tar --owner=0 --group=0 --numeric-owner -czf $(PACKAGE_OUT) -C $(dir $(PACKAGE_BINARY)) $(notdir $(PACKAGE_BINARY)) -C $(PACKAGE_FROM) public deploy
 
 # Serves the default config on :8080 (override: make run CONFIG=path ARGS="--port 9000").
 run: release

@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -43,6 +45,18 @@ long cfs_directory_names(const char *path, char *names, size_t capacity, size_t 
 int cfs_working_directory(void) { return AT_FDCWD; }
 
 unsigned int cfs_effective_user(void) { return (unsigned int)geteuid(); }
+
+long long cfs_user_id(const char *name) {
+    long size = sysconf(_SC_GETPW_R_SIZE_MAX);
+    if (size < 1024) size = 16384;
+    char *buffer = malloc((size_t)size);
+    if (buffer == NULL) return -1;
+    struct passwd entry;
+    struct passwd *found = NULL;
+    long long uid = getpwnam_r(name, &entry, buffer, (size_t)size, &found) == 0 && found != NULL ? (long long)found->pw_uid : -1;
+    free(buffer);
+    return uid;
+}
 
 static void describe(const struct stat *status, struct cfs_file_facts *facts) {
     mode_t type = status->st_mode & S_IFMT;

@@ -24,34 +24,37 @@ package final class TrustedFolder {
     package let path: String
     /// The open folder; closed when this object goes away.
     package let descriptor: Int32
+    /// The user the folder must belong to: the one linkhost runs as (or, for `validate --env-file`, will run as).
+    package let user: UInt32
 
-    private init(path: String, descriptor: Int32) {
+    private init(path: String, descriptor: Int32, user: UInt32) {
         self.path = path
         self.descriptor = descriptor
+        self.user = user
     }
 
     deinit { close(descriptor) }
 
     /// Opens the folder at `path` (creating missing folders with mode 0700 when `create` is set), following
     /// the symbolic links its path holds (the operator wrote the path), then checks the folder and every
-    /// folder above it.
-    package static func open(_ path: String, create: Bool) throws(Problem) -> TrustedFolder {
+    /// folder above it as `user`'s (by default the one this process runs as).
+    package static func open(_ path: String, create: Bool, user: UInt32 = cfs_effective_user()) throws(Problem) -> TrustedFolder {
         if create { try makeFolders(path) }
         let descriptor = cfs_open_folder(cfs_working_directory(), path, 0, 1)
         guard descriptor >= 0 else {
             let why = errno == ENOTDIR ? "is not a folder" : "cannot be opened (\(reason()))"
             throw Problem(description: "\(path) \(why)")
         }
-        let folder = TrustedFolder(path: path, descriptor: descriptor)
+        let folder = TrustedFolder(path: path, descriptor: descriptor, user: user)
         try folder.checkOwnership(what: "the folder \(path)")
-        try checkAncestors(of: FileSystem.resolvingSymlinks(path), below: path)
+        try checkAncestors(of: FileSystem.resolvingSymlinks(path), below: path, user: user)
         return folder
     }
 
     /// Checks the folders above `path`, which does not exist yet, as `open` will once it is created:
-    /// `existingAncestor` (the nearest one that exists) and every folder above it.
-    package static func checkAncestors(ofMissing path: String, existingAncestor: String) throws(Problem) {
-        try checkAncestors(of: FileSystem.resolvingSymlinks(existingAncestor) + "/-", below: path)
+    /// `existingAncestor` (the nearest one that exists) and every folder above it, as `user`'s.
+    package static func checkAncestors(ofMissing path: String, existingAncestor: String, user: UInt32 = cfs_effective_user()) throws(Problem) {
+        try checkAncestors(of: FileSystem.resolvingSymlinks(existingAncestor) + "/-", below: path, user: user)
     }
 
     /// Opens the subfolder `name` (creating it with mode 0700 when `create` is set and it is missing), never
@@ -66,7 +69,7 @@ package final class TrustedFolder {
             }
             throw Problem(description: "\(shown) cannot be opened (\(Self.reason()))")
         }
-        let folder = TrustedFolder(path: shown, descriptor: opened)
+        let folder = TrustedFolder(path: shown, descriptor: opened, user: user)
         try folder.checkOwnership(what: "the folder \(shown)", acceptingRoot: acceptingRoot)
         return folder
     }
@@ -139,11 +142,10 @@ package final class TrustedFolder {
         return opened
     }
 
-    /// The folder belongs to this process's user and no one else may write to it.
+    /// The folder belongs to `user` and no one else may write to it.
     private func checkOwnership(what: String, acceptingRoot: Bool = false) throws(Problem) {
         var facts = cfs_file_facts()
         guard cfs_descriptor_facts(descriptor, &facts) == 0 else { throw Problem(description: "\(what) cannot be checked (\(Self.reason()))") }
-        let user = cfs_effective_user()
         if facts.owner != user && !(acceptingRoot && facts.owner == 0) {
             throw Problem(description: "\(what) belongs to user \(facts.owner), not to user \(user) that linkhost runs as, so its owner could plant links that hand over the private keys: chown \(user) \(path) && chmod 700 \(path)")
         }
@@ -152,10 +154,9 @@ package final class TrustedFolder {
         }
     }
 
-    /// Every folder above `resolved` (which has no links left) belongs to root or this user and is writable by
+    /// Every folder above `resolved` (which has no links left) belongs to root or `user` and is writable by
     /// no one else unless sticky.
-    private static func checkAncestors(of resolved: String, below shown: String) throws(Problem) {
-        let user = cfs_effective_user()
+    private static func checkAncestors(of resolved: String, below shown: String, user: UInt32) throws(Problem) {
         var ancestor = resolved
         while let slash = ancestor.lastIndex(of: "/"), ancestor != "/" {
             ancestor = slash == ancestor.startIndex ? "/" : String(ancestor[..<slash])

@@ -35,7 +35,7 @@ final class Service: Sendable {
         let activated = try ActivatedSockets.take(for: config.server)
         let sockets = activated.publicSockets
         // The HTTP listener and stored ACME certificates first, so HTTPS has them from its first handshake.
-        let automaticHTTPS = try AutomaticHTTPS.start(snapshot: snapshot, metrics: metrics, accessLog: accessLog, listeningSocket: activated.httpSocket)
+        let automaticHTTPS = try AutomaticHTTPS.start(snapshot: snapshot, tls: tls, metrics: metrics, accessLog: accessLog, listeningSocket: activated.httpSocket)
         let automaticTLS = config.server.acme != nil
         var servers: [Server] = []
         if sockets.isEmpty {
@@ -77,7 +77,7 @@ final class Service: Sendable {
             if let metricsServer, let settings = Self.metricsSettings(snapshot.config) {
                 try metricsServer.install(snapshot, tls: nil, settings: settings)
             }
-            automaticHTTPS?.install(snapshot)
+            automaticHTTPS?.install(snapshot, tls: tls)
             return true
         }
     }

@@ -15,6 +15,15 @@ protocol Command: SendableMetatype {
     static var help: String { get }
     /// Runs with the words after the command name; returns the exit code.
     static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32
+    /// Runs as `run(_:environment:)`, knowing who the service runs as when `--env-file` read a unit.
+    static func run(_ words: ArraySlice<String>, environment: [String: String], account: ServiceAccount?) throws -> Int32
+}
+
+extension Command {
+    /// Most commands need no service account.
+    static func run(_ words: ArraySlice<String>, environment: [String: String], account: ServiceAccount?) throws -> Int32 {
+        try run(words, environment: environment)
+    }
 }
 
 /// A URL on this machine's running server for `path`, as serve would listen under `config`: $LINKHOST_PORT, else

@@ -54,8 +54,8 @@ enum CommandLineTool {
             words = words.dropFirst()
         }
         do {
-            let (rest, unitEnvironment) = try EnvironmentFile.apply(words, to: environment, command: command.name)
-            return try command.run(rest, unitEnvironment)
+            let unit = try EnvironmentFile.apply(words, to: environment, command: command.name)
+            return try command.run(unit.words, unit.environment, unit.account)
         } catch let error as UsageError {
             StandardStreams.error("linkhost \(error.command): \(error.message)\nRun 'linkhost \(error.command) --help' for usage.\n")
             return 2
@@ -70,11 +70,11 @@ enum CommandLineTool {
 struct CommandEntry: Sendable {
     let name: String
     let summary: String
-    let run: @Sendable (ArraySlice<String>, [String: String]) throws -> Int32
+    let run: @Sendable (ArraySlice<String>, [String: String], ServiceAccount?) throws -> Int32
 
     init<C: Command>(_ command: C.Type) {
         name = C.name
         summary = C.summary
-        run = { try C.run($0, environment: $1) }
+        run = { try C.run($0, environment: $1, account: $2) }
     }
 }

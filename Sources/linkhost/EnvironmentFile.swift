@@ -1,4 +1,5 @@
 import Glibc
+import LinkHostCore
 import LinkHostFiles
 
 /// `--env-file FILE`, for every command: the environment a systemd unit gives the service, read from a
@@ -8,20 +9,48 @@ import LinkHostFiles
 /// drop-in, whose `[Service]` section's `Environment=` lines (and the `EnvironmentFile=` files they name) are
 /// read as systemd reads them (systemd.exec(5), "Environment", "EnvironmentFile"), and its `WorkingDirectory=`
 /// is entered, so relative paths (`public/`, a relative `--config`) resolve as the service's do. Later files
-/// win, and a file's values win over the shell's, as the unit's do over the service manager's.
+/// win, and a file's values win over the shell's, as the unit's do over the service manager's. A unit's
+/// `User=`, `DynamicUser=`, `StateDirectory=` and `StateDirectoryMode=` say who the service runs as and which
+/// folders systemd makes for it (`ServiceAccount`), so `validate` judges the ACME state folder for that user.
 enum EnvironmentFile {
-    /// What a file gives: its variables in order, and a unit's working directory.
+    /// What a file gives: its variables in order, and a unit's working directory and service account settings.
     struct Contents {
         var assignments: [(String, String)] = []
         var workingDirectory: String?
+        /// `User=`, `DynamicUser=`, `StateDirectory=` (names under /var/lib), `StateDirectoryMode=`, as last set.
+        var user: String?
+        var dynamicUser: Bool?
+        var stateDirectories: [String]?
+        var stateDirectoryMode: Int?
+        /// The first unit file read (its drop-ins come after it; nil: only environment files, which say nothing of users).
+        var unit: String?
+
+        /// Later files' settings over earlier ones', as systemd reads drop-ins after the unit.
+        mutating func take(_ later: Contents) {
+            workingDirectory = later.workingDirectory ?? workingDirectory
+            user = later.user ?? user
+            dynamicUser = later.dynamicUser ?? dynamicUser
+            stateDirectories = later.stateDirectories ?? stateDirectories
+            stateDirectoryMode = later.stateDirectoryMode ?? stateDirectoryMode
+            unit = unit ?? later.unit
+        }
+
+        /// The service's user and folders; nil when no unit was read.
+        var account: ServiceAccount? {
+            guard let unit else { return nil }
+            let user: ServiceAccount.User = dynamicUser == true ? .dynamic : self.user.map { $0 == "root" || $0 == "0" ? .root : .named($0) } ?? .root
+            return ServiceAccount(unit: unit, user: user, stateDirectories: (stateDirectories ?? []).map { "/var/lib/" + $0 },
+                                  stateDirectoryMode: stateDirectoryMode ?? 0o755)
+        }
     }
 
-    /// `words` without their `--env-file` options, and `environment` with those files' variables applied;
-    /// enters the last working directory a unit names.
-    static func apply(_ words: ArraySlice<String>, to environment: [String: String], command: String) throws(UsageError) -> (ArraySlice<String>, [String: String]) {
+    /// `words` without their `--env-file` options, `environment` with those files' variables applied, and the
+    /// service account the units name (nil without a unit); enters the last working directory a unit names.
+    static func apply(_ words: ArraySlice<String>, to environment: [String: String], command: String) throws(UsageError)
+        -> (words: ArraySlice<String>, environment: [String: String], account: ServiceAccount?) {
         var rest: [String] = []
         var result = environment
-        var workingDirectory: String?
+        var settings = Contents()
         var iterator = words.makeIterator()
         while let word = iterator.next() {
             if word == "--" {
@@ -41,12 +70,12 @@ enum EnvironmentFile {
             }
             let contents = try read(path, command: command)
             for (name, value) in contents.assignments { result[name] = value }
-            workingDirectory = contents.workingDirectory ?? workingDirectory
+            settings.take(contents)
         }
-        if let workingDirectory, chdir(workingDirectory) != 0 {
+        if let workingDirectory = settings.workingDirectory, chdir(workingDirectory) != 0 {
             throw UsageError(message: "--env-file: cannot enter the unit's WorkingDirectory=\(workingDirectory): \(String(cString: strerror(errno)))", command: command)
         }
-        return (rest[...], result)
+        return (rest[...], result, settings.account)
     }
 
     /// One file: a unit's (when it has a `[Section]` line) or an environment file's assignments.
@@ -68,9 +97,11 @@ enum EnvironmentFile {
         return contents
     }
 
-    /// A unit's `[Service]` `Environment=` assignments (an empty one clears those before it) and `WorkingDirectory=`.
+    /// A unit's `[Service]` `Environment=` assignments (an empty one clears those before it), `WorkingDirectory=`
+    /// and the service account settings.
     private static func unit(_ lines: [String], path: String, command: String) throws(UsageError) -> Contents {
         var contents = Contents()
+        contents.unit = path
         var inService = false
         for line in lines where !line.isEmpty && !line.hasPrefix("#") && !line.hasPrefix(";") {
             if line.hasPrefix("[") { inService = line == "[Service]"; continue }
@@ -88,6 +119,18 @@ enum EnvironmentFile {
             } else if key == "WorkingDirectory" {
                 // "-" only makes a missing folder no error for systemd; "~" (the user's home) has no meaning here.
                 contents.workingDirectory = value.isEmpty || value == "~" ? nil : String(value.drop { $0 == "-" })
+            } else if key == "User" {
+                contents.user = value.isEmpty ? "root" : value
+            } else if key == "DynamicUser" {
+                contents.dynamicUser = ["yes", "true", "on", "1"].contains(value.lowercased())
+            } else if key == "StateDirectory" {
+                // An empty assignment resets the list; "NAME:LINK" (systemd 250) makes NAME and links LINK to it.
+                contents.stateDirectories = value.isEmpty ? [] : (contents.stateDirectories ?? []) + words(value).map { String($0.prefix { $0 != ":" }) }
+            } else if key == "StateDirectoryMode" {
+                guard let mode = Int(value, radix: 8), (0...0o7777).contains(mode) else {
+                    throw UsageError(message: "--env-file \(path): StateDirectoryMode=\(value) is not an octal mode such as 0700", command: command)
+                }
+                contents.stateDirectoryMode = mode
             }
         }
         return contents

@@ -73,6 +73,11 @@ enum ValidateCommand: Command {
     """
 
     static func run(_ words: ArraySlice<String>, environment: [String: String]) throws -> Int32 {
+        try run(words, environment: environment, account: nil)
+    }
+
+    /// With `account` (a unit `--env-file` read), the ACME state folder is judged for the service's user.
+    static func run(_ words: ArraySlice<String>, environment: [String: String], account: ServiceAccount?) throws -> Int32 {
         let arguments = try Arguments(words, command: name, options: ["--config", "--aasa", "--assetlinks", "--entitlements", "--android-manifest", "--info-plist", "--format", "--app", "--site"], flags: [])
         if arguments.has("--help") { StandardStreams.output(help + "\n"); return 0 }
         if let extra = arguments.positional.first { throw UsageError(message: "unexpected argument '\(extra)'", command: name) }
@@ -130,7 +135,8 @@ enum ValidateCommand: Command {
                 reports.append(LintReport(source: file, diagnostics: [LintDiagnostic(failure.code, .error, path: "", failure.message)]))
             }
         } else {
-            let outcome = ConfigLinter.lint(path: configPath(arguments, environment: environment), environment: environment, site: arguments["--site"], cores: Server.processorCount())
+            let outcome = ConfigLinter.lint(path: configPath(arguments, environment: environment), environment: environment, site: arguments["--site"],
+                                            service: account, cores: Server.processorCount())
             if let unknown = outcome.unknownSite {
                 throw UsageError(message: "--site \(unknown): no site of the config has that id, first host or site file name", command: name)
             }

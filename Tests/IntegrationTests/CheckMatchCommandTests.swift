@@ -129,13 +129,10 @@ struct CheckMatchCommandTests {
         #expect(!run.stderr.isEmpty, "\(run)")
     }
 
-    /// `<package root>/../shared/conformance/aasa-match-cases.json`.
-    static var conformancePath: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/conformance/aasa-match-cases.json").path
-    }
+    /// `Tests/Shared/Conformance/aasa-match-cases.json`, inside the repository (its README names the source and licence).
+    static var conformancePath: String { SiteFixture.repositoryRoot + "/Tests/Shared/Conformance/aasa-match-cases.json" }
 
-    @Test("--jsonl answers the shared conformance cases: 100 of 100, one line each, in order")
+    @Test("--jsonl answers the conformance cases: 100 of 100, one line each, in order")
     func conformance() async throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: Self.conformancePath))
         let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -20,9 +20,10 @@ struct EnvironmentFileTests {
         let state = NSTemporaryDirectory() + "linkhost-envfile-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: state) }
         // The unit's state folder is /var/lib/linkhost, which StateDirectory= makes for the service, and its
-        // WorkingDirectory= /srv/linkhost; a file read after the unit (a drop-in's place) points them here.
+        // WorkingDirectory= /srv/linkhost; a file read after the unit (a drop-in's place) points them here, and runs
+        // the service as root (a DynamicUser= service owns no folder but its StateDirectory=: ServiceStateFolderTests).
         let dropIn = state + ".conf"
-        try "[Service]\nEnvironment=LINKHOST_ACME_DEFAULT_STATE_DIRECTORY=\(state)\nWorkingDirectory=\(Self.root)\n".write(toFile: dropIn, atomically: true, encoding: .utf8)
+        try "[Service]\nEnvironment=LINKHOST_ACME_DEFAULT_STATE_DIRECTORY=\(state)\nWorkingDirectory=\(Self.root)\nDynamicUser=no\n".write(toFile: dropIn, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: dropIn) }
         let unit = Self.root + "/deploy/linkhost-https.service"
         let withUnit = try await LinkHostCLI.run(["validate", "--env-file", unit, "--env-file", dropIn, "--config", config], directory: Self.root)

@@ -87,8 +87,11 @@ struct FaultTests {
         _ = try requireTool("setpriv")
         let site = try SiteFixture()
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: site.directory)
+        // In the fixture's folder: the config's relative paths (public/locales) resolve there, not in the checkout,
+        // which user 65534 may not enter (CI's clone lies in a folder only root can; setpriv still execs the build).
         let result = try await runTool("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", try LinkHostCLI.binaryPath(),
-                                                      "serve", "--config", site.configPath, "--host", "127.0.0.1", "--port", "80"])
+                                                      "serve", "--config", site.configPath, "--host", "127.0.0.1", "--port", "80"],
+                                       directory: site.directory)
         #expect(result.status == 1, "\(result.status) \(result.stderr)")
         #expect(result.stderr.contains("permission denied") && result.stderr.contains("1024"), "\(result.stderr)")
         #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Backtrace"))

@@ -33,6 +33,9 @@ int cfs_working_directory(void);
 /// The effective user ID of this process.
 unsigned int cfs_effective_user(void);
 
+/// The user ID of the user called `name` in the system's user database (getpwnam_r), or -1 when none is.
+long long cfs_user_id(const char *name);
+
 /// `fstatat` of `name` in `folder` without following a final symbolic link; 0, or -1 with errno.
 int cfs_facts_at(int folder, const char *name, struct cfs_file_facts *facts);
 

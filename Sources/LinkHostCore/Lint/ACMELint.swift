@@ -6,8 +6,9 @@ public enum ACMELint {
     /// The names whose last label no public CA issues for (RFC 6761, RFC 8375 and common private suffixes).
     static let privateSuffixes = ["localhost", "local", "test", "example", "invalid", "internal", "lan", "home.arpa", "corp", "intranet"]
 
-    /// Every finding for `config`; none when ACME is off.
-    public static func diagnostics(_ config: Config) -> [LintDiagnostic] {
+    /// Every finding for `config`; none when ACME is off. With `service` (`validate --env-file UNIT`) the state
+    /// folder is judged for the user the unit runs as, and as systemd makes it (`ServiceStateFolder`).
+    public static func diagnostics(_ config: Config, service: ServiceAccount? = nil) -> [LintDiagnostic] {
         guard let acme = config.server.acme else { return [] }
         var found: [LintDiagnostic] = []
         for (index, host) in acme.hosts.enumerated() {
@@ -18,7 +19,8 @@ public enum ACMELint {
                 if let reason = unreachable(host) { found.append(warning(host, reason, at: ConfigReader.join(site.path, "hosts[\(index)]"))) }
             }
         }
-        if let problem = stateDirectoryProblem(acme.stateDirectory) { found.append(problem) }
+        let problem = service.map { ServiceStateFolder.problem(acme.stateDirectory, service: $0) } ?? stateDirectoryProblem(acme.stateDirectory)
+        if let problem { found.append(problem) }
         return found
     }
 
@@ -40,16 +42,27 @@ public enum ACMELint {
     }
 
     /// The folder must exist or be creatable, be writable, deserve trust as `serve` checks it (an error
-    /// where `serve` refuses to start), and keep its keys from other users.
-    static func stateDirectoryProblem(_ folder: String) -> LintDiagnostic? {
+    /// where `serve` refuses to start), and keep its keys from other users. Judged for `user` (the one a
+    /// unit runs the service as), or for this process's user when nil.
+    static func stateDirectoryProblem(_ folder: String, user: UInt32? = nil) -> LintDiagnostic? {
         let path = "server.tls.acme.stateDirectory"
+        let judged = user ?? FileSystem.effectiveUser
+        let who = user.map { "user \($0)" } ?? "this user"
         if FileSystem.exists(folder) {
             guard FileSystem.isDirectory(folder) else { return LintDiagnostic(.lh119, .error, path: path, "\"\(folder)\" is a file, not a folder") }
-            guard FileSystem.isWritable(folder) else {
-                return LintDiagnostic(.lh119, .error, path: path, "\"\(folder)\" cannot be written by this user, so no certificate could be stored")
+            guard writable(folder, by: user) else {
+                // For the service's user the fix is that user's; for this process's, what the operator decides.
+                let fix = user.map { ": chown \($0) \(folder) && chmod 700 \(folder)" } ?? ""
+                return LintDiagnostic(.lh119, .error, path: path, "\"\(folder)\" cannot be written by \(who), so no certificate could be stored\(fix)")
+            }
+            if user == nil, let owner = FileSystem.owner(folder), owner != judged {
+                // A service's folder checked from a shell: a chown to the shell's user would take it from the service.
+                return LintDiagnostic(.lh119, .error, path: path, "\"\(folder)\" belongs to user \(owner), not to user \(judged) that this validate runs as, "
+                    + "so serve started by this user would refuse it. If linkhost runs as user \(owner) (a systemd unit's User= or DynamicUser=), check it as the service does: "
+                    + "linkhost validate --env-file UNIT, or run validate as that user; change the owner only if serve really runs as user \(judged)")
             }
             do throws(TrustedFolder.Problem) {
-                try TrustedFolder.open(folder, create: false).checkSubfolders()
+                try TrustedFolder.open(folder, create: false, user: judged).checkSubfolders()
             } catch {
                 return LintDiagnostic(.lh119, .error, path: path, "serve refuses to keep private keys here: \(error)")
             }
@@ -58,24 +71,36 @@ public enum ACMELint {
             }
             return nil
         }
-        // The nearest existing ancestor decides whether serve can create it.
-        var ancestor = folder
-        while true {
-            let parent = ancestor.contains("/") ? String(ancestor[..<ancestor.lastIndex(of: "/")!]) : "."
-            ancestor = parent.isEmpty ? "/" : parent
-            if FileSystem.exists(ancestor) || ancestor == "/" || ancestor == "." { break }
-        }
+        let ancestor = nearestExisting(above: folder)
         if FileSystem.exists(ancestor), !FileSystem.isDirectory(ancestor) {
             return LintDiagnostic(.lh119, .error, path: path, "\"\(folder)\" cannot be created: \"\(ancestor)\" is a file")
         }
-        guard FileSystem.isWritable(ancestor) else {
-            return LintDiagnostic(.lh119, .error, path: path, "\"\(folder)\" does not exist and cannot be created (\"\(ancestor)\" is not writable)")
+        guard writable(ancestor, by: user) else {
+            return LintDiagnostic(.lh119, .error, path: path, "\"\(folder)\" does not exist and cannot be created (\"\(ancestor)\" is not writable by \(who))")
         }
         do throws(TrustedFolder.Problem) {
-            try TrustedFolder.checkAncestors(ofMissing: folder, existingAncestor: ancestor)
+            try TrustedFolder.checkAncestors(ofMissing: folder, existingAncestor: ancestor, user: judged)
         } catch {
             return LintDiagnostic(.lh119, .error, path: path, "serve refuses to keep private keys here: \(error)")
         }
         return nil
+    }
+
+    /// The nearest folder above `folder` that exists (serve creates the rest), or "/" or ".".
+    static func nearestExisting(above folder: String) -> String {
+        var ancestor = folder
+        while true {
+            let parent = ancestor.contains("/") ? String(ancestor[..<ancestor.lastIndex(of: "/")!]) : "."
+            ancestor = parent.isEmpty ? "/" : parent
+            if FileSystem.exists(ancestor) || ancestor == "/" || ancestor == "." { return ancestor }
+        }
+    }
+
+    /// Whether `user` (nil: this process's) may create files in `folder`: asked of the system for this process;
+    /// for another user, root or the owner with write permission (its groups are not known here).
+    private static func writable(_ folder: String, by user: UInt32?) -> Bool {
+        guard let user, user != FileSystem.effectiveUser else { return FileSystem.isWritable(folder) }
+        let mode = FileSystem.permissions(folder) ?? 0
+        return user == 0 || (FileSystem.owner(folder) == user && mode & 0o200 != 0) || mode & 0o002 != 0
     }
 }

@@ -15,22 +15,24 @@ public enum ConfigLinter {
     }
 
     /// Lints the config file at `path` with the environment overrides `serve` would apply; with `site` (an id,
-    /// a first host or a site file's name), that one site in the context of the rest (`SiteChoice`); `cores` is how
+    /// a first host or a site file's name), that one site in the context of the rest (`SiteChoice`); with `service`
+    /// (a systemd unit's), the ACME state folder is judged for the user it runs as; `cores` is how
     /// many the deep checks of many sites may use.
-    public static func lint(path: String, environment: [String: String] = [:], site: String? = nil, cores: Int = 1) -> Outcome {
+    public static func lint(path: String, environment: [String: String] = [:], site: String? = nil, service: ServiceAccount? = nil, cores: Int = 1) -> Outcome {
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.readFile(path)
         } catch {
             return Outcome(report: LintReport(source: path, diagnostics: [LintDiagnostic(.lh100, .error, path: "", "cannot read the config file: \(error)")]), snapshot: nil)
         }
-        let outcome = lint(bytes: bytes, source: path, environment: environment, configPath: path, site: site, cores: cores)
+        let outcome = lint(bytes: bytes, source: path, environment: environment, configPath: path, site: site, service: service, cores: cores)
         let found = outcome.report.diagnostics + (site == nil ? FilePermissionLint.configFileDiagnostics(path: path) : [])
         return Outcome(report: LintReport(source: path, diagnostics: found, siteNames: outcome.report.siteNames), snapshot: outcome.snapshot, unknownSite: outcome.unknownSite)
     }
 
     /// Lints config bytes; `source` names them in the report, `configPath` is where `siteFiles` is read from.
-    public static func lint(bytes: [UInt8], source: String, environment: [String: String] = [:], configPath configFile: String? = nil, site chosen: String? = nil, cores: Int = 1) -> Outcome {
+    public static func lint(bytes: [UInt8], source: String, environment: [String: String] = [:], configPath configFile: String? = nil, site chosen: String? = nil,
+                            service: ServiceAccount? = nil, cores: Int = 1) -> Outcome {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
@@ -42,7 +44,7 @@ public enum ConfigLinter {
         var found = loaderDiagnostics.map(LintDiagnostic.init)
         if let config {
             let loadErrors = loaderDiagnostics.filter { $0.severity == .error }.map(\.path)
-            found += config.sites.flatMap { AssetLinksLinter.configWarnings($0, loadErrors: loadErrors) } + ACMELint.diagnostics(config) + FilePermissionLint.keyDiagnostics(config)
+            found += config.sites.flatMap { AssetLinksLinter.configWarnings($0, loadErrors: loadErrors) } + ACMELint.diagnostics(config, service: service) + FilePermissionLint.keyDiagnostics(config)
             found += ExampleConfig.identityWarnings(config).map(LintDiagnostic.init)
             // Under the same environment serve would refuse the config: say so in serve's words.
             if let refusal = ExampleConfig.acmeRefusal(config, environment: environment) { found.append(LintDiagnostic(.lh121, .error, path: "", refusal)) }

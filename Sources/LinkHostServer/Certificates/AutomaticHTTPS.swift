@@ -13,8 +13,9 @@ package final class AutomaticHTTPS: Sendable {
 
     /// Starts the HTTP listener at once, serves the stored certificates and starts ordering the missing
     /// ones; nil when the config has no HTTP listener. Call it before the HTTPS listener starts, so a stored
-    /// certificate is in place for its first handshake. `listeningSocket` is the one systemd passed named `http`.
-    package static func start(snapshot: Snapshot, metrics: Metrics, accessLog: AccessLog?, listeningSocket: Int32? = nil) throws(ServerError) -> AutomaticHTTPS? {
+    /// certificate is in place for its first handshake. `listeningSocket` is the one systemd passed named `http`;
+    /// `tls` the certificate file HTTPS serves, whose names are redirected too.
+    package static func start(snapshot: Snapshot, tls: TLSMaterial?, metrics: Metrics, accessLog: AccessLog?, listeningSocket: Int32? = nil) throws(ServerError) -> AutomaticHTTPS? {
         let server = snapshot.config.server
         guard let httpPort = server.httpPort, server.servesHTTPS else { return nil }
         let challenges = ChallengeResponses()
@@ -23,16 +24,20 @@ package final class AutomaticHTTPS: Sendable {
         do throws(StoreError) { try manager?.prepare() } catch { throw ServerError(description: "\(error)") }
         var settings = server
         settings.port = httpPort
+        let plainHTTP = PlainHTTPListener(challenges: challenges)
+        plainHTTP.name(snapshot.config, tls: tls)
         let listener = try Server(snapshot: snapshot, tls: nil, settings: settings, metrics: metrics, accessLog: accessLog,
-                                  plainHTTP: PlainHTTPListener(challenges: challenges), listeningSocket: listeningSocket)
+                                  plainHTTP: plainHTTP, listeningSocket: listeningSocket)
         let shown = listener.boundHost.contains(":") ? "[\(listener.boundHost)]" : listener.boundHost
         Lifecycle.info("HTTP listener on http://\(shown):\(listener.boundPort): ACME challenges, association files, health and metrics; 308 to HTTPS for the rest")
         manager?.start()
         return AutomaticHTTPS(listener: listener, manager: manager)
     }
 
-    /// After a reload: the HTTP listener serves the new snapshot, and hosts added to sites get certificates.
-    package func install(_ snapshot: Snapshot) {
+    /// After a reload: the HTTP listener serves the new snapshot and redirects its names (and those of the
+    /// certificate file `tls`), and hosts added to sites get certificates.
+    package func install(_ snapshot: Snapshot, tls: TLSMaterial?) {
+        listener.plainHTTP?.name(snapshot.config, tls: tls)
         do {
             try listener.install(snapshot, tls: nil)
         } catch {

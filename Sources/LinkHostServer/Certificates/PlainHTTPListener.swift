@@ -1,15 +1,25 @@
 import LinkHostCore
+import Synchronization
 
 /// What the plain-HTTP listener beside HTTPS answers itself: ACME challenge answers, and a 308 to HTTPS (for
-/// hosts the config names; 404 for others) for everything that is not an association file, the health probe
-/// or the metrics (those are served as on HTTPS, never redirected: Apple's and Google's fetchers follow no redirects).
+/// hosts the config names: sites' hosts, the top level's names and the certificate's, `RedirectHosts`; 404 for
+/// others) for everything that is not an association file, the health probe or the metrics (those are served
+/// as on HTTPS, never redirected: Apple's and Google's fetchers follow no redirects).
 package final class PlainHTTPListener: Sendable {
     /// The published HTTP-01 answers.
     package let challenges: ChallengeResponses
+    /// The top level's and the certificate file's names, replaced with each snapshot (`name(_:tls:)`).
+    private let redirectHosts = Mutex(RedirectHosts())
 
     /// Makes the listener's role over `challenges`.
     package init(challenges: ChallengeResponses) {
         self.challenges = challenges
+    }
+
+    /// Redirects the names `config`'s top level and the certificate in `tls` give from now on.
+    package func name(_ config: Config, tls: TLSMaterial?) {
+        let hosts = RedirectHosts(config: config, tls: tls)
+        redirectHosts.withLock { $0 = hosts }
     }
 
     /// The answer for a request on the HTTP listener, or nil when the normal request path answers it.
@@ -27,7 +37,8 @@ package final class PlainHTTPListener: Sendable {
               let target = Self.redirectPath(pathText) else { return snapshot.badRequest }
         // Only to a host the config names (or this machine's own loopback names, for try-outs): a redirect for
         // any Host would hand `https://evil.example/…` to a cache keyed without it (issue 30, item 12).
-        guard hostField == nil || snapshot.namesHost(host.utf8, site: site) || PageHost.isLoopback(Array(host.utf8)) else {
+        guard hostField == nil || snapshot.namesHost(host.utf8, site: site) || PageHost.isLoopback(Array(host.utf8))
+                || redirectHosts.withLock({ $0.contains(host) }) else {
             return snapshot.unknownHost
         }
         let location = "https://\(host)\(Self.escape(target))\(Self.query(incoming.queryItems()))"

@@ -3,15 +3,15 @@ import Testing
 @testable import LinkHostCore
 import LinkHostJSON
 
-/// Runs every case of the shared, swcutil-checked conformance file through the line protocol.
+/// Runs every case of the swcutil-checked conformance file (`Tests/Shared/Conformance/`, copied into the
+/// repository with its source and licence) through the line protocol.
 @Suite("Match conformance")
 struct MatchConformanceTests {
-    /// `<package root>/../shared/conformance/aasa-match-cases.json`; CI lays out `<clone>/../shared/` the same way.
+    /// `Tests/Shared/Conformance/aasa-match-cases.json`, found from this file's path: inside the repository, so a
+    /// clone alone runs it.
     static var casesPath: String {
-        var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-        // Drop Matching/MatchConformanceTests.swift, LinkHostTests, Tests to reach the package root, then its parent.
-        parts.removeLast(5)
-        return parts.joined(separator: "/") + "/shared/conformance/aasa-match-cases.json"
+        let file = #filePath
+        return String(file[..<file.range(of: "/Tests/")!.lowerBound]) + "/Tests/Shared/Conformance/aasa-match-cases.json"
     }
 
     struct Case {
