@@ -60,24 +60,34 @@ package final class DurationHistograms: @unchecked Sendable {
         return (0...Self.boundsMicroseconds.count).reduce(0) { $0 + values[base + $1].load(ordering: .relaxed) }
     }
 
-    /// The exposition lines of every route that has answered at least once, after `labels` (`site="…",` already
-    /// escaped, or empty).
-    func render(labels prefix: String, into text: inout String) {
+    /// The exposition lines of every route that has answered at least once, labelled with `site` (already
+    /// escaped) when one is given.
+    func render(site: String?, into text: inout String) {
         guard let values = block.load(ordering: .acquiring) else { return }
+        let name = MetricName.requestDuration
         for route in Route.allCases {
             let base = route.rawValue * Self.stride
             let total = count(route)
             guard total > 0 else { continue }
-            let labels = "\(prefix)route=\"\(route.label)\""
             var cumulative = 0
             for (index, bound) in Self.boundLabels.enumerated() {
                 cumulative += values[base + index].load(ordering: .relaxed)
-                text += "linkhost_request_duration_seconds_bucket{\(labels),le=\"\(bound)\"} \(cumulative)\n"
+                name.sample(Self.labels(site, route, bound), String(cumulative), suffix: "_bucket", into: &text)
             }
-            text += "linkhost_request_duration_seconds_bucket{\(labels),le=\"+Inf\"} \(total)\n"
+            name.sample(Self.labels(site, route, "+Inf"), String(total), suffix: "_bucket", into: &text)
             let sum = values[base + Self.stride - 1].load(ordering: .relaxed)
-            text += "linkhost_request_duration_seconds_sum{\(labels)} \(sum / 1_000_000).\(String(sum % 1_000_000).leftPadded(to: 6))\n"
-            text += "linkhost_request_duration_seconds_count{\(labels)} \(total)\n"
+            name.sample(Self.labels(site, route, nil), "\(sum / 1_000_000).\(String(sum % 1_000_000).leftPadded(to: 6))", suffix: "_sum", into: &text)
+            name.sample(Self.labels(site, route, nil), String(total), suffix: "_count", into: &text)
+        }
+    }
+
+    /// A histogram line's labels: the site's when latency is kept per site, the route, and a bucket's bound.
+    private static func labels(_ site: String?, _ route: Route, _ bound: String?) -> KeyValuePairs<MetricLabel, String> {
+        switch (site, bound) {
+        case (let site?, let bound?): return [.site: site, .route: route.label, .le: bound]
+        case (let site?, nil): return [.site: site, .route: route.label]
+        case (nil, let bound?): return [.route: route.label, .le: bound]
+        case (nil, nil): return [.route: route.label]
         }
     }
 }
