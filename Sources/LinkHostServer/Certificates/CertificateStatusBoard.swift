@@ -1,4 +1,3 @@
-import LinkHostCheck
 import LinkHostCore
 import Synchronization
 
@@ -102,14 +101,14 @@ package final class CertificateStatusBoard: Sendable {
         for (host, entry) in list {
             var line = "certificate \(host): "
             if let notAfter = entry.notAfter {
-                line += notAfter <= now ? "EXPIRED since \(ACMETime.format(notAfter))" : "valid until \(ACMETime.format(notAfter)) (\((notAfter - now) / 86_400) days)"
-                if let renewAt = entry.renewAt, notAfter > now { line += ", renewal \(renewAt <= now ? "due now" : "from \(ACMETime.format(renewAt))")" }
+                line += notAfter <= now ? "EXPIRED since \(TimeText.format(notAfter))" : "valid until \(TimeText.format(notAfter)) (\((notAfter - now) / 86_400) days)"
+                if let renewAt = entry.renewAt, notAfter > now { line += ", renewal \(renewAt <= now ? "due now" : "from \(TimeText.format(renewAt))")" }
             } else {
                 line += "MISSING (being ordered)"
             }
             if let error = entry.lastError {
                 line += "; last order failed: \(error)"
-                if let retryAt = entry.retryAt { line += "; next try \(ACMETime.format(retryAt))" }
+                if let retryAt = entry.retryAt { line += "; next try \(TimeText.format(retryAt))" }
             }
             text += line + "\n"
         }

@@ -1,4 +1,3 @@
-import LinkHostCheck
 import LinkHostCore
 import Synchronization
 
@@ -106,7 +105,7 @@ package final class ConfigStatusBoard: Sendable {
         var text = detail ? sites.map { "site FAILED: \($0.line)\n" }.joined()
             : sites.isEmpty ? "" : "site files FAILED: \(sites.count) (which: in the log and on the metrics port's health path)\n"
         guard let failure = lastFailure else { return text }
-        text += "last reload FAILED at \(ACMETime.format(failure.time))"
+        text += "last reload FAILED at \(TimeText.format(failure.time))"
         text += failure.fileSHA256.map { " (file sha256:\($0))" } ?? ""
         text += "; still serving the config above\n"
         guard detail else { return text + "  why: in the log (and on the metrics port's health path)\n" }
