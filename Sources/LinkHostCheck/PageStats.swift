@@ -85,6 +85,8 @@ package enum PageStats {
     /// server's bytes and are printed through `TerminalText`.
     package static func table(_ sites: [SiteStats], barWidth: Int = 20) -> String {
         let events = Beacon.Event.allCases
+        // A column as wide as its longest word, so a new event's word never runs into its neighbour.
+        let width = max(7, (events.map(\.label.count).max() ?? 0) + 1)
         var text = ""
         for stats in sites {
             if !text.isEmpty { text += "\n" }
@@ -100,14 +102,14 @@ package enum PageStats {
                 text += "  no page has reported a view yet\n"
                 continue
             }
-            text += "  " + pad("", 16) + events.map { pad($0.label, 7, right: true) }.joined() + "\n"
+            text += "  " + pad("", 16) + events.map { pad($0.label, width, right: true) }.joined() + "\n"
             for platform in rows {
                 let cells = events.map { event in event == .view ? stats.views[platform] ?? 0 : stats.actions[event]?[platform] ?? 0 }
                 let share = barLength(stats.views[platform] ?? 0, of: stats.totalViews, width: barWidth)
-                text += "  " + pad(name(platform), 16) + cells.map { pad(String($0), 7, right: true) }.joined()
+                text += "  " + pad(name(platform), 16) + cells.map { pad(String($0), width, right: true) }.joined()
                     + "  " + String(repeating: "█", count: share) + "\n"
             }
-            text += "  " + pad("all", 16) + events.map { pad(String($0 == .view ? stats.totalViews : stats.taps($0)), 7, right: true) }.joined() + "\n"
+            text += "  " + pad("all", 16) + events.map { pad(String($0 == .view ? stats.totalViews : stats.taps($0)), width, right: true) }.joined() + "\n"
         }
         return text
     }
