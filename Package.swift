@@ -6,8 +6,12 @@ import PackageDescription
 //   linkhost (command line)
 //     ├─ LinkHostServer ── CMicroHTTPD, CSystem, CCrypto   the one libmicrohttpd adapter, lifecycle, logs,
 //     │    │                                               metrics, automatic HTTPS (Certificates/)
-//     ├─ LinkHostCheck ── CHTTPClient, CCrypto             the outgoing HTTP client (`check`, ACME), the ACME protocol
-//     └─ LinkHostCore                                      config, sites, generation, matching, lint, routing, page
+//     │    └─ LinkHostACME                                 the ACME protocol (RFC 8555, RFC 9773): client, JWS
+//     ├─ LinkHostCheck                                     `check` (deployment checks) and `stats` (the metrics read back)
+//     │  (LinkHostACME and LinkHostCheck both use:)
+//     ├─ LinkHostHTTPClient ── CHTTPClient                 outgoing HTTP(S) requests
+//     ├─ LinkHostCrypto ── CCrypto                         P-256 keys, signatures, certificate facts (GnuTLS)
+//     └─ LinkHostCore                                      config, sites, generation, matching, lint, routing, page, metric names
 //          ├─ CallLinks                                    link templates → (callId, callType); no dependencies
 //          ├─ LinkHostJSON                                 order-keeping JSON
 //          ├─ LinkHostFiles ── CFileSystem                 the few file operations (POSIX), folder listing in C
@@ -38,19 +42,26 @@ let package = Package(
         // Everything a request's answer is computed from; imports no C target.
         .target(name: "LinkHostCore", dependencies: ["CallLinks", "LinkHostJSON", "LinkHostFiles", "LinkHostQR"]),
 
-        // The only code that touches sockets and GnuTLS for outgoing requests: `linkhost check`.
+        // The only code that touches sockets and GnuTLS for outgoing requests: `linkhost check`, `stats`, ACME.
         .target(name: "CHTTPClient", linkerSettings: [.linkedLibrary("gnutls")]),
+        .target(name: "LinkHostHTTPClient", dependencies: ["LinkHostCore", "CHTTPClient"]),
         // Keys, ES256 signatures, certificate requests and facts, and the SNI certificate table: GnuTLS.
         .target(name: "CCrypto", linkerSettings: [.linkedLibrary("gnutls")]),
-        .target(name: "LinkHostCheck", dependencies: ["CallLinks", "LinkHostCore", "LinkHostJSON", "CHTTPClient", "CCrypto"]),
+        // The Swift face of CCrypto: the ACME client signs with it, the certificate store checks keys against
+        // chains, `check` reads the certificate a server presents.
+        .target(name: "LinkHostCrypto", dependencies: ["LinkHostJSON", "CCrypto"]),
+        // The ACME protocol, client side: what automatic HTTPS orders certificates with.
+        .target(name: "LinkHostACME", dependencies: ["LinkHostCore", "LinkHostJSON", "LinkHostCrypto", "LinkHostHTTPClient"]),
+        // `linkhost check` (a deployment as devices fetch it) and `linkhost stats` (a server's metrics read back).
+        .target(name: "LinkHostCheck", dependencies: ["CallLinks", "LinkHostCore", "LinkHostJSON", "LinkHostHTTPClient", "LinkHostCrypto"]),
 
         // The only code that touches libmicrohttpd's C API (and GnuTLS's, for the sessions it makes).
         .target(name: "CMicroHTTPD", linkerSettings: [.linkedLibrary("microhttpd"), .linkedLibrary("gnutls")]),
         // Signals, resource limits and thread priority.
         .target(name: "CSystem"),
-        .target(name: "LinkHostServer", dependencies: ["CallLinks", "LinkHostCore", "LinkHostFiles", "LinkHostCheck", "CMicroHTTPD", "CSystem", "CCrypto"]),
+        .target(name: "LinkHostServer", dependencies: ["CallLinks", "LinkHostCore", "LinkHostFiles", "LinkHostACME", "LinkHostCrypto", "LinkHostHTTPClient", "CMicroHTTPD", "CSystem", "CCrypto"]),
 
-        .executableTarget(name: "linkhost", dependencies: ["LinkHostServer", "LinkHostCheck", "LinkHostCore", "LinkHostJSON", "LinkHostFiles", "CallLinks"]),
+        .executableTarget(name: "linkhost", dependencies: ["LinkHostServer", "LinkHostCheck", "LinkHostHTTPClient", "LinkHostCore", "LinkHostJSON", "LinkHostFiles", "CallLinks"]),
 
         // The entry points the libFuzzer harnesses call, outside the release library.
         .target(name: "LinkHostFuzzTargets", dependencies: ["CallLinks", "LinkHostCore", "LinkHostJSON"], path: "Fuzz/Targets"),
@@ -69,7 +80,8 @@ let package = Package(
         .testTarget(name: "LinkHostQRTests", dependencies: ["LinkHostQR", "CTestSupport"]),
         .testTarget(name: "LinkHostFilesTests", dependencies: ["LinkHostFiles"]),
         .testTarget(name: "LinkHostCoreTests", dependencies: ["CallLinks", "LinkHostCore", "LinkHostJSON", "LinkHostFuzzTargets", "LinkHostTestSupport"], exclude: ["Golden"]),
-        .testTarget(name: "LinkHostCheckTests", dependencies: ["LinkHostCheck", "LinkHostCore", "LinkHostJSON", "LinkHostTestSupport"]),
+        .testTarget(name: "LinkHostCheckTests", dependencies: ["LinkHostCheck", "LinkHostHTTPClient", "LinkHostCore", "LinkHostJSON", "LinkHostTestSupport"]),
+        .testTarget(name: "LinkHostACMETests", dependencies: ["LinkHostACME", "LinkHostCrypto", "LinkHostHTTPClient", "LinkHostCore", "LinkHostJSON"]),
         // The server's parts that need no socket: log lines, page-cache keys, the reload policy, redirects.
         .testTarget(name: "LinkHostServerTests", dependencies: ["LinkHostServer", "LinkHostCore", "CallLinks"]),
         .testTarget(

@@ -1,6 +1,8 @@
 import Dispatch
 import Synchronization
 import LinkHostCore
+import LinkHostCrypto
+import LinkHostHTTPClient
 import LinkHostJSON
 
 #if canImport(Glibc)
@@ -292,7 +294,7 @@ struct DeploymentCheckRun {
         let now = options.now ?? Int(time(nil))
         let left = facts.notAfter - now
         guard left < DeploymentCheckOptions.expiryWarningDays * 86_400 else { return }
-        let when = left <= 0 ? "expired at \(ACMETime.format(facts.notAfter))" : "expires at \(ACMETime.format(facts.notAfter)), in \(left / 86_400) days \(left % 86_400 / 3600) hours"
+        let when = left <= 0 ? "expired at \(TimeText.format(facts.notAfter))" : "expires at \(TimeText.format(facts.notAfter)), in \(left / 86_400) days \(left % 86_400 / 3600) hours"
         add(.lh512, .warning, options.origin.description, "the TLS certificate (issuer \(facts.issuer)) \(when); devices stop fetching the association files once it has expired")
     }
 

@@ -1,4 +1,6 @@
 import LinkHostCore
+import LinkHostCrypto
+import LinkHostHTTPClient
 import LinkHostJSON
 
 /// One request `check` made and what came back, for the report.
@@ -89,7 +91,7 @@ package struct DeploymentReport: Sendable, Equatable {
     package var certificateLine: String? {
         guard let certificate else { return nil }
         let names = certificate.names.isEmpty ? "no DNS names" : "names " + certificate.names.joined(separator: ", ")
-        return "certificate: issuer \(certificate.issuer), valid until \(ACMETime.format(certificate.notAfter)), \(names)"
+        return "certificate: issuer \(certificate.issuer), valid until \(TimeText.format(certificate.notAfter)), \(names)"
     }
 
     /// True when no problem is an error.
@@ -152,8 +154,8 @@ package struct DeploymentReport: Sendable, Equatable {
         if let certificate {
             object.append("certificate", .object(JSONObject([
                 JSONMember("issuer", .string(certificate.issuer)),
-                JSONMember("notBefore", .string(ACMETime.format(certificate.notBefore))),
-                JSONMember("notAfter", .string(ACMETime.format(certificate.notAfter))),
+                JSONMember("notBefore", .string(TimeText.format(certificate.notBefore))),
+                JSONMember("notAfter", .string(TimeText.format(certificate.notAfter))),
                 JSONMember("names", .array(certificate.names.map { .string($0) })),
             ])))
         }

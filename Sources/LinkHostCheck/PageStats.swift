@@ -41,20 +41,22 @@ package enum PageStats {
     package static func read(_ text: String) -> [SiteStats] {
         var sites: [String: SiteStats] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            guard let sample = Sample(line), let site = sample.labels["site"] else { continue }
+            guard let sample = Sample(line), let name = sample.name, let site = sample.labels[.site] else { continue }
             var stats = sites[site] ?? SiteStats(site: site)
-            switch sample.name {
-            case "linkhost_page_views_total":
-                if let platform = platform(sample.labels["platform"]) { stats.views[platform] = sum(stats.views[platform] ?? 0, sample.value) }
-            case "linkhost_page_actions_total":
-                if let event = Beacon.Event.allCases.first(where: { $0.label == sample.labels["action"] }), let platform = platform(sample.labels["platform"]) {
+            switch name {
+            case .pageViews:
+                if let platform = platform(sample.labels[.platform]) { stats.views[platform] = sum(stats.views[platform] ?? 0, sample.value) }
+            case .pageActions:
+                if let event = Beacon.Event.allCases.first(where: { $0.label == sample.labels[.action] }), let platform = platform(sample.labels[.platform]) {
                     stats.actions[event, default: [:]][platform] = sum(stats.actions[event]?[platform] ?? 0, sample.value)
                 }
-            case "linkhost_beacons_dropped_total":
-                if let reason = sample.labels["reason"] { stats.dropped[reason] = sum(stats.dropped[reason] ?? 0, sample.value) }
-            case "linkhost_requests_total" where sample.labels["route"] == "call_page" && sample.labels["status"] == "2xx":
+            case .beaconsDropped:
+                if let reason = sample.labels[.reason] { stats.dropped[reason] = sum(stats.dropped[reason] ?? 0, sample.value) }
+            case .requests:
+                guard sample.labels[.route] == Route.callPage.label && sample.labels[.status] == StatusClass.success.label else { continue }
                 stats.pagesServed = sum(stats.pagesServed, sample.value)
-            default:
+            case .associationFetches, .requestDuration, .connections, .pageCacheBytes, .reloads, .stuckReloads, .configGeneration, .configInfo,
+                 .configReloadFailed, .siteConfigFailed, .siteConfigInfo, .certificateExpiry, .certificateMissing, .acmeOrders, .processStartTime:
                 continue
             }
             sites[site] = stats
@@ -68,7 +70,14 @@ package enum PageStats {
 
     /// How a platform reads in the table.
     static func name(_ platform: Beacon.Platform) -> String {
-        ["iOS", "Android", "desktop", "in-app browser", "bot", "other"][platform.rawValue]
+        switch platform {
+        case .ios: return "iOS"
+        case .android: return "Android"
+        case .desktop: return "desktop"
+        case .inApp: return "in-app browser"
+        case .bot: return "bot"
+        case .other: return "other"
+        }
     }
 
     /// One table per site: a row per platform that reported anything, a column per action, and a bar of the
@@ -76,13 +85,15 @@ package enum PageStats {
     /// server's bytes and are printed through `TerminalText`.
     package static func table(_ sites: [SiteStats], barWidth: Int = 20) -> String {
         let events = Beacon.Event.allCases
+        // A column as wide as its longest word, so a new event's word never runs into its neighbour.
+        let width = max(7, (events.map(\.label.count).max() ?? 0) + 1)
         var text = ""
         for stats in sites {
             if !text.isEmpty { text += "\n" }
             text += "site \(TerminalText.safe(stats.site, keepingLineFeeds: false)): \(stats.totalViews) page views, \(stats.totalTaps) taps; \(stats.pagesServed) pages served by this server\n"
             let dropped = stats.dropped.filter { $0.value > 0 }.sorted { $0.key < $1.key }
             if !dropped.isEmpty {
-                text += "  not counted: " + dropped.map { "\($0.value) \($0.key == "rate" ? "over the rate" : TerminalText.safe($0.key, keepingLineFeeds: false))" }.joined(separator: ", ") + "\n"
+                text += "  not counted: " + dropped.map { "\($0.value) \($0.key == Beacon.Drop.rate.label ? "over the rate" : TerminalText.safe($0.key, keepingLineFeeds: false))" }.joined(separator: ", ") + "\n"
             }
             let rows = Beacon.Platform.allCases.filter { platform in
                 (stats.views[platform] ?? 0) > 0 || events.contains { (stats.actions[$0]?[platform] ?? 0) > 0 }
@@ -91,14 +102,14 @@ package enum PageStats {
                 text += "  no page has reported a view yet\n"
                 continue
             }
-            text += "  " + pad("", 16) + events.map { pad($0.label, 7, right: true) }.joined() + "\n"
+            text += "  " + pad("", 16) + events.map { pad($0.label, width, right: true) }.joined() + "\n"
             for platform in rows {
                 let cells = events.map { event in event == .view ? stats.views[platform] ?? 0 : stats.actions[event]?[platform] ?? 0 }
                 let share = barLength(stats.views[platform] ?? 0, of: stats.totalViews, width: barWidth)
-                text += "  " + pad(name(platform), 16) + cells.map { pad(String($0), 7, right: true) }.joined()
+                text += "  " + pad(name(platform), 16) + cells.map { pad(String($0), width, right: true) }.joined()
                     + "  " + String(repeating: "█", count: share) + "\n"
             }
-            text += "  " + pad("all", 16) + events.map { pad(String($0 == .view ? stats.totalViews : stats.taps($0)), 7, right: true) }.joined() + "\n"
+            text += "  " + pad("all", 16) + events.map { pad(String($0 == .view ? stats.totalViews : stats.taps($0)), width, right: true) }.joined() + "\n"
         }
         return text
     }
@@ -141,18 +152,19 @@ package enum PageStats {
     }
 }
 
-/// One sample line of the exposition: `name{label="value",…} number`.
+/// One sample line of the exposition: `name{label="value",…} number`; a name or label linkhost does not write is nil
+/// or left out.
 struct Sample {
-    let name: String
-    let labels: [String: String]
+    let name: MetricName?
+    let labels: [MetricLabel: String]
     let value: Int
 
     init?(_ line: Substring) {
         let characters = Array(line)
         var index = 0
         while index < characters.count, characters[index] != "{", characters[index] != " " { index += 1 }
-        name = String(characters[0..<index])
-        var labels: [String: String] = [:]
+        name = MetricName(rawValue: String(characters[0..<index]))
+        var labels: [MetricLabel: String] = [:]
         if index < characters.count, characters[index] == "{" {
             index += 1
             while index < characters.count, characters[index] != "}" {
@@ -171,7 +183,7 @@ struct Sample {
                 }
                 index += 1  // closing quote
                 if index < characters.count, characters[index] == "," { index += 1 }
-                labels[key.trimmingSpaces] = value
+                if let label = MetricLabel(rawValue: key.trimmingSpaces) { labels[label] = value }
             }
             index += 1
         }

@@ -1,6 +1,6 @@
 import CSystem
-import LinkHostCheck
 import LinkHostCore
+import LinkHostCrypto
 import Synchronization
 
 #if canImport(Glibc)

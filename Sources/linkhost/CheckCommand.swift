@@ -1,5 +1,6 @@
 import LinkHostCheck
 import LinkHostCore
+import LinkHostHTTPClient
 import LinkHostServer
 
 /// `linkhost check`: a live deployment, seen the way Apple's and Google's fetchers see it.

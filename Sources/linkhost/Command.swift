@@ -4,6 +4,7 @@ import LinkHostCore
 #if canImport(Glibc)
 import Glibc
 #endif
+import LinkHostHTTPClient
 
 /// One `linkhost` subcommand: its name, help text and entry point.
 protocol Command: SendableMetatype {

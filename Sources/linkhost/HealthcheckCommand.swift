@@ -1,5 +1,6 @@
 import LinkHostCheck
 import LinkHostCore
+import LinkHostHTTPClient
 import LinkHostServer
 
 /// `linkhost healthcheck`: probes a running server, for Docker's HEALTHCHECK (the image has no curl).

@@ -1,5 +1,6 @@
 import LinkHostCheck
 import LinkHostCore
+import LinkHostHTTPClient
 import LinkHostServer
 
 /// `linkhost stats`: what the call pages of each site reported, read from a running server's metrics.

@@ -1,6 +1,7 @@
 import Glibc
 import LinkHostCheck
 import LinkHostCore
+import LinkHostHTTPClient
 import Synchronization
 import Testing
 

@@ -1,5 +1,5 @@
 import Testing
-@testable import LinkHostCheck
+@testable import LinkHostHTTPClient
 import LinkHostCore
 
 @Suite("HTTP response parser")

@@ -39,6 +39,6 @@ struct BeaconCountersTests {
         var defaults = ""
         BeaconCounters.render([("default", BeaconCounters(), true)], into: &defaults)
         let series = defaults.split(separator: "\n").filter { !$0.hasPrefix("#") }
-        #expect(series.count == Beacon.Platform.allCases.count * Beacon.Event.allCases.count + BeaconCounters.Drop.allCases.count)
+        #expect(series.count == Beacon.Platform.allCases.count * Beacon.Event.allCases.count + Beacon.Drop.allCases.count)
     }
 }

@@ -17,6 +17,11 @@ struct DurationHistogramTests {
         return found
     }
 
+    @Test("the le labels are the bounds in seconds, as dashboards query them")
+    func boundLabels() {
+        #expect(DurationHistograms.boundLabels == ["0.0001", "0.00025", "0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "1"])
+    }
+
     @Test("each request lands in its bucket per site and route; buckets are cumulative; sum and count agree")
     func buckets() {
         let metrics = Metrics(startTime: 0)

@@ -96,7 +96,8 @@ struct BakedPages: Sendable {
                 case .lang: return locale.tag.text
                 case .dir: return locale.isRightToLeft ? "rtl" : "ltr"
                 case .languages: return languages
-                default: return nil
+                // The call's own values.
+                case .callId, .callType, .canonicalURL, .qrCodeURL, .qrCode: return nil
                 }
             }
         }

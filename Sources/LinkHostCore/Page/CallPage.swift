@@ -113,11 +113,22 @@ package struct CallPage: Sendable {
     /// The header sets of a page in `locales` (`headerSet(for:)` numbers them): the same for every site of the
     /// same locales and `cacheMaxAge`, so a snapshot makes them once and its sites share them (`SnapshotBuild`).
     static func headerSets(locales: [PageLocale], maxAge: Int) -> [[HTTPHeader]] {
-        locales.indices.flatMap { index in
-            [true, false].map { negotiated in
-                Self.pageHeaders(locale: locales[index], maxAge: maxAge, varies: negotiated && locales.count > 1)
+        var sets = Array(repeating: [HTTPHeader](), count: locales.count * HeaderVariant.allCases.count)
+        for index in locales.indices {
+            for variant in HeaderVariant.allCases {
+                let language = LanguageChoice(index: index, negotiated: variant == .negotiated)
+                sets[headerSet(for: language)] = pageHeaders(locale: locales[index], maxAge: maxAge, varies: variant == .negotiated && locales.count > 1)
             }
         }
+        return sets
+    }
+
+    /// The header sets of one locale's page: `Accept-Language` chose it (with `Vary` when the site has more than
+    /// one), or `?lang=` did (no `Vary`: the URL decides).
+    enum HeaderVariant: Int, CaseIterable {
+        case negotiated, asked
+
+        init(_ language: LanguageChoice) { self = language.negotiated ? .negotiated : .asked }
     }
 
     /// Headers of a call page in one locale; `varies` when `Accept-Language` chose it among several.
@@ -131,8 +142,14 @@ package struct CallPage: Sendable {
         ] + pageSecurityHeaders
     }
 
-    /// The position in `headerSets` of a page in the chosen language.
-    package func headerSet(for language: LanguageChoice) -> Int { language.index * 2 + (language.negotiated ? 0 : 1) }
+    /// The position in `headerSets` of a page in the chosen language: the locale's sets in locale order, each
+    /// locale's in `HeaderVariant` order; `headerSets` places each set by this, so the two cannot disagree.
+    package func headerSet(for language: LanguageChoice) -> Int { Self.headerSet(for: language) }
+
+    /// `headerSet(for:)`, for `headerSets` before a page exists.
+    static func headerSet(for language: LanguageChoice) -> Int {
+        language.index * HeaderVariant.allCases.count + HeaderVariant(language).rawValue
+    }
 
     /// The origin for absolute URLs: the configured base URL, else the request's Host when it is a plain host name.
     func origin(host: String?) -> String? {

@@ -122,7 +122,9 @@ struct NotFoundPages: Sendable {
         case .lang: return locale.tag.text
         case .dir: return locale.isRightToLeft ? "rtl" : "ltr"
         case .languages: return languages
-        default: return nil
+        case .callId, .callType, .appStoreID, .openInAppURL, .intentURL, .appStoreURL, .playStoreURL, .webJoinURL, .canonicalURL, .imageURL,
+             .qrCodeURL, .qrCode, .openInAppHostURL, .appClipBundleID, .desktopScheme, .inPlayStore:
+            return nil
         }
     }
 

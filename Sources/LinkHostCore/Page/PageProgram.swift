@@ -128,9 +128,11 @@ package struct PagePlan {
 struct PageValues {
     /// The values' bytes, one after the other.
     var bytes: [UInt8] = []
-    private var empty: UInt32 = 0
-    private var starts = InlineArray<20, Int>(repeating: 0)
-    private var ends = InlineArray<20, Int>(repeating: 0)
+    /// Where each field's bytes start and end, by `Field.slot`: an `InlineArray`, so a page's values take no
+    /// allocation besides `bytes`. Its count must be a literal; `PageFieldSlotTests` fails when `Field` outgrows it.
+    typealias FieldRanges = InlineArray<20, Int>
+    private var starts = FieldRanges(repeating: 0)
+    private var ends = FieldRanges(repeating: 0)
 
     init(capacity: Int) {
         bytes.reserveCapacity(capacity)
@@ -147,7 +149,7 @@ struct PageValues {
     /// A digest of the values' bytes and where each field's stand, folded into `seed`.
     func digest(seed: UInt64) -> UInt64 {
         var hash = EntityTag.combine(seed, EntityTag.digest(bytes.span))
-        for slot in 0..<20 { hash = EntityTag.combine(hash, UInt64(starts[slot]) << 32 | UInt64(ends[slot])) }
+        for slot in starts.indices { hash = EntityTag.combine(hash, UInt64(starts[slot]) << 32 | UInt64(ends[slot])) }
         return hash
     }
 
@@ -162,17 +164,20 @@ struct PageValues {
 
 /// A set of template fields as bits, for the checks a render makes per field (a `Set` hashes each name).
 struct PageFieldSet: Sendable {
-    private let bits: UInt32
+    /// One bit per `Field.slot`; `PageFieldSlotTests` fails when `Field` outgrows it.
+    typealias Bits = UInt32
+    private let bits: Bits
 
     init(_ fields: Set<PageTemplate.Field>) {
-        bits = fields.reduce(0) { $0 | 1 << UInt32($1.slot) }
+        bits = fields.reduce(0) { $0 | 1 << Bits($1.slot) }
     }
 
-    func contains(_ field: PageTemplate.Field) -> Bool { bits & 1 << UInt32(field.slot) != 0 }
+    func contains(_ field: PageTemplate.Field) -> Bool { bits & 1 << Bits(field.slot) != 0 }
 }
 
 extension PageTemplate.Field {
-    /// The field's position in `PageValues`' tables.
+    /// The field's position in `PageValues`' tables and `PageFieldSet`'s bits: each field its own, from 0 up
+    /// (`PageFieldSlotTests`).
     var slot: Int {
         switch self {
         case .callId: return 0

@@ -26,7 +26,7 @@ public struct PageTemplate: Sendable {
         var isURL: Bool {
             switch self {
             case .openInAppURL, .intentURL, .appStoreURL, .playStoreURL, .webJoinURL, .canonicalURL, .imageURL, .qrCodeURL, .openInAppHostURL: return true
-            default: return false
+            case .callId, .callType, .appName, .appStoreID, .qrCode, .lang, .dir, .languages, .appClipBundleID, .desktopScheme, .inPlayStore: return false
             }
         }
 

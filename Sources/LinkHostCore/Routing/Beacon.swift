@@ -27,7 +27,16 @@ public struct Beacon: Sendable, Hashable {
         case leave
 
         /// The word in the query and the metrics label.
-        public var label: String { ["view", "open", "store", "web", "copy", "leave"][rawValue] }
+        public var label: String {
+            switch self {
+            case .view: return "view"
+            case .open: return "open"
+            case .store: return "store"
+            case .web: return "web"
+            case .copy: return "copy"
+            case .leave: return "leave"
+            }
+        }
     }
 
     /// The coarse platform the page's script decided on.
@@ -46,7 +55,35 @@ public struct Beacon: Sendable, Hashable {
         case other
 
         /// The word in the query and the metrics label.
-        public var label: String { ["ios", "android", "desktop", "in_app", "bot", "other"][rawValue] }
+        public var label: String {
+            switch self {
+            case .ios: return "ios"
+            case .android: return "android"
+            case .desktop: return "desktop"
+            case .inApp: return "in_app"
+            case .bot: return "bot"
+            case .other: return "other"
+            }
+        }
+    }
+
+    /// Why a beacon was not counted: the `reason` of `linkhost_beacons_dropped_total`, which `linkhost stats` reads.
+    public enum Drop: Int, Sendable, CaseIterable {
+        /// Over the site's allowance, or one client's share of it.
+        case rate
+        /// Not a beacon the page sends (another method, unknown words).
+        case malformed
+        /// Sent from another site's page (`BeaconOrigin`).
+        case crossSite
+
+        /// The metrics label.
+        public var label: String {
+            switch self {
+            case .rate: return "rate"
+            case .malformed: return "malformed"
+            case .crossSite: return "cross_site"
+            }
+        }
     }
 
     /// What happened.

@@ -1,6 +1,8 @@
 import Dispatch
-import LinkHostCheck
+import LinkHostACME
 import LinkHostCore
+import LinkHostCrypto
+import LinkHostHTTPClient
 import Synchronization
 
 /// Obtains and renews the certificates of every certified site on a thread of its own: stored ones are
@@ -112,9 +114,9 @@ package final class CertificateManager: Sendable {
         let firstLook = facts.renewalInfoID == nil ? renewAt : now
         state.nextAttempt = source == "new" ? max(min(renewAt, firstLook), now + 3600) : min(renewAt, firstLook)
         if facts.notAfter <= now {
-            Lifecycle.error("ACME: the \(source) certificate for \(target.hosts.joined(separator: ", ")) EXPIRED at \(ACMETime.format(facts.notAfter)); serving it until a new one is issued")
+            Lifecycle.error("ACME: the \(source) certificate for \(target.hosts.joined(separator: ", ")) EXPIRED at \(TimeText.format(facts.notAfter)); serving it until a new one is issued")
         } else {
-            Lifecycle.info("ACME: serving the \(source) certificate for \(target.hosts.joined(separator: ", ")) (issuer \(facts.issuer), valid until \(ACMETime.format(facts.notAfter)), renewal from \(ACMETime.format(renewAt)))")
+            Lifecycle.info("ACME: serving the \(source) certificate for \(target.hosts.joined(separator: ", ")) (issuer \(facts.issuer), valid until \(TimeText.format(facts.notAfter)), renewal from \(TimeText.format(renewAt)))")
         }
         board.update(target.hosts) { entry in
             entry.notBefore = facts.notBefore
@@ -226,7 +228,7 @@ package final class CertificateManager: Sendable {
             state.nextAttempt = min(renewAt, window.checkAgain)
             board.update(state.target.hosts) { $0.renewAt = renewAt }
             if renewAt < regular {
-                Lifecycle.info("ACME: the CA's renewal information moves the renewal of \(state.target.name) to \(ACMETime.format(renewAt)) (window \(ACMETime.format(window.start)) to \(ACMETime.format(window.end)))")
+                Lifecycle.info("ACME: the CA's renewal information moves the renewal of \(state.target.name) to \(TimeText.format(renewAt)) (window \(TimeText.format(window.start)) to \(TimeText.format(window.end)))")
             }
         } catch {
             Lifecycle.warning("ACME: cannot read the CA's renewal information for \(state.target.name): \(error.message); asking again in an hour")

@@ -1,4 +1,4 @@
-import LinkHostCheck
+import LinkHostCore
 import Synchronization
 
 /// What every certified host's certificate is doing, for `/healthz`'s body and the metrics; written by the
@@ -68,16 +68,15 @@ package final class CertificateStatusBoard: Sendable {
     package func metricsText(now: Int) -> String {
         guard isActive else { return "" }
         let list = entries.withLock { $0 }
-        var text = "# HELP linkhost_certificate_expiry_seconds Seconds until each host's certificate expires; negative once expired.\n"
-        text += "# TYPE linkhost_certificate_expiry_seconds gauge\n"
+        var text = MetricName.certificateExpiry.header("Seconds until each host's certificate expires; negative once expired.")
         for (host, entry) in list {
-            if let notAfter = entry.notAfter { text += "linkhost_certificate_expiry_seconds{host=\"\(host)\"} \(notAfter - now)\n" }
+            if let notAfter = entry.notAfter { MetricName.certificateExpiry.sample([.host: host], notAfter - now, into: &text) }
         }
-        text += "# HELP linkhost_certificate_missing 1 while a host has no certificate to serve.\n# TYPE linkhost_certificate_missing gauge\n"
-        for (host, entry) in list { text += "linkhost_certificate_missing{host=\"\(host)\"} \(entry.notAfter == nil ? 1 : 0)\n" }
+        text += MetricName.certificateMissing.header("1 while a host has no certificate to serve.")
+        for (host, entry) in list { MetricName.certificateMissing.sample([.host: host], entry.notAfter == nil ? 1 : 0, into: &text) }
         let counts = orders.withLock { $0 }
-        text += "# HELP linkhost_acme_orders_total ACME certificate orders, by result.\n# TYPE linkhost_acme_orders_total counter\n"
-        for result in OrderResult.allCases { text += "linkhost_acme_orders_total{result=\"\(result.rawValue)\"} \(counts[result] ?? 0)\n" }
+        text += MetricName.acmeOrders.header("ACME certificate orders, by result.")
+        for result in OrderResult.allCases { MetricName.acmeOrders.sample([.result: result.rawValue], counts[result] ?? 0, into: &text) }
         return text
     }
 
@@ -102,14 +101,14 @@ package final class CertificateStatusBoard: Sendable {
         for (host, entry) in list {
             var line = "certificate \(host): "
             if let notAfter = entry.notAfter {
-                line += notAfter <= now ? "EXPIRED since \(ACMETime.format(notAfter))" : "valid until \(ACMETime.format(notAfter)) (\((notAfter - now) / 86_400) days)"
-                if let renewAt = entry.renewAt, notAfter > now { line += ", renewal \(renewAt <= now ? "due now" : "from \(ACMETime.format(renewAt))")" }
+                line += notAfter <= now ? "EXPIRED since \(TimeText.format(notAfter))" : "valid until \(TimeText.format(notAfter)) (\((notAfter - now) / 86_400) days)"
+                if let renewAt = entry.renewAt, notAfter > now { line += ", renewal \(renewAt <= now ? "due now" : "from \(TimeText.format(renewAt))")" }
             } else {
                 line += "MISSING (being ordered)"
             }
             if let error = entry.lastError {
                 line += "; last order failed: \(error)"
-                if let retryAt = entry.retryAt { line += "; next try \(ACMETime.format(retryAt))" }
+                if let retryAt = entry.retryAt { line += "; next try \(TimeText.format(retryAt))" }
             }
             text += line + "\n"
         }

@@ -1,10 +1,10 @@
-import LinkHostCheck
 import LinkHostCore
 import LinkHostFiles
 
 #if canImport(Glibc)
 import Glibc
 #endif
+import LinkHostCrypto
 
 /// A certificate and key as kept in the state folder.
 package struct StoredCertificate: Sendable {

@@ -1,4 +1,4 @@
-import LinkHostCheck
+import LinkHostCrypto
 import LinkHostCore
 
 /// The hosts besides the sites' own that the HTTP listener sends to HTTPS: the names the top level gives

@@ -24,21 +24,9 @@ package final class BeaconCounters: Sendable {
     /// that land on the same slot share one allowance.
     static let clientSlots = 128
 
-    /// Why a beacon was not counted.
-    package enum Drop: Int, CaseIterable {
-        /// Over the site's allowance.
-        case rate
-        /// Not a beacon the page sends (another method, unknown words).
-        case malformed
-        /// Sent from another site's page (`BeaconOrigin`).
-        case crossSite
-
-        var label: String { ["rate", "malformed", "cross_site"][rawValue] }
-    }
-
     private static let eventCount = Beacon.Event.allCases.count
     private static let platformCount = Beacon.Platform.allCases.count
-    private static let size = eventCount * platformCount + Drop.allCases.count
+    private static let size = eventCount * platformCount + Beacon.Drop.allCases.count
 
     /// The counts, allocated on the site's first beacon or drop (`CounterBlock`).
     private let values = CounterBlock(count: BeaconCounters.size)
@@ -106,7 +94,7 @@ package final class BeaconCounters: Sendable {
     }
 
     /// Counts one beacon that was not counted, and why.
-    package func recordDrop(_ drop: Drop) {
+    package func recordDrop(_ drop: Beacon.Drop) {
         values.increment(Self.eventCount * Self.platformCount + drop.rawValue)
     }
 
@@ -116,42 +104,40 @@ package final class BeaconCounters: Sendable {
     }
 
     /// The beacons dropped for one reason.
-    package func dropped(_ drop: Drop) -> Int {
+    package func dropped(_ drop: Beacon.Drop) -> Int {
         values.load(Self.eventCount * Self.platformCount + drop.rawValue)
     }
 
     /// The three families' exposition headers and lines for `sites` (labels already escaped), each family
     /// whole in one place as the format asks. Zeros are left out but for the default site's.
     static func render(_ sites: [(label: String, counters: BeaconCounters, isDefault: Bool)], into text: inout String) {
-        text += "# HELP linkhost_page_views_total Call pages shown, by site and the visitor's coarse platform, as the page's script reports them (POST \(Beacon.path)).\n"
-        text += "# TYPE linkhost_page_views_total counter\n"
+        text += MetricName.pageViews.header("Call pages shown, by site and the visitor's coarse platform, as the page's script reports them (POST \(Beacon.path)).")
         for site in sites {
             for platform in Beacon.Platform.allCases {
                 let value = site.counters.count(.view, platform)
                 if value > 0 || site.isDefault {
-                    text += "linkhost_page_views_total{site=\"\(site.label)\",platform=\"\(platform.label)\"} \(value)\n"
+                    MetricName.pageViews.sample([.site: site.label, .platform: platform.label], value, into: &text)
                 }
             }
         }
-        text += "# HELP linkhost_page_actions_total Taps on the call page's actions (open, store, web, copy, leave), by site, action and platform.\n"
-        text += "# TYPE linkhost_page_actions_total counter\n"
+        let actions = Beacon.Event.allCases.filter { $0 != .view }.map(\.label).joined(separator: ", ")
+        text += MetricName.pageActions.header("Taps on the call page's actions (\(actions)), by site, action and platform.")
         for site in sites {
             for event in Beacon.Event.allCases where event != .view {
                 for platform in Beacon.Platform.allCases {
                     let value = site.counters.count(event, platform)
                     if value > 0 || site.isDefault {
-                        text += "linkhost_page_actions_total{site=\"\(site.label)\",action=\"\(event.label)\",platform=\"\(platform.label)\"} \(value)\n"
+                        MetricName.pageActions.sample([.site: site.label, .action: event.label, .platform: platform.label], value, into: &text)
                     }
                 }
             }
         }
-        text += "# HELP linkhost_beacons_dropped_total Beacons not counted, by site and reason: over the site's rate (\(perSecond)/s, bursts of \(burst)) or one client's share of it (\(perClientPerSecond)/s, bursts of \(perClientBurst)), malformed, or sent from another site's page (cross_site).\n"
-        text += "# TYPE linkhost_beacons_dropped_total counter\n"
+        text += MetricName.beaconsDropped.header("Beacons not counted, by site and reason: over the site's rate (\(perSecond)/s, bursts of \(burst)) or one client's share of it (\(perClientPerSecond)/s, bursts of \(perClientBurst)), malformed, or sent from another site's page (cross_site).")
         for site in sites {
-            for drop in Drop.allCases {
+            for drop in Beacon.Drop.allCases {
                 let value = site.counters.dropped(drop)
                 if value > 0 || site.isDefault {
-                    text += "linkhost_beacons_dropped_total{site=\"\(site.label)\",reason=\"\(drop.label)\"} \(value)\n"
+                    MetricName.beaconsDropped.sample([.site: site.label, .reason: drop.label], value, into: &text)
                 }
             }
         }

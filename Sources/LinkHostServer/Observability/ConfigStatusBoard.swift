@@ -1,4 +1,3 @@
-import LinkHostCheck
 import LinkHostCore
 import Synchronization
 
@@ -71,7 +70,7 @@ package final class ConfigStatusBoard: Sendable {
     /// Records the sites that serve now and the version of each (`SiteConfig.fileSHA256`; a failed file's site
     /// serves its last good version, whose hash that is).
     package func sitesServed(_ sites: [SiteConfig]) {
-        let versions = sites.map { (site: Self.labelValue($0.label), sha256: $0.fileSHA256 ?? "") }
+        let versions = sites.map { (site: MetricLabel.escape($0.label), sha256: $0.fileSHA256 ?? "") }
         siteVersions.withLock { $0 = versions }
     }
 
@@ -86,24 +85,15 @@ package final class ConfigStatusBoard: Sendable {
 
     /// `linkhost_config_info{sha256}` (always 1: the label is the value) and `linkhost_config_reload_failed`.
     package func metricsText() -> String {
-        var text = "# HELP linkhost_config_info The config file being served, by the SHA-256 of its bytes; always 1.\n# TYPE linkhost_config_info gauge\n"
-        text += "linkhost_config_info{sha256=\"\(servingSHA256)\"} 1\n"
-        text += "# HELP linkhost_config_reload_failed 1 while the last reload failed or was refused (the previous config serves), 0 once one applies.\n"
-        text += "# TYPE linkhost_config_reload_failed gauge\n"
-        text += "linkhost_config_reload_failed \(hasFailure ? 1 : 0)\n"
-        text += "# HELP linkhost_site_config_failed 1 for each site whose site file failed: it serves its last good version or is left out.\n"
-        text += "# TYPE linkhost_site_config_failed gauge\n"
-        for failed in failedSites { text += "linkhost_site_config_failed{site=\"\(Self.labelValue(failed.site))\"} 1\n" }
-        text += "# HELP linkhost_site_config_info Each site served, by the SHA-256 of the bytes of the file it is written in (its site file; the config file for the top level and sites); always 1.\n"
-        text += "# TYPE linkhost_site_config_info gauge\n"
-        for version in siteVersions.withLock({ $0 }) { text += "linkhost_site_config_info{site=\"\(version.site)\",sha256=\"\(version.sha256)\"} 1\n" }
+        var text = MetricName.configInfo.header("The config file being served, by the SHA-256 of its bytes; always 1.")
+        MetricName.configInfo.sample([.sha256: servingSHA256], 1, into: &text)
+        text += MetricName.configReloadFailed.header("1 while the last reload failed or was refused (the previous config serves), 0 once one applies.")
+        MetricName.configReloadFailed.sample(hasFailure ? 1 : 0, into: &text)
+        text += MetricName.siteConfigFailed.header("1 for each site whose site file failed: it serves its last good version or is left out.")
+        for failed in failedSites { MetricName.siteConfigFailed.sample([.site: MetricLabel.escape(failed.site)], 1, into: &text) }
+        text += MetricName.siteConfigInfo.header("Each site served, by the SHA-256 of the bytes of the file it is written in (its site file; the config file for the top level and sites); always 1.")
+        for version in siteVersions.withLock({ $0 }) { MetricName.siteConfigInfo.sample([.site: version.site, .sha256: version.sha256], 1, into: &text) }
         return text
-    }
-
-    /// A label value as the exposition format writes it: `\`, `"` and line feeds escaped (a site named by
-    /// its file's name may hold them).
-    static func labelValue(_ text: String) -> String {
-        text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").replacing("\n", with: "\\n")
     }
 
     /// The lines `/healthz` adds while a failure stands; empty otherwise. On the public port (`detail` false)
@@ -115,7 +105,7 @@ package final class ConfigStatusBoard: Sendable {
         var text = detail ? sites.map { "site FAILED: \($0.line)\n" }.joined()
             : sites.isEmpty ? "" : "site files FAILED: \(sites.count) (which: in the log and on the metrics port's health path)\n"
         guard let failure = lastFailure else { return text }
-        text += "last reload FAILED at \(ACMETime.format(failure.time))"
+        text += "last reload FAILED at \(TimeText.format(failure.time))"
         text += failure.fileSHA256.map { " (file sha256:\($0))" } ?? ""
         text += "; still serving the config above\n"
         guard detail else { return text + "  why: in the log (and on the metrics port's health path)\n" }

@@ -13,8 +13,8 @@ package final class DurationHistograms: @unchecked Sendable {
     /// Upper bounds in microseconds (the `le` labels below, in seconds): linkhost answers most requests in tens
     /// of microseconds, a rendered page or QR image in a millisecond or so; past a second is a stall.
     static let boundsMicroseconds = [100, 250, 500, 1_000, 2_500, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 1_000_000]
-    /// The bounds as Prometheus' `le` labels.
-    static let boundLabels = ["0.0001", "0.00025", "0.0005", "0.001", "0.0025", "0.005", "0.01", "0.025", "0.05", "0.1", "0.25", "1"]
+    /// The bounds as Prometheus' `le` labels, in seconds: made from the bounds, so the two lists cannot part.
+    static let boundLabels = boundsMicroseconds.map(secondsText)
     /// Per route: one count per bound, one above the last, and the sum in microseconds.
     private static let stride = boundsMicroseconds.count + 2
 
@@ -60,24 +60,41 @@ package final class DurationHistograms: @unchecked Sendable {
         return (0...Self.boundsMicroseconds.count).reduce(0) { $0 + values[base + $1].load(ordering: .relaxed) }
     }
 
-    /// The exposition lines of every route that has answered at least once, after `labels` (`site="…",` already
-    /// escaped, or empty).
-    func render(labels prefix: String, into text: inout String) {
+    /// The exposition lines of every route that has answered at least once, labelled with `site` (already
+    /// escaped) when one is given.
+    func render(site: String?, into text: inout String) {
         guard let values = block.load(ordering: .acquiring) else { return }
+        let name = MetricName.requestDuration
         for route in Route.allCases {
             let base = route.rawValue * Self.stride
             let total = count(route)
             guard total > 0 else { continue }
-            let labels = "\(prefix)route=\"\(route.label)\""
             var cumulative = 0
             for (index, bound) in Self.boundLabels.enumerated() {
                 cumulative += values[base + index].load(ordering: .relaxed)
-                text += "linkhost_request_duration_seconds_bucket{\(labels),le=\"\(bound)\"} \(cumulative)\n"
+                name.sample(Self.labels(site, route, bound), String(cumulative), suffix: "_bucket", into: &text)
             }
-            text += "linkhost_request_duration_seconds_bucket{\(labels),le=\"+Inf\"} \(total)\n"
+            name.sample(Self.labels(site, route, "+Inf"), String(total), suffix: "_bucket", into: &text)
             let sum = values[base + Self.stride - 1].load(ordering: .relaxed)
-            text += "linkhost_request_duration_seconds_sum{\(labels)} \(sum / 1_000_000).\(String(sum % 1_000_000).leftPadded(to: 6))\n"
-            text += "linkhost_request_duration_seconds_count{\(labels)} \(total)\n"
+            name.sample(Self.labels(site, route, nil), "\(sum / 1_000_000).\(String(sum % 1_000_000).leftPadded(to: 6))", suffix: "_sum", into: &text)
+            name.sample(Self.labels(site, route, nil), String(total), suffix: "_count", into: &text)
+        }
+    }
+
+    /// Microseconds as seconds with no trailing zeros: `250` → `0.00025`, `1_000_000` → `1`.
+    static func secondsText(_ microseconds: Int) -> String {
+        var fraction = String(microseconds % 1_000_000).leftPadded(to: 6)
+        while fraction.last == "0" { fraction.removeLast() }
+        return "\(microseconds / 1_000_000)" + (fraction.isEmpty ? "" : "." + fraction)
+    }
+
+    /// A histogram line's labels: the site's when latency is kept per site, the route, and a bucket's bound.
+    private static func labels(_ site: String?, _ route: Route, _ bound: String?) -> KeyValuePairs<MetricLabel, String> {
+        switch (site, bound) {
+        case (let site?, let bound?): return [.site: site, .route: route.label, .le: bound]
+        case (let site?, nil): return [.site: site, .route: route.label]
+        case (nil, let bound?): return [.route: route.label, .le: bound]
+        case (nil, nil): return [.route: route.label]
         }
     }
 }

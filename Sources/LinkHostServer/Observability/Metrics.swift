@@ -45,7 +45,15 @@ package final class Metrics: Sendable {
             }
         }
 
-        var label: String { ["apple", "google", "browser", "other"][rawValue] }
+        /// The metrics label.
+        var label: String {
+            switch self {
+            case .apple: return "apple"
+            case .google: return "google"
+            case .browser: return "browser"
+            case .other: return "other"
+            }
+        }
     }
 
     fileprivate final class Counter: Sendable {
@@ -65,12 +73,11 @@ package final class Metrics: Sendable {
 
         fileprivate init(label: String) {
             self.label = label
-            requests = CounterBlock(count: Route.allCases.count * Metrics.statusClasses.count)
-            fetches = CounterBlock(count: 2 * Fetcher.allCases.count)
+            requests = CounterBlock(count: Route.allCases.count * StatusClass.allCases.count)
+            fetches = CounterBlock(count: AssociationFile.allCases.count * Fetcher.allCases.count)
         }
     }
 
-    fileprivate static let statusClasses = ["1xx", "2xx", "3xx", "4xx", "5xx"]
     /// The sites of the config serving, by label: a reload keeps counting where the last snapshot stopped, and
     /// drops the sites it no longer serves (`serving`).
     private let sites = Mutex<[String: SiteCounters]>([:])
@@ -129,14 +136,46 @@ package final class Metrics: Sendable {
 
     /// Counts one answered request on a site and its duration; the user agent is read only for association-file fetches.
     package func record(_ site: SiteCounters, route: Route, status: Int, microseconds: Int, userAgent: Span<UInt8>) {
-        let statusClass = min(max(status / 100 - 1, 0), Self.statusClasses.count - 1)
-        site.requests.increment(route.rawValue * Self.statusClasses.count + statusClass)
+        site.requests.increment(Self.slot(route, StatusClass(status: status)))
         routeDurations.record(route, microseconds: microseconds)
         if perSiteLatency.load(ordering: .relaxed) { site.durations.record(route, microseconds: microseconds) }
-        if route == .aasa || route == .assetLinks {
-            let fetcher = Fetcher(userAgent: userAgent)
-            site.fetches.increment((route == .aasa ? 0 : 1) * Fetcher.allCases.count + fetcher.rawValue)
+        if let file = AssociationFile(route) {
+            site.fetches.increment(Self.slot(file, Fetcher(userAgent: userAgent)))
         }
+    }
+
+    /// The association files whose fetchers are counted: the `file` label.
+    enum AssociationFile: Int, CaseIterable {
+        case aasa, assetLinks
+
+        /// The file a route serves; nil for every other route.
+        init?(_ route: Route) {
+            switch route {
+            case .aasa: self = .aasa
+            case .assetLinks: self = .assetLinks
+            case .callPage, .callQRCode, .staticFile, .health, .metrics, .notFound, .methodNotAllowed, .badRequest, .acmeChallenge, .httpsRedirect, .beacon:
+                return nil
+            }
+        }
+
+        /// The metrics label.
+        var label: String {
+            switch self {
+            case .aasa: return "aasa"
+            case .assetLinks: return "assetlinks"
+            }
+        }
+    }
+
+    /// A request count's place in a site's block: routes in order, the status classes of each in order (an
+    /// enum's implicit raw value is its place among its cases: `CounterLayoutTests`).
+    private static func slot(_ route: Route, _ status: StatusClass) -> Int {
+        route.rawValue * StatusClass.allCases.count + status.rawValue
+    }
+
+    /// A fetch count's place in a site's block: files in order, the fetchers of each in order.
+    private static func slot(_ file: AssociationFile, _ fetcher: Fetcher) -> Int {
+        file.rawValue * Fetcher.allCases.count + fetcher.rawValue
     }
 
     /// How a reload ended: the label of `linkhost_reloads_total{result}`.
@@ -148,7 +187,14 @@ package final class Metrics: Sendable {
         /// The new config changes a setting a reload cannot apply (ReloadPolicy); the old snapshot serves.
         case refused
 
-        var label: String { ["ok", "failed", "refused"][rawValue] }
+        /// The metrics label.
+        var label: String {
+            switch self {
+            case .ok: return "ok"
+            case .failed: return "failed"
+            case .refused: return "refused"
+            }
+        }
     }
 
     /// Counts a reload attempt and, when it worked, the new config generation.
@@ -162,14 +208,6 @@ package final class Metrics: Sendable {
         stuckReloads.value.add(1, ordering: .relaxed)
     }
 
-    /// Requests counted so far on every site for a route and status class ("2xx" …).
-    package func count(route: Route, statusClass: String) -> Int {
-        guard let index = Self.statusClasses.firstIndex(of: statusClass) else { return 0 }
-        return sites.withLock { all in
-            all.values.reduce(0) { $0 + $1.requests.load(route.rawValue * Self.statusClasses.count + index) }
-        }
-    }
-
     /// The Prometheus text exposition (format 0.0.4).
     ///
     /// Series that are zero are left out but for the default site's, so a dashboard finds every route
@@ -177,62 +215,54 @@ package final class Metrics: Sendable {
     package func render(currentConnections: Int) -> [UInt8] {
         let all = sites.withLock { all in all.values.sorted { ($0.label == "default" ? "" : $0.label) < ($1.label == "default" ? "" : $1.label) } }
         var text = ""
-        text += "# HELP linkhost_requests_total Requests answered, by site, route and status class.\n"
-        text += "# TYPE linkhost_requests_total counter\n"
+        text += MetricName.requests.header("Requests answered, by site, route and status class.")
         for site in all {
-            let label = Self.escapeLabel(site.label)
+            let label = MetricLabel.escape(site.label)
             for route in Route.allCases {
-                for (index, statusClass) in Self.statusClasses.enumerated() {
-                    let value = site.requests.load(route.rawValue * Self.statusClasses.count + index)
-                    if value > 0 || (statusClass == "2xx" && site.label == "default") {
-                        text += "linkhost_requests_total{site=\"\(label)\",route=\"\(route.label)\",status=\"\(statusClass)\"} \(value)\n"
+                for status in StatusClass.allCases {
+                    let value = site.requests.load(Self.slot(route, status))
+                    if value > 0 || (status == .success && site.label == "default") {
+                        MetricName.requests.sample([.site: label, .route: route.label, .status: status.label], value, into: &text)
                     }
                 }
             }
         }
-        text += "# HELP linkhost_association_fetches_total AASA and assetlinks fetches, by site and fetcher.\n"
-        text += "# TYPE linkhost_association_fetches_total counter\n"
+        text += MetricName.associationFetches.header("AASA and assetlinks fetches, by site and fetcher.")
         for site in all {
-            let label = Self.escapeLabel(site.label)
-            for (fileIndex, file) in ["aasa", "assetlinks"].enumerated() {
+            let label = MetricLabel.escape(site.label)
+            for file in AssociationFile.allCases {
                 for fetcher in Fetcher.allCases {
-                    let value = site.fetches.load(fileIndex * Fetcher.allCases.count + fetcher.rawValue)
+                    let value = site.fetches.load(Self.slot(file, fetcher))
                     if value > 0 || site.label == "default" {
-                        text += "linkhost_association_fetches_total{site=\"\(label)\",file=\"\(file)\",fetcher=\"\(fetcher.label)\"} \(value)\n"
+                        MetricName.associationFetches.sample([.site: label, .file: file.label, .fetcher: fetcher.label], value, into: &text)
                     }
                 }
             }
         }
-        BeaconCounters.render(all.map { (Self.escapeLabel($0.label), $0.beacons, $0.label == "default") }, into: &text)
-        text += "# HELP linkhost_request_duration_seconds Time from a request's whole head to its answer queued, by route (by site too with observability.metrics.perSiteLatency).\n"
-        text += "# TYPE linkhost_request_duration_seconds histogram\n"
+        BeaconCounters.render(all.map { (MetricLabel.escape($0.label), $0.beacons, $0.label == "default") }, into: &text)
+        text += MetricName.requestDuration.header("Time from a request's whole head to its answer queued, by route (by site too with observability.metrics.perSiteLatency).")
         // One label set at a time, so `sum by (route)` means the same whichever is on.
         if perSiteLatency.load(ordering: .relaxed) {
-            for site in all { site.durations.render(labels: "site=\"\(Self.escapeLabel(site.label))\",", into: &text) }
+            for site in all { site.durations.render(site: MetricLabel.escape(site.label), into: &text) }
         } else {
-            routeDurations.render(labels: "", into: &text)
+            routeDurations.render(site: nil, into: &text)
         }
-        text += "# HELP linkhost_connections Connections open now.\n# TYPE linkhost_connections gauge\n"
-        text += "linkhost_connections \(currentConnections)\n"
-        text += "# HELP linkhost_page_cache_bytes Bytes held by rendered call pages and QR images, all sites together (at most server.pageCacheBytes).\n# TYPE linkhost_page_cache_bytes gauge\n"
-        text += "linkhost_page_cache_bytes \(pageCacheBytes.load(ordering: .relaxed))\n"
-        text += "# HELP linkhost_reloads_total Config reloads, by result.\n# TYPE linkhost_reloads_total counter\n"
+        text += MetricName.connections.header("Connections open now.")
+        MetricName.connections.sample(currentConnections, into: &text)
+        text += MetricName.pageCacheBytes.header("Bytes held by rendered call pages and QR images, all sites together (at most server.pageCacheBytes).")
+        MetricName.pageCacheBytes.sample(pageCacheBytes.load(ordering: .relaxed), into: &text)
+        text += MetricName.reloads.header("Config reloads, by result.")
         for result in ReloadResult.allCases {
-            text += "linkhost_reloads_total{result=\"\(result.label)\"} \(reloads[result.rawValue].value.load(ordering: .relaxed))\n"
+            MetricName.reloads.sample([.result: result.label], reloads[result.rawValue].value.load(ordering: .relaxed), into: &text)
         }
-        text += "# HELP linkhost_reloads_stuck_total Reloads still running when the reload watchdog's limit passed (30 s by default).\n# TYPE linkhost_reloads_stuck_total counter\n"
-        text += "linkhost_reloads_stuck_total \(stuckReloads.value.load(ordering: .relaxed))\n"
-        text += "# HELP linkhost_config_generation Generation of the config being served; 1 at start, +1 per reload.\n# TYPE linkhost_config_generation gauge\n"
-        text += "linkhost_config_generation \(generationValue.load(ordering: .relaxed))\n"
+        text += MetricName.stuckReloads.header("Reloads still running when the reload watchdog's limit passed (30 s by default).")
+        MetricName.stuckReloads.sample(stuckReloads.value.load(ordering: .relaxed), into: &text)
+        text += MetricName.configGeneration.header("Generation of the config being served; 1 at start, +1 per reload.")
+        MetricName.configGeneration.sample(generationValue.load(ordering: .relaxed), into: &text)
         text += configStatus.metricsText()
-        text += "# HELP process_start_time_seconds Start time of the process since the Unix epoch, in seconds.\n# TYPE process_start_time_seconds gauge\n"
-        text += "process_start_time_seconds \(Int(startTime))\n"
+        text += MetricName.processStartTime.header("Start time of the process since the Unix epoch, in seconds.")
+        MetricName.processStartTime.sample(Int(startTime), into: &text)
         text += certificates.metricsText(now: LogTime.now().seconds)
         return Array(text.utf8)
-    }
-
-    /// Host names need no escaping, but a label value must never break the exposition format.
-    private static func escapeLabel(_ value: String) -> String {
-        value.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").replacing("\n", with: "\\n")
     }
 }

@@ -1,5 +1,6 @@
 @testable import LinkHostCore
 @testable import LinkHostCheck
+import LinkHostHTTPClient
 
 /// For every diagnostic code: an input that must report it, and a close one that must not (and has no error).
 struct LintCodeCase: Sendable, CustomStringConvertible {

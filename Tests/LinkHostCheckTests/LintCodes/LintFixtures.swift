@@ -2,6 +2,7 @@ import Testing
 @testable import LinkHostCore
 import LinkHostTestSupport
 @testable import LinkHostCheck
+import LinkHostHTTPClient
 import LinkHostJSON
 
 /// One input to lint: a config (the base config with some members replaced), a bare file, or a deployment.

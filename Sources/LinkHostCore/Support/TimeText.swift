@@ -1,8 +1,7 @@
-import LinkHostCore
-
-/// Reads `Retry-After` (RFC 9110 §10.2.3: seconds, or an HTTP date) and RFC 3339 timestamps (ACME Renewal
-/// Information's windows), as Unix seconds; both come from the CA, so anything odd is nil.
-package enum ACMETime {
+/// Unix seconds from and to the text forms the web writes times in: `Retry-After` (RFC 9110 §10.2.3: seconds,
+/// or an HTTP date) and RFC 3339 timestamps (ACME Renewal Information's windows; logs, `/healthz`, `check`).
+/// What is read comes from someone else (a CA, a server), so anything odd is nil.
+package enum TimeText {
     /// Seconds to wait from `now` (Unix seconds), never negative; nil when absent or unreadable.
     package static func retryAfter(_ value: String?, now: Int) -> Int? {
         guard let value = value.map({ String($0.drop { $0 == " " }) }), !value.isEmpty else { return nil }

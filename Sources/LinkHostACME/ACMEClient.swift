@@ -1,3 +1,6 @@
+import LinkHostCore
+import LinkHostCrypto
+import LinkHostHTTPClient
 import LinkHostJSON
 
 /// What the ACME client needs from the server it runs in: where to publish HTTP-01 answers, how to wait,
@@ -135,7 +138,7 @@ package struct ACMEClient {
         guard let base = try loadDirectory().renewalInfo else { return nil }
         let answer = try connection.getJSON(base.hasSuffix("/") ? base + id : base + "/" + id)
         guard let window = answer.json?["suggestedWindow"]?.objectValue,
-              let start = window["start"]?.stringValue.flatMap(ACMETime.rfc3339), let end = window["end"]?.stringValue.flatMap(ACMETime.rfc3339), start <= end else {
+              let start = window["start"]?.stringValue.flatMap(TimeText.rfc3339), let end = window["end"]?.stringValue.flatMap(TimeText.rfc3339), start <= end else {
             throw ACMEError(.malformed, "the CA's renewal information has no readable suggestedWindow")
         }
         let now = hooks.now()
@@ -214,7 +217,7 @@ package struct ACMEClient {
         let missing = hosts.filter { !facts.covers($0) }
         guard missing.isEmpty else { throw ACMEError(.badCertificate, "the CA's certificate does not name \(missing.joined(separator: ", "))") }
         guard facts.notAfter > now, facts.notBefore <= now + 300 else {
-            throw ACMEError(.badCertificate, "the CA's certificate is not valid now (\(ACMETime.format(facts.notBefore)) to \(ACMETime.format(facts.notAfter)))")
+            throw ACMEError(.badCertificate, "the CA's certificate is not valid now (\(TimeText.format(facts.notBefore)) to \(TimeText.format(facts.notAfter)))")
         }
         return IssuedCertificate(chain: chain, facts: facts)
     }

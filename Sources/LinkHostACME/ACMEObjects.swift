@@ -1,3 +1,4 @@
+import LinkHostCrypto
 import LinkHostJSON
 
 /// An order as the CA describes it (RFC 8555 §7.1.3), read defensively.

@@ -1,4 +1,6 @@
 import LinkHostCore
+import LinkHostCrypto
+import LinkHostHTTPClient
 import LinkHostJSON
 
 /// One answer from the CA that passed the checks every answer gets: not a redirect, not too large, the
@@ -93,7 +95,7 @@ package struct ACMEConnection {
             throw ACMEError(failure.kind == .tooLarge ? .tooLarge : .transport, "\(method) \(url): \(failure.message)")
         }
         if let fresh = response.header("Replay-Nonce"), Base64URL.isToken(fresh), fresh.utf8.count <= 256 { nonce = fresh }
-        let retryAfter = ACMETime.retryAfter(response.header("Retry-After"), now: now())
+        let retryAfter = TimeText.retryAfter(response.header("Retry-After"), now: now())
         if (300...399).contains(response.status) {
             let target = response.header("Location").map { " to \(ACMEProblem.line(String($0.prefix(100))))" } ?? ""
             throw ACMEError(.redirect, "\(method) \(url) answered \(response.status)\(target); ACME requests follow no redirects")

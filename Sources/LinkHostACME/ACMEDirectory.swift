@@ -1,4 +1,5 @@
 import LinkHostCore
+import LinkHostHTTPClient
 import LinkHostJSON
 
 /// A CA's directory (RFC 8555 §7.1.1): where each resource is, and what the CA requires.

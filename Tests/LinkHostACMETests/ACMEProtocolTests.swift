@@ -1,8 +1,10 @@
-import Testing
-@testable import LinkHostCheck
 import LinkHostCore
+import LinkHostCrypto
+import LinkHostHTTPClient
 import LinkHostJSON
 import Synchronization
+import Testing
+@testable import LinkHostACME
 
 /// The ACME client's pieces that need no CA: encodings, times, schedules, keys, and how it treats each
 /// kind of bad answer (scripted here; the integration tests send them over sockets from a fake CA).
@@ -22,13 +24,13 @@ struct ACMEProtocolTests {
 
     @Test("Retry-After in seconds and as an HTTP date; RFC 3339 with offsets and fractions")
     func times() {
-        #expect(ACMETime.retryAfter("120", now: 0) == 120)
-        #expect(ACMETime.retryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: 784_111_700) == 77)
-        #expect(ACMETime.retryAfter("soon", now: 0) == nil && ACMETime.retryAfter(nil, now: 0) == nil)
-        #expect(ACMETime.rfc3339("1994-11-06T08:49:37Z") == 784_111_777)
-        #expect(ACMETime.rfc3339("1994-11-06T09:49:37.123+01:00") == 784_111_777)
-        #expect(ACMETime.rfc3339("1994-11-06 08:49:37") == nil)
-        #expect(ACMETime.format(784_111_777) == "1994-11-06T08:49:37Z")
+        #expect(TimeText.retryAfter("120", now: 0) == 120)
+        #expect(TimeText.retryAfter("Sun, 06 Nov 1994 08:49:37 GMT", now: 784_111_700) == 77)
+        #expect(TimeText.retryAfter("soon", now: 0) == nil && TimeText.retryAfter(nil, now: 0) == nil)
+        #expect(TimeText.rfc3339("1994-11-06T08:49:37Z") == 784_111_777)
+        #expect(TimeText.rfc3339("1994-11-06T09:49:37.123+01:00") == 784_111_777)
+        #expect(TimeText.rfc3339("1994-11-06 08:49:37") == nil)
+        #expect(TimeText.format(784_111_777) == "1994-11-06T08:49:37Z")
     }
 
     @Test("renewal at a third of the lifetime left, earlier inside the CA's window; backoff from a minute to a day")

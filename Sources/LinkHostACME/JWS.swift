@@ -1,3 +1,4 @@
+import LinkHostCrypto
 import LinkHostJSON
 
 /// JSON Web Signatures in the flattened JSON form ACME requests are (RFC 8555 §6.2, RFC 7515 §7.2.2).

@@ -167,7 +167,7 @@ package enum HTTPResponseParser {
     }
 
     /// `text` without leading and trailing spaces and tabs (optional whitespace around field values).
-    static func trim(_ text: Substring) -> Substring {
+    package static func trim(_ text: Substring) -> Substring {
         var slice = text
         while let first = slice.first, first == " " || first == "\t" { slice = slice.dropFirst() }
         while let last = slice.last, last == " " || last == "\t" { slice = slice.dropLast() }
