@@ -57,6 +57,7 @@ public enum ConfigLoader {
         }
         let defaultSite = topLevel.site(hosts: [], inheriting: nil)
         topLevel.resolvedAASA = defaultSite.aasa
+        topLevel.resolvedAASALinks = (defaultSite.callLinks.links.templates, defaultSite.sections.sectionPath(of: "callLinks", "links"))
         let sites = SitesReader.read(root["sites"], topLevel: topLevel, cores: cores, reader: &reader)
         AppsReader.checkNames([defaultSite] + sites, reader: &reader)
         let files = SiteFiles.read(root["siteFiles"], configPath: configPath ?? "", topLevel: topLevel, sites: sites, server: server, lastGood: lastGood, cores: cores, reader: &reader)
