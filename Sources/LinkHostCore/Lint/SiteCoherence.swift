@@ -14,10 +14,10 @@ public enum SiteCoherence {
     /// Every finding of the config, errors all.
     public static func diagnostics(_ config: Config) -> [LintDiagnostic] {
         var found: [LintDiagnostic] = []
-        let served = ServedHosts(config: config)
+        var hosts = Hosts(config: config)
         for (index, site) in config.sites.enumerated() {
             if let host = site.callLinks.openInAppHost, !site.apps.isEmpty {
-                found += openHostDiagnostics(host, site: site, index: index, config: config, served: served)
+                found += openHostDiagnostics(host, site: site, index: index, config: config, hosts: &hosts)
             }
             if index > 0 { found += ownApps(site, topLevel: config.defaultSite) }
         }
@@ -26,8 +26,42 @@ public enum SiteCoherence {
         return found.filter { seen.insert("\($0.code.rawValue) \($0.path) \($0.message)").inserted }
     }
 
+    /// Which site answers a host and which sites name an iOS app, made once for every site's open host: a
+    /// thousand tenants with an open host among ten thousand asked `Config.site(forHost:)` (a directory of every
+    /// site) and `ServedHosts.naming` (every site's apps) each, minutes of `validate` (issue 42).
+    private struct Hosts {
+        let config: Config
+        let directory: SiteDirectory
+        let served: ServedHosts
+        /// The entries of `served` naming each iOS app, made on the first question.
+        private var byApp: [String: [ServedHosts.Entry]]?
+
+        init(config: Config) {
+            self.config = config
+            directory = SiteDirectory(sites: config.sites)
+            served = ServedHosts(config: config)
+        }
+
+        /// `config.site(forHost: host)`.
+        func site(forHost host: String) -> SiteConfig {
+            config.sites[directory.siteIndex(forAuthority: host.utf8)]
+        }
+
+        /// `served.naming(app, kind: .iOS)`.
+        mutating func naming(_ app: String) -> ServedHosts {
+            if byApp == nil {
+                var made: [String: [ServedHosts.Entry]] = [:]
+                for entry in served.entries {
+                    for id in Set(AppKind.iOS.apps(of: entry.site)) { made[id, default: []].append(entry) }
+                }
+                byApp = made
+            }
+            return ServedHosts(entries: byApp?[app] ?? [], namesNoHost: served.namesNoHost, app: app)
+        }
+    }
+
     /// LH123 and LH124 for the open host `host` of `site`.
-    private static func openHostDiagnostics(_ host: String, site: SiteConfig, index: Int, config: Config, served: ServedHosts) -> [LintDiagnostic] {
+    private static func openHostDiagnostics(_ host: String, site: SiteConfig, index: Int, config: Config, hosts: inout Hosts) -> [LintDiagnostic] {
         let path = ConfigReader.join(site.sections.callLinks, "openInAppHost")
         let where_ = index == 0 ? "the top level" : site.path
         if let linkHost = site.callLinks.baseURL.flatMap({ try? SplitURL($0) })?.host, linkHost == host {
@@ -36,13 +70,13 @@ public enum SiteCoherence {
         if index > 0, site.hosts.count == 1, CallLinkHost.covers(site.hosts[0], host: host), !site.hosts[0].hasPrefix("*.") {
             return [LintDiagnostic(.lh124, .error, path: path, "\"\(host)\" is the only host of \(site.path), so every call link is on it: iOS opens no app for a tap on a link to the page's own domain; add a second host (e.g. \"open.\(host)\") to its hosts and set openInAppHost to it, or remove openInAppHost")]
         }
-        if index == 0, let linkHost = site.callLinks.baseURL.flatMap({ try? SplitURL($0) })?.host, config.site(forHost: linkHost) != site {
+        if index == 0, let linkHost = site.callLinks.baseURL.flatMap({ try? SplitURL($0) })?.host, hosts.site(forHost: linkHost) != site {
             // A site lists the top level's link host: its pages are that site's, checked on their own.
             return []
         }
         // A site's open host outside its hosts is LH116 already.
         if index > 0, !site.hosts.contains(where: { CallLinkHost.covers($0, host: host) }) { return [] }
-        let answering = config.site(forHost: host)
+        let answering = hosts.site(forHost: host)
         if answering != site {
             let other = answering.path.isEmpty ? "the top level" : "\(answering.label) (\(answering.path))"
             return [LintDiagnostic(.lh123, .error, path: path, "\"\(host)\" is a host of \(other), which answers it with its own page and AASA, not \(where_)'s apps: list the link host and \"\(host)\" together as one site's hosts, or open the app on another host")]
@@ -53,7 +87,7 @@ public enum SiteCoherence {
         }
         var found: [LintDiagnostic] = []
         for app in site.appIDs {
-            let claims = EntitlementsGenerator.entries(for: served.naming(app, kind: .iOS)).app
+            let claims = EntitlementsGenerator.entries(for: hosts.naming(app)).app
             guard !claims.contains(where: { claim in claim.hasPrefix("applinks:") && CallLinkHost.covers(String(claim.dropFirst(9)), host: host) }) else { continue }
             let hint = index == 0 && site.callLinks.baseURL == nil
                 ? "the top level names no host without callLinks.baseURL; set it to the links' origin (e.g. \"https://meet.example.com\"), and print entitlements writes applinks: for both"
