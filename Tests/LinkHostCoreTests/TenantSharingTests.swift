@@ -58,3 +58,18 @@ struct TenantSharingTests {
         #expect(other.sites[1].aasa.ruleSources.allSatisfy { $0.hasPrefix("sites[0].callLinks") }, "\(other.sites[1].aasa.ruleSources)")
     }
 }
+
+/// The origin of a tenant's URLs read without parsing when it is plainly `https://name`: what `SplitURL` reads.
+@Suite("Plain origins")
+struct PlainOriginTests {
+    @Test("a plain origin is what SplitURL reads it as, and anything else is parsed", arguments: [
+        "https://a.example.com", "https://t9.tenants.example", "https://x", "https://a-b.c", "https://A.example.com", "https://a.example.com.",
+        "https://.a.com", "https://-a.com", "https://a.example.com/", "https://a.example.com:8443", "http://a.example.com", "https://a_b.com",
+        "https://[::1]", "https://", "https://a.example.com?x", "https://user@a.com",
+    ])
+    func plainOrigin(text: String) {
+        let parsed = (try? SplitURL(text + "/")).map { "\($0.scheme)://\($0.host)" + ($0.port.map { ":\($0)" } ?? "") == text && $0.path == "/" } ?? false
+        if ServedConsistency.isPlainOrigin(text) { #expect(parsed, "\(text) read plain, parsed otherwise") }
+        #expect(ServedConsistency.isPlainOrigin(text) == ["https://a.example.com", "https://t9.tenants.example", "https://x", "https://a-b.c"].contains(text))
+    }
+}
