@@ -164,8 +164,9 @@ bench: deps
 bench-engine: deps
 	BENCH_COMMAND=engine Benchmarks/run.sh
 
-# Thousands of tenants (issue 33): Benchmarks/TENANTS.md, 10,000 tenants in site files (TENANTS=) and 1,000 sites ×
-# ten templates; one row alone with TENANT_ROWS=ready|resident|reload|validate|validate-templates (comma-separated).
+# Thousands of tenants (issues 33, 42): Benchmarks/TENANTS.md, 10,000 tenants in site files (TENANTS=) of the operator's
+# shape and the minimal one (TENANT_SHAPES=operator,minimal) and 1,000 sites × ten templates; one row alone with
+# TENANT_ROWS=ready|resident|reload|reloads|validate|validate-templates (comma-separated).
 bench-tenants: deps
 	BENCH_COMMAND=tenants Benchmarks/run.sh
 

@@ -70,6 +70,10 @@ void csys_return_free_memory(void) {
     malloc_trim(0);
 }
 
+void csys_use_one_malloc_arena(void) {
+    if (getenv("MALLOC_ARENA_MAX") == NULL) mallopt(M_ARENA_MAX, 1);
+}
+
 void csys_name_this_thread(const char *name) {
     char shortened[16];
     snprintf(shortened, sizeof shortened, "%s", name);

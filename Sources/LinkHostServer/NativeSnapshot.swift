@@ -46,12 +46,15 @@ final class NativeSnapshot: @unchecked Sendable {
         responses = snapshot.preparedResponses.map { Self.makeNative($0, adding: transport) }
         // Sites of the same locales and cache lifetime have the same header sets: converted once, shared.
         var converted: [String: [PageHeaders]] = [:]
+        var previous: (sets: [[HTTPHeader]], made: [PageHeaders])?
         pageHeaders = snapshot.sites.map { site in
             let sets = site.callPageHeaders
+            // Tenants share the build's header sets (the same storage, compared at once): no key written for each.
+            if let previous, previous.sets == sets { return previous.made }
             let key = sets.map { $0.map { $0.name + ": " + $0.value }.joined(separator: "\n") }.joined(separator: "\n\n")
-            if let made = converted[key] { return made }
-            let made = sets.map { PageHeaders($0, transport: transport) }
+            let made = converted[key] ?? sets.map { PageHeaders($0, transport: transport) }
             converted[key] = made
+            previous = (sets, made)
             return made
         }
         shells = pageHeaders.map(PageShells.init)

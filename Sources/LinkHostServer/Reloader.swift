@@ -45,7 +45,7 @@ final class Reloader: Sendable {
                 buildBegan.signal()
                 reload()
                 buildEnded.signal()
-                // Here, not inside reload(): by now its references to the old snapshot are gone.
+                // Again here, for a reload that failed or was refused: by now the snapshot it built is gone too.
                 csys_return_free_memory()
             }
         }
@@ -77,25 +77,31 @@ final class Reloader: Sendable {
     /// on the status board (`/healthz`, `linkhost_config_reload_failed`) until a reload applies.
     private func reload() {
         SystemdNotifier.reloading()
-        let old = service.snapshot
-        let generation = old.generation + 1
+        // Held only until the new snapshot is built and checked: once it serves, the old one is freed and its pages
+        // returned before the "reloaded" line, so whoever reads the process's memory at that line reads it at rest.
+        var old: Snapshot? = service.snapshot
+        let (oldGeneration, oldSHA256) = (old?.generation ?? 0, old?.configSHA256 ?? "")
+        // What the reload line compares the new site files with, kept past the old snapshot.
+        let oldSiteFiles = old?.config.siteFilesDigest ?? ""
+        let generation = oldGeneration + 1
         attempts.add(1, ordering: .relaxed)
-        let still = "still serving generation \(old.generation) (config sha256:\(old.configSHA256))"
+        let still = "still serving generation \(oldGeneration) (config sha256:\(oldSHA256))"
         var fileSHA256: String?
         do {
             let file = try Supervisor.ConfigFile(path: options.configPath)
             fileSHA256 = file.sha256
-            let lastGood = Dictionary(old.config.sites.compactMap { site in site.file.map { ($0, site) } }, uniquingKeysWith: { first, _ in first })
-            let (snapshot, tls) = try Supervisor.load(options, file: file, generation: generation, lastGood: lastGood)
-            let refused = ReloadPolicy.refusedChanges(from: old.config, to: snapshot.config)
+            let (snapshot, tls) = try Self.build(options, file: file, generation: generation, after: old)
+            let refused = ReloadPolicy.refusedChanges(from: old?.config ?? snapshot.config, to: snapshot.config)
+            old = nil
             // The board before the log, here and below: whoever acts on a line finds `/healthz` saying so already.
             if !refused.isEmpty {
-                failed(.refused, lines: refused.map { "refused \($0) (needs a restart)" }, fileSHA256: fileSHA256, generation: old.generation)
+                failed(.refused, lines: refused.map { "refused \($0) (needs a restart)" }, fileSHA256: fileSHA256, generation: oldGeneration)
                 Lifecycle.error("reload refused, \(still): \(refused.joined(separator: "; ")) (needs a restart)")
             } else if try service.install(snapshot, tls: tls) {
+                csys_return_free_memory()
                 service.metrics.recordReload(.ok, generation: generation)
                 service.metrics.serving(snapshot)
-                let changes = SiteFileChanges(before: SiteFileChanges.digests(of: old.config.siteFilesDigest), after: SiteFileChanges.digests(of: snapshot.config.siteFilesDigest))
+                let changes = SiteFileChanges(before: SiteFileChanges.digests(of: oldSiteFiles), after: SiteFileChanges.digests(of: snapshot.config.siteFilesDigest))
                 let files = changes.isEmpty ? "" : ", site files: \(changes.description)"
                 Lifecycle.info("reloaded \(options.configPath) (generation \(generation)): \(Supervisor.describe(snapshot))\(files), config sha256:\(snapshot.configSHA256)")
                 stateWriter?.write(snapshot.config)
@@ -106,15 +112,21 @@ final class Reloader: Sendable {
         } catch let error as ConfigError {
             let lines = ConfigStatusBoard.lines(error)
             let count = error.errors.count
-            failed(.failed, lines: lines, fileSHA256: fileSHA256, generation: old.generation)
+            failed(.failed, lines: lines, fileSHA256: fileSHA256, generation: oldGeneration)
             // One line per diagnostic, each with its code: a log search for `LH1` or the path finds it.
             Lifecycle.errors(["reload failed, \(still): \(error.source)\(fileSHA256.map { " (sha256:\($0))" } ?? ""): \(count) error\(count == 1 ? "" : "s")"]
                 + lines.map { "reload failed: \($0)" })
         } catch {
-            failed(.failed, lines: ["\(error)"], fileSHA256: fileSHA256, generation: old.generation)
+            failed(.failed, lines: ["\(error)"], fileSHA256: fileSHA256, generation: oldGeneration)
             Lifecycle.error("reload failed, \(still): \(error)")
         }
         SystemdNotifier.ready(service.metrics.certificates.serviceStatus(generation: service.snapshot.generation))
+    }
+
+    /// The new snapshot, its sites of failed files falling back to their versions in `old` (the last good ones).
+    private static func build(_ options: ServeOptions, file: Supervisor.ConfigFile, generation: Int, after old: Snapshot?) throws(ConfigError) -> (Snapshot, TLSMaterial?) {
+        let lastGood = Dictionary((old?.config.sites ?? []).compactMap { site in site.file.map { ($0, site) } }, uniquingKeysWith: { first, _ in first })
+        return try Supervisor.load(options, file: file, generation: generation, lastGood: lastGood)
     }
 
     /// Counts a reload that left the old snapshot serving and puts it on the status board.

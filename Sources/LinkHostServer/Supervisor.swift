@@ -44,6 +44,7 @@ package enum Supervisor {
         // takes these signals, and a stop that arrives while the config loads waits here instead of
         // killing the process half-started.
         csys_signals_block()
+        csys_use_one_malloc_arena()
         // Started in a function of its own so that its locals end with it: a first snapshot still held here
         // while the loop runs would stay in memory after every reload (150 MB for 1,000 sites).
         switch start(options) {

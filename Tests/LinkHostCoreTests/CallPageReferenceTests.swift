@@ -138,8 +138,8 @@ struct CallPageReferenceTests {
             case .imageURL: return imageURL
             case .qrCodeURL: return qrCodeURL
             case .qrCode: return qrCode
-            case .appName, .appStoreID, .appStoreURL: return page.appValues.first { $0.field == field }?.text ?? ""
-            case .lang, .dir, .languages, .desktopScheme, .inPlayStore, .appClipBundleID: return ""
+            case .appName, .appStoreID, .appStoreURL, .appClipBundleID: return page.appValues.first { $0.field == field }?.text ?? ""
+            case .lang, .dir, .languages, .desktopScheme, .inPlayStore: return ""
             }
         }
         return body

@@ -14,6 +14,20 @@ struct ConfigValidationTests {
         #expect(config.sites.count == 1)
     }
 
+    @Test("a fingerprint read as bytes is accepted, refused and uppercased as one read a character at a time")
+    func fingerprintAsBytes() {
+        let valid = "14:6d:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:e5"
+        func characterWise(_ value: String) -> String? {
+            let pairs = value.split(separator: ":", omittingEmptySubsequences: false)
+            guard pairs.count == 32, pairs.allSatisfy({ $0.utf8.count == 2 && $0.allSatisfy(\.isHexDigit) }) else { return nil }
+            return value.uppercased()
+        }
+        let cases = [valid, valid.uppercased(), String(valid.dropLast(3)), valid + ":AB", valid + ":", ":" + valid, valid.replacing(":", with: "-"),
+                     valid.replacing("14", with: "1G"), valid.replacing("14", with: "\u{FF11}4"), valid.replacing("14:", with: "14::"),
+                     valid.replacing("14", with: "1"), valid.replacing("14", with: "1é"), "", String(repeating: "A", count: 95)]
+        for text in cases { #expect(Identifiers.normalizedFingerprint(text) == characterWise(text), "\(text)") }
+    }
+
     @Test("the shipped default config is valid")
     func shippedConfigIsValid() throws {
         let file = #filePath

@@ -16,8 +16,10 @@ struct AASADraft: Sendable {
 
     /// The settings for one site, with its apps and link templates (whose section is at `callLinksPath`).
     /// `appClipIDs` are the App Clips its apps name (`apps[].appClipBundleID`): listed first under
-    /// `appclips`, then the section's hand-written `appclips` that are not among them.
-    func resolved(appIDs: [String], appClipIDs: [String] = [], callLinks: CallLinkSettings, callLinksPath: String) -> AASASettings {
+    /// `appclips`, then the section's hand-written `appclips` that are not among them. `derived`: settings this
+    /// draft resolved for the same link templates and path, whose derived rules are taken as they are.
+    func resolved(appIDs: [String], appClipIDs: [String] = [], callLinks: CallLinkSettings, callLinksPath: String,
+                  derived shared: AASASettings? = nil) -> AASASettings {
         var resolved = settings
         resolved.appclips = appClipIDs + settings.appclips.filter { !appClipIDs.contains($0) }
         if webcredentialsAll { resolved.webcredentials = appIDs }
@@ -25,6 +27,9 @@ struct AASADraft: Sendable {
         if rulesGiven {
             resolved.rulesDerived = false
             resolved.ruleSources = settings.rules.indices.map { "\(path).rules[\($0)]" }
+        } else if let shared, shared.rulesDerived {
+            (resolved.rules, resolved.ruleSources, resolved.derivedAndroid) = (shared.rules, shared.ruleSources, shared.derivedAndroid)
+            resolved.rulesDerived = true
         } else {
             let derived = DerivedAASARules.rules(for: callLinks)
             // Derived rules mean what they say only as written: bytes compared, case kept, whatever the defaults.

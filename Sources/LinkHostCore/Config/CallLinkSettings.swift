@@ -37,10 +37,14 @@ public struct CallLinkSettings: Sendable, Equatable {
 
     /// Settings with every default: `paths: ["call"]`.
     public init() {
-        let (templates, sources) = Self.expand(paths: ["call"])
-        links = CallLinkMatcher(templates: templates, defaultType: "default")
-        linkSources = sources
+        (links, linkSources) = Self.defaultLinks
     }
+
+    /// `paths: ["call"]` expanded once: every site that writes a `callLinks` of its own starts from the defaults.
+    private static let defaultLinks: (CallLinkMatcher, [String]) = {
+        let (templates, sources) = expand(paths: ["call"])
+        return (CallLinkMatcher(templates: templates, defaultType: "default"), sources)
+    }()
 
     /// What a site's own `callLinks` takes from the top level's when it leaves the keys out.
     static let inheritedByKey: [InheritedKeys<CallLinkSettings>] = [

@@ -69,6 +69,7 @@ public enum ConfigLoader {
         }
         let defaultSite = topLevel.site(hosts: [], inheriting: nil)
         topLevel.resolvedAASA = defaultSite.aasa
+        topLevel.resolvedAASALinks = (defaultSite.callLinks.links.templates, defaultSite.sections.sectionPath(of: "callLinks", "links"))
         let sites = SitesReader.read(root["sites"], topLevel: topLevel, cores: cores, reader: &reader)
         AppsReader.checkNames([defaultSite] + sites, reader: &reader)
         // The Public Suffix List is read on the first wildcard host, once a load however many sites.

@@ -16,6 +16,9 @@ struct SiteDraft {
     /// The top level's `aasa` as resolved for the default site: a site that writes neither `callLinks` nor
     /// `aasa` resolves to the same rules, so it shares these (derived once, stored once, however many tenants).
     var resolvedAASA: AASASettings?
+    /// The link templates `resolvedAASA`'s rules were derived from, and the setting that names them: a site
+    /// whose own `callLinks` (an operator's tenant writes its `baseURL`) keeps these shares the derived rules.
+    var resolvedAASALinks: (templates: [CallLinkTemplate], path: String)?
 
     /// Reads the site-level keys present in `object`, at `path`.
     init(_ object: JSONObject, at path: String, reader: inout ConfigReader) {
@@ -74,7 +77,13 @@ struct SiteDraft {
            appClipIDs == (inherited?.apps ?? []).compactMap(\.appClipID) {
             aasa = shared
         } else {
-            aasa = aasaDraft.resolved(appIDs: apps.map(\.appID), appClipIDs: appClipIDs, callLinks: callLinks, callLinksPath: sections.sectionPath(of: "callLinks", "links"))
+            // Rules derived from the same templates, named by the same setting, are the top level's: derived once
+            // for every tenant that writes a `callLinks` of its own (its origin) but keeps the templates.
+            let linksPath = sections.sectionPath(of: "callLinks", "links")
+            let shared = self.aasa == nil ? inherited?.resolvedAASA.flatMap { settings in
+                inherited?.resolvedAASALinks.map { $0 == (callLinks.links.templates, linksPath) } == true ? settings : nil
+            } : nil
+            aasa = aasaDraft.resolved(appIDs: apps.map(\.appID), appClipIDs: appClipIDs, callLinks: callLinks, callLinksPath: linksPath, derived: shared)
         }
         var site = SiteConfig(
             hosts: hosts, apps: apps, android: android ?? (writesApps ? [] : inherited?.android ?? []), callLinks: callLinks, aasa: aasa,

@@ -7,7 +7,11 @@ public enum AASAGenerator {
 
     /// The document as JSON: same site, same value, members in a fixed order.
     public static func document(for site: SiteConfig) -> JSONValue {
-        let settings = site.aasa
+        document(settings: site.aasa, appIDs: site.appIDs)
+    }
+
+    /// The document of `settings` for the apps `appIDs` (none: no details).
+    static func document(settings: AASASettings, appIDs: [String]) -> JSONValue {
         var applinks = JSONObject()
         if settings.format != .modern {
             // iOS 12 and earlier require an empty "apps" array.
@@ -21,7 +25,7 @@ public enum AASAGenerator {
             let variables = settings.substitutionVariables.map { JSONMember($0.name, .array($0.values.map(JSONValue.string))) }
             applinks.append("substitutionVariables", .object(JSONObject(variables)))
         }
-        applinks.append("details", .array(details(for: site)))
+        applinks.append("details", .array(details(rules: settings.rules, format: settings.format, appIDs: appIDs)))
 
         var document = JSONObject()
         document.append("applinks", .object(applinks))
@@ -36,22 +40,21 @@ public enum AASAGenerator {
         JSONWriter.bytes(document(for: site), style: .pretty)
     }
 
-    private static func details(for site: SiteConfig) -> [JSONValue] {
-        let rules = site.aasa.rules
-        switch site.aasa.format {
+    private static func details(rules: [AASARule], format: AASAFormat, appIDs: [String]) -> [JSONValue] {
+        switch format {
         case .modern:
-            guard !site.apps.isEmpty else { return [] }
+            guard !appIDs.isEmpty else { return [] }
             return [.object(JSONObject([
-                JSONMember("appIDs", .array(site.appIDs.map(JSONValue.string))),
+                JSONMember("appIDs", .array(appIDs.map(JSONValue.string))),
                 JSONMember("components", .array(rules.map(component))),
             ]))]
         case .legacy:
-            return site.appIDs.map { appID in
+            return appIDs.map { appID in
                 .object(JSONObject([JSONMember("appID", .string(appID)), JSONMember("paths", .array(legacyPaths(rules)))]))
             }
         case .both:
             // iOS 13+ reads appIDs/components and ignores paths; iOS 12 reads appID/paths.
-            return site.appIDs.map { appID in
+            return appIDs.map { appID in
                 .object(JSONObject([
                     JSONMember("appID", .string(appID)),
                     JSONMember("appIDs", .array([.string(appID)])),

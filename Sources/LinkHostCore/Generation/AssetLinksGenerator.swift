@@ -14,8 +14,13 @@ public enum AssetLinksGenerator {
     /// The statement list with `rules` (`dynamicRules(for:)` of the site, translated once by a caller that
     /// has them) for the apps with `dynamicRules` on.
     static func document(for site: SiteConfig, rules ruleSet: DynamicRuleSet?) -> JSONValue {
-        let rules = site.android.contains(where: \.dynamicRules) ? ruleSet?.json : nil
-        return .array(site.android.map { app in
+        document(apps: site.android, rules: ruleSet)
+    }
+
+    /// The statement list of `apps`, with `rules` for the apps with `dynamicRules` on.
+    static func document(apps: [AndroidApp], rules ruleSet: DynamicRuleSet?) -> JSONValue {
+        let rules = apps.contains(where: \.dynamicRules) ? ruleSet?.json : nil
+        return .array(apps.map { app in
             var statement = JSONObject([
                 JSONMember("relation", .array([.string(relation)])),
                 JSONMember("target", .object(JSONObject([

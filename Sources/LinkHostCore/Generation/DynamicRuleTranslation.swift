@@ -10,6 +10,15 @@
 /// opens more), an exclusion is left out (and excludes less), so every URL iOS opens, Android opens too,
 /// except where Android's lazy `*` or its case-sensitivity decide otherwise (noted).
 enum DynamicRuleTranslation {
+    /// Whether `translate` gives the same rules for both settings, from what it reads: their rules, how they
+    /// were derived, the defaults and the variables (not the app lists).
+    static func sameInput(_ lhs: AASASettings, _ rhs: AASASettings) -> Bool {
+        lhs.rulesDerived == rhs.rulesDerived && lhs.rules == rhs.rules && DerivedAndroidRules.same(lhs.derivedAndroid, rhs.derivedAndroid)
+            && lhs.defaultCaseSensitive == rhs.defaultCaseSensitive && lhs.defaultPercentEncoded == rhs.defaultPercentEncoded
+            && lhs.substitutionVariables.map(\.name) == rhs.substitutionVariables.map(\.name)
+            && lhs.substitutionVariables.map(\.values) == rhs.substitutionVariables.map(\.values)
+    }
+
     /// The dynamic rules for `settings`' rules.
     static func translate(_ settings: AASASettings) -> DynamicRuleSet {
         if settings.rulesDerived, !settings.derivedAndroidRules.isEmpty {

@@ -84,7 +84,8 @@ final class CanonicalAnswers<Matcher: CanonicalMatcher> {
     /// document's canonical form and each app's stand-in, or nil when it has none.
     func entry(document: JSONValue, origin: String, canonical: (JSONValue) -> (JSONValue, [String: String])?) -> Entry {
         // An origin that is not plainly `scheme://authority` would read its URLs otherwise than the stand-in's.
-        let plainOrigin = (try? SplitURL(origin + "/")).map { ($0.scheme == "https" || $0.scheme == "http") && $0.path == "/" } ?? false
+        let plainOrigin = ServedConsistency.isPlainOrigin(origin)
+            || (try? SplitURL(origin + "/")).map { ($0.scheme == "https" || $0.scheme == "http") && $0.path == "/" } ?? false
         guard plainOrigin, let (form, slots) = canonical(document) else {
             return Entry(document: document, answers: answers(for: document), slots: nil, origin: origin)
         }

@@ -28,7 +28,7 @@ enum PlatformConsistency {
         let bound = config.callLinks.links.queryItemNames
         // Rules derived from the templates differ between the platforms only where a platform reads the URL
         // otherwise (docs/derived-rules.md); those URLs are no finding.
-        for path in samplePaths(site) where !config.aasa.rulesDerived || DerivedAASARules.platformsReadAlike(path, boundNames: bound) {
+        for path in samplePaths(site) where !config.aasa.rulesDerived || androidMatchers.platformsReadAlike(path, boundNames: bound) {
             let url = origin + path
             let apple = iOS.match(url: url, appID: appID)
             let google = android.match(url: url, packageName: package)

@@ -17,7 +17,10 @@ final class SharedAASALint {
         let shadowing: Bool
     }
 
-    private var last: (key: Key, diagnostics: [LintDiagnostic])?
+    /// The most recent keys' findings: an operator's tenants come in a few kinds (with an App Clip or without)
+    /// mixed together, so one kept key was a miss for every other tenant (issue 42).
+    private var kept: [(key: Key, diagnostics: [LintDiagnostic])] = []
+    private static let capacity = 8
 
     /// `AASALinter.diagnostics(document:render:shadowing:)` of `site`'s generated `document`.
     func diagnostics(document: JSONValue, site: SiteConfig, render: @escaping (DocumentPath) -> String, shadowing: Bool) -> [LintDiagnostic] {
@@ -25,12 +28,13 @@ final class SharedAASALint {
             return AASALinter.diagnostics(document: document, render: render, shadowing: shadowing)
         }
         let key = Key(document: canonical, section: site.sections.aasa, ruleSources: site.aasa.ruleSources, shadowing: shadowing)
-        if let last, last.key == key { return last.diagnostics }
+        if let known = kept.last(where: { $0.key == key }) { return known.diagnostics }
         let found = AASALinter.diagnostics(document: canonical, render: render, shadowing: shadowing)
         guard !found.contains(where: { finding in standIns.contains { finding.message.contains($0) || finding.path.contains($0) } }) else {
             return AASALinter.diagnostics(document: document, render: render, shadowing: shadowing)
         }
-        last = (key, found)
+        if kept.count == Self.capacity { kept.removeFirst() }
+        kept.append((key, found))
         return found
     }
 

@@ -34,8 +34,11 @@ final class SharedAndroidMatchers {
     typealias Entry = CanonicalAnswers<Matcher>.Entry
 
     private let shared: CanonicalAnswers<Matcher>
-    /// The dynamic rules last translated, by the AASA settings they came from: tenants share their settings.
+    /// The dynamic rules last translated, by what the translation reads of the AASA settings they came from:
+    /// tenants share their rules, not their App Clips.
     private var lastRules: (settings: AASASettings, rules: DynamicRuleSet)?
+    /// `DerivedAASARules.platformsReadAlike` of each path and bound names asked: the same few for every tenant.
+    private var readAlike: [String: Bool] = [:]
 
     init(capacity: Int = 8) {
         shared = CanonicalAnswers(capacity: capacity)
@@ -43,10 +46,19 @@ final class SharedAndroidMatchers {
 
     /// `AssetLinksGenerator.dynamicRules(for:)`, translated once for sites of the same AASA settings in a row.
     func dynamicRules(for site: SiteConfig) -> DynamicRuleSet {
-        if let lastRules, lastRules.settings == site.aasa { return lastRules.rules }
+        if let lastRules, DynamicRuleTranslation.sameInput(lastRules.settings, site.aasa) { return lastRules.rules }
         let rules = AssetLinksGenerator.dynamicRules(for: site)
         lastRules = (site.aasa, rules)
         return rules
+    }
+
+    /// `DerivedAASARules.platformsReadAlike(path, boundNames:)`, decided once per path and names.
+    func platformsReadAlike(_ path: String, boundNames: [String]) -> Bool {
+        let key = boundNames.joined(separator: "&") + "\u{0}" + path
+        if let known = readAlike[key] { return known }
+        let answer = DerivedAASARules.platformsReadAlike(path, boundNames: boundNames)
+        readAlike[key] = answer
+        return answer
     }
 
     /// The entry of `site`'s generated assetlinks.json, whose URLs are asked under `origin`.

@@ -16,25 +16,59 @@ public enum SiteCoherence {
     /// whose `hosts` had one lost a host, so what its remaining hosts suggest is not judged.
     public static func diagnostics(_ config: Config, loadErrors: [String] = []) -> [LintDiagnostic] {
         var found: [LintDiagnostic] = []
-        let served = ServedHosts(config: config)
+        var hosts = Hosts(config: config)
         for (index, site) in config.sites.enumerated() {
             let hostsRead = !loadErrors.contains { $0.hasPrefix(ConfigReader.join(site.path, "hosts")) }
             if let host = site.callLinks.openInAppHost, !site.apps.isEmpty {
-                found += openHostDiagnostics(host, site: site, index: index, config: config, served: served, hostsRead: hostsRead)
+                found += openHostDiagnostics(host, site: site, index: index, config: config, hosts: &hosts, hostsRead: hostsRead)
             }
-            if index > 0 { found += ownApps(site, topLevel: config.defaultSite) + foreignHosts(site, config: config) }
+            if index > 0 { found += ownApps(site, topLevel: config.defaultSite) + foreignHosts(site, config: config, hosts: hosts) }
         }
         var seen = Set<String>()
         // A site that inherits the top level's callLinks shares its findings: keep each once.
         return found.filter { seen.insert("\($0.code.rawValue) \($0.path) \($0.message)").inserted }
     }
 
+    /// Which site answers a host and which sites name an iOS app, made once for every site's open host: a
+    /// thousand tenants with an open host among ten thousand asked `Config.site(forHost:)` (a directory of every
+    /// site) and `ServedHosts.naming` (every site's apps) each, minutes of `validate` (issue 42).
+    private struct Hosts {
+        let config: Config
+        let directory: SiteDirectory
+        let served: ServedHosts
+        /// The entries of `served` naming each iOS app, made on the first question.
+        private var byApp: [String: [ServedHosts.Entry]]?
+
+        init(config: Config) {
+            self.config = config
+            directory = SiteDirectory(sites: config.sites)
+            served = ServedHosts(config: config)
+        }
+
+        /// `config.site(forHost: host)`.
+        func site(forHost host: String) -> SiteConfig {
+            config.sites[directory.siteIndex(forAuthority: host.utf8)]
+        }
+
+        /// `served.naming(app, kind: .iOS)`.
+        mutating func naming(_ app: String) -> ServedHosts {
+            if byApp == nil {
+                var made: [String: [ServedHosts.Entry]] = [:]
+                for entry in served.entries {
+                    for id in Set(AppKind.iOS.apps(of: entry.site)) where served.owns(entry.site, id) { made[id, default: []].append(entry) }
+                }
+                byApp = made
+            }
+            return ServedHosts(entries: byApp?[app] ?? [], namesNoHost: served.namesNoHost, app: app, shared: served.shared)
+        }
+    }
+
     /// LH123 and LH124 for the open host `host` of `site`.
-    private static func openHostDiagnostics(_ host: String, site: SiteConfig, index: Int, config: Config, served: ServedHosts, hostsRead: Bool) -> [LintDiagnostic] {
+    private static func openHostDiagnostics(_ host: String, site: SiteConfig, index: Int, config: Config, hosts: inout Hosts, hostsRead: Bool) -> [LintDiagnostic] {
         let path = ConfigReader.join(site.sections.callLinks, "openInAppHost")
         let where_ = index == 0 ? "the top level" : site.path
         let linkHost = site.callLinks.baseURL.flatMap({ try? SplitURL($0) })?.host
-        if index == 0, let linkHost, config.site(forHost: linkHost) != site {
+        if index == 0, let linkHost, hosts.site(forHost: linkHost) != site {
             // A site lists the top level's link host: its pages are that site's, checked on their own (once).
             return []
         }
@@ -46,7 +80,7 @@ public enum SiteCoherence {
         }
         // A site's open host outside its hosts is LH116 already.
         if index > 0, !site.hosts.contains(where: { CallLinkHost.covers($0, host: host) }) { return [] }
-        let answering = config.site(forHost: host)
+        let answering = hosts.site(forHost: host)
         if answering != site {
             let other = answering.path.isEmpty ? "the top level" : "\(answering.label) (\(answering.path))"
             return [LintDiagnostic(.lh123, .error, path: path, "\"\(host)\" is a host of \(other), which answers it with its own page and AASA, not \(where_)'s apps: list the link host and \"\(host)\" together as one site's hosts, or open the app on another host")]
@@ -57,7 +91,7 @@ public enum SiteCoherence {
         }
         var found: [LintDiagnostic] = []
         for app in site.appIDs {
-            let claims = EntitlementsGenerator.entries(for: served.naming(app, kind: .iOS)).app
+            let claims = EntitlementsGenerator.entries(for: hosts.naming(app)).app
             guard !claims.contains(where: { claim in claim.hasPrefix("applinks:") && CallLinkHost.covers(String(claim.dropFirst(9)), host: host) }) else { continue }
             let hint = index == 0 && site.callLinks.baseURL == nil
                 ? "the top level names no host without callLinks.baseURL; set it to the links' origin (e.g. \"https://meet.example.com\"), and print entitlements writes applinks: for both"
@@ -71,7 +105,7 @@ public enum SiteCoherence {
     /// QR codes, canonical links and intents (or its open button) would lead to that site's page and apps.
     /// A site that leaves `callLinks` out takes the top level's hosts by design (docs/config-guide.md): that
     /// is judged only where another entry of `sites` lists them.
-    private static func foreignHosts(_ site: SiteConfig, config: Config) -> [LintDiagnostic] {
+    private static func foreignHosts(_ site: SiteConfig, config: Config, hosts: Hosts) -> [LintDiagnostic] {
         var found: [LintDiagnostic] = []
         let inherited = site.sections.callLinks == config.defaultSite.sections.callLinks
         let named: [(key: String, host: String?, what: String)] = [
@@ -80,7 +114,7 @@ public enum SiteCoherence {
         ]
         for (key, host, what) in named {
             guard let host, !site.hosts.contains(where: { CallLinkHost.covers($0, host: host) }),
-                  let (holder, topLevel) = holder(of: host, besides: site, config: config), !(inherited && topLevel) else { continue }
+                  let (holder, topLevel) = holder(of: host, besides: site, config: config, hosts: hosts), !(inherited && topLevel) else { continue }
             found.append(LintDiagnostic(.lh126, .error, path: ConfigReader.join(site.sections.callLinks, key), "\"\(host)\" is a host of \(holder), not of \(site.label) (\(site.path)): \(what), to that site's page, association files and apps; set \(key) to \(key == "baseURL" ? "https:// and one of the site's own hosts" : "another of the site's own hosts") (\(site.hosts.joined(separator: ", ")))"))
         }
         return found
@@ -90,8 +124,8 @@ public enum SiteCoherence {
     /// top level; nil when none does.
     /// A site names its `hosts`; the top level, which answers what no site lists, names its own link and open
     /// hosts and `server.tls.acme.hosts`.
-    private static func holder(of host: String, besides site: SiteConfig, config: Config) -> (String, topLevel: Bool)? {
-        let answering = config.site(forHost: host)
+    private static func holder(of host: String, besides site: SiteConfig, config: Config, hosts: Hosts) -> (String, topLevel: Bool)? {
+        let answering = hosts.site(forHost: host)
         guard answering != site else { return nil }
         guard answering.path.isEmpty else { return ("\(answering.label) (\(answering.path))", false) }
         let top = answering.callLinks

@@ -3,8 +3,9 @@
 ///
 /// Sites that bake the same template and locales share one value, whatever their app: with seven locales a
 /// bake is most of a site's load time and memory, and a platform of thousands of tenants, each with its own
-/// app, has one bake (issue 33). The app's name, App Store ID and App Store URL are therefore left to each
-/// request (`CallPage.appValues`), a few dozen bytes per site, like the link's own values.
+/// app, has one bake (issue 33). The app's name, App Store ID, App Store URL and App Clip are therefore left to
+/// each request (`CallPage.appValues`), a few dozen bytes per site, like the link's own values; so is every URL
+/// under the site's origin (`callLinks.baseURL`), which each operator's tenant has of its own (issue 42).
 struct BakedPages: Sendable {
     /// The template baked for each locale, in the order of the locales: the default first.
     let templates: [PageTemplate]
@@ -17,14 +18,12 @@ struct BakedPages: Sendable {
     struct Key: Hashable {
         let templatePath: String
         let locales: [LocaleKey]
-        let appClipBundleID: String?
         let hasAndroidApp: Bool
         let installPages: [InstallPage?]
         let desktopScheme: Bool
         let canOpenApp: Bool
         let hasOpenInAppHost: Bool
         let hasWebJoinURL: Bool
-        let imageURL: String?
 
         /// A locale as the bake sees it.
         struct LocaleKey: Hashable {
@@ -47,9 +46,9 @@ struct BakedPages: Sendable {
         let callLinks = site.callLinks
         return Key(templatePath: callLinks.template,
                    locales: locales.map { Key.LocaleKey(tag: $0.tag.text, isRightToLeft: $0.isRightToLeft, strings: $0.strings) },
-                   appClipBundleID: site.apps.first?.appClipBundleID, hasAndroidApp: !site.android.isEmpty,
+                   hasAndroidApp: !site.android.isEmpty,
                    installPages: [site.apps.first?.installPage, site.android.first?.installPage], desktopScheme: callLinks.desktopScheme,
-                   canOpenApp: canOpenApp(site), hasOpenInAppHost: callLinks.openInAppHost != nil, hasWebJoinURL: callLinks.webJoinURL != nil, imageURL: imageURL(callLinks))
+                   canOpenApp: canOpenApp(site), hasOpenInAppHost: callLinks.openInAppHost != nil, hasWebJoinURL: callLinks.webJoinURL != nil)
     }
 
     /// True when the page has a custom-scheme URL: `openInAppURL`, or the default built from the app's scheme.
@@ -57,32 +56,25 @@ struct BakedPages: Sendable {
         site.callLinks.openInAppURL != nil || site.apps.first?.urlScheme != nil
     }
 
-    /// The preview image's URL as baked: absolute under `baseURL`, nil (per request, from the Host) otherwise;
-    /// a site without its own image shows linkhost's default picture.
-    private static func imageURL(_ callLinks: CallLinkSettings) -> String? {
-        callLinks.baseURL.map { $0 + previewImagePath(callLinks) }
-    }
-
     /// `/` and the preview image's file name, or the default picture's path.
     static func previewImagePath(_ callLinks: CallLinkSettings) -> String {
         callLinks.previewImage.map { "/" + $0 } ?? DefaultPreviewImage.path
     }
 
-    /// Bakes `parsed` for `site` in each of `locales`: app name, store links, strings and every other per-site value.
+    /// Bakes `parsed` for `site` in each of `locales`: strings, store links and every other value sites of the
+    /// same key share.
     init(site: SiteConfig, template parsed: PageTemplate, locales: [PageLocale]) {
         let callLinks = site.callLinks
         let hasAndroidApp = !site.android.isEmpty
         let androidInstallPage = site.android.first?.installPage
         let canOpenApp = Self.canOpenApp(site)
-        let imageURL = Self.imageURL(callLinks)
         let languages = locales.map(\.tag.text).joined(separator: " ")
         templates = locales.map { locale in
             parsed.baked(strings: locale.strings) { field in
                 switch field {
-                // Per site, at each request: sites of different apps share the bake.
-                case .appName, .appStoreID, .appStoreURL: return nil
-                // The card names the clip of the app the banner names (its app-id): the first app's.
-                case .appClipBundleID: return site.apps.first?.appClipBundleID ?? ""
+                // Per site, at each request: sites of different apps share the bake. The card names the clip
+                // of the app the banner names (its app-id): the first app's.
+                case .appName, .appStoreID, .appStoreURL, .appClipBundleID: return nil
                 // An app outside a store links to its own install page, or to nothing: never to a listing that does not exist.
                 case .playStoreURL: return hasAndroidApp ? androidInstallPage.map { $0.url ?? "" } : ""
                 case .inPlayStore: return hasAndroidApp && androidInstallPage == nil ? "true" : ""
@@ -90,7 +82,8 @@ struct BakedPages: Sendable {
                 // The intent opens the app through its https App Links filter: no custom scheme needed.
                 case .intentURL: return hasAndroidApp ? nil : ""
                 case .openInAppHostURL: return callLinks.openInAppHost == nil ? "" : nil
-                case .imageURL: return imageURL
+                // Under the site's origin (`baseURL` or the Host), at each request: tenants of their own origin share the bake.
+                case .imageURL: return nil
                 case .webJoinURL: return callLinks.webJoinURL == nil ? "" : nil
                 case .openInAppURL: return canOpenApp ? nil : ""
                 case .lang: return locale.tag.text

@@ -41,8 +41,8 @@ package struct CallPage: Sendable {
     let androidInstallURL: URLText?
     /// `/` and the preview image's name: the image URL after the origin, escaped.
     let previewImagePath: [UInt8]
-    /// The app's name, App Store ID and App Store URL as the page shows them (empty when there is none): the
-    /// bake leaves them to each request, so sites of different apps share it (`BakedPages`).
+    /// The app's name, App Store ID, App Store URL and App Clip as the page shows them (empty when there is
+    /// none): the bake leaves them to each request, so sites of different apps share it (`BakedPages`).
     package let appValues: [(field: PageTemplate.Field, text: String)]
     /// `appValues` escaped for HTML, once at load.
     let appBytes: [(field: PageTemplate.Field, bytes: [UInt8])]
@@ -88,7 +88,8 @@ package struct CallPage: Sendable {
         // Never an empty name for a loaded config: a site with no name anywhere is an error (LH108).
         appValues = [(.appName, site.appName ?? ""), (.appStoreID, app?.appStoreID ?? ""),
                      // An app outside a store links to its own install page, or to nothing: never to a listing that does not exist.
-                     (.appStoreURL, app?.installPage.map { $0.url ?? "" } ?? app?.appStoreID.map { "https://apps.apple.com/app/id\($0)" } ?? "")]
+                     (.appStoreURL, app?.installPage.map { $0.url ?? "" } ?? app?.appStoreID.map { "https://apps.apple.com/app/id\($0)" } ?? ""),
+                     (.appClipBundleID, app?.appClipBundleID ?? "")]
         appBytes = appValues.map { value in
             var bytes: [UInt8] = []
             HTMLEscaping.append(value.text, to: &bytes)

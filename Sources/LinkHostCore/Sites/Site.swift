@@ -43,14 +43,15 @@ public final class Site: Sendable {
         /// One per link template, or nil where the build's own table has them.
         let canonicalLinks: [CanonicalLink]?
 
-        init(_ config: SiteConfig, after previous: Precomputed? = nil) {
+        init(_ config: SiteConfig, after previous: Precomputed? = nil, shapes: inout DocumentShapes) {
             // In storage of their own size from the start: the documents are kept (by the build's key, then as the
             // prepared body), and the writer's buffer has room for up to as many bytes again. A document equal to
             // the site before's shares its storage: all sites' are held until the build has taken them, and
-            // ten thousand tenants of one app and one template set serve the same AASA.
+            // ten thousand tenants of one app and one template set serve the same AASA. Tenants of their own
+            // apps and the same rules splice theirs from one shape (`DocumentShapes`).
             func kept(_ bytes: [UInt8], _ before: [UInt8]?) -> [UInt8] { bytes == before ? before! : Site.exactlySized(bytes) }
-            aasa = config.apps.isEmpty ? [] : kept(AASAGenerator.bytes(for: config), previous?.aasa)
-            assetLinks = config.android.isEmpty ? [] : kept(AssetLinksGenerator.bytes(for: config), previous?.assetLinks)
+            aasa = config.apps.isEmpty ? [] : kept(shapes.aasaBytes(for: config), previous?.aasa)
+            assetLinks = config.android.isEmpty ? [] : kept(shapes.assetLinksBytes(for: config), previous?.assetLinks)
             let templates = config.callLinks.links.templates
             canonicalLinks = templates == previous?.templates ? nil : templates.map(CanonicalLink.init)
             self.templates = templates
@@ -62,8 +63,9 @@ public final class Site: Sendable {
         /// Each of `sites`' parts, each made after the one before.
         static func of(_ sites: ArraySlice<SiteConfig>) -> [Precomputed] {
             var previous: Precomputed?
+            var shapes = DocumentShapes()
             return sites.map { site in
-                let made = Precomputed(site, after: previous)
+                let made = Precomputed(site, after: previous, shapes: &shapes)
                 previous = made
                 return made
             }
@@ -73,17 +75,16 @@ public final class Site: Sendable {
     /// Builds a site, loading the files its settings name into `build`; throws with every problem found.
     init(_ config: SiteConfig, index: Int, precomputed made: Precomputed? = nil, build: inout SnapshotBuild) throws(ConfigError) {
         let sections = config.sections
-        let made = made ?? Precomputed(config)
+        var shapes = DocumentShapes()
+        let made = made ?? Precomputed(config, shapes: &shapes)
         let (aasa, assetLinks) = (made.aasa, made.assetLinks)
         if aasa.count > AASAGenerator.maximumSize {
             throw ConfigError(source: "aasa", diagnostics: [ConfigDiagnostic(.lh110, path: sections.aasa, message: "the generated file is \(aasa.count) bytes, more than Apple's limit of \(AASAGenerator.maximumSize) bytes; merge rules or use wildcards")])
         }
         let template = try Self.template(config, build: &build)
         let tree = try Self.staticTree(config, isDefault: index == 0, build: &build)
-        let notFoundStrings = tree.notFoundTemplate?.usedStrings.subtracting(NotFoundPages.builtInStrings.keys) ?? []
         let homeTemplate = try Self.homeTemplate(config, tree: tree, build: &build)
-        let homeStrings = homeTemplate?.usedStrings.subtracting(HomePage.builtInStrings.keys) ?? []
-        let locales = try Self.locales(config, usedStrings: template.usedStrings.union(notFoundStrings).union(homeStrings), build: &build)
+        let locales = try Self.locales(config, usedStrings: Self.usedStrings(config, template: template, tree: tree, home: homeTemplate, build: &build), build: &build)
         callPage = CallPage(site: config, baked: Self.bakedPages(config, template: template, locales: locales, build: &build), locales: locales,
                             headerSets: Self.pageHeaderSets(locales, maxAge: config.callLinks.cacheMaxAge, build: &build),
                             shared: Self.sharedPageParts(config, locales: locales, links: made.canonicalLinks, build: &build))
@@ -160,6 +161,19 @@ public final class Site: Sendable {
     /// are read only when the page has more than one language.
     package func notFound(language: () -> String?, acceptLanguage: () -> String?) -> Response {
         notFoundPages.response(chooser: callPage.chooser, language: language, acceptLanguage: acceptLanguage)
+    }
+
+    /// The locale strings the site's call page, not-found page and home page use, found once per template and
+    /// static tree however many sites use them (each template walked for every tenant was 3 % of a start).
+    private static func usedStrings(_ config: SiteConfig, template: PageTemplate, tree: SnapshotBuild.StaticTree, home: PageTemplate?,
+                                    build: inout SnapshotBuild) -> Set<String> {
+        let key = SnapshotBuild.UsedStringsKey(template: config.callLinks.template, tree: tree.key)
+        if let known = build.usedStrings[key] { return known }
+        let notFoundStrings = tree.notFoundTemplate?.usedStrings.subtracting(NotFoundPages.builtInStrings.keys) ?? []
+        let homeStrings = home?.usedStrings.subtracting(HomePage.builtInStrings.keys) ?? []
+        let used = template.usedStrings.union(notFoundStrings).union(homeStrings)
+        build.usedStrings[key] = used
+        return used
     }
 
     /// The site's page template, parsed once per snapshot however many sites use it.

@@ -245,6 +245,8 @@ struct SnapshotBuild {
     var homeTemplates: [StaticTreeKey: PageTemplate?] = [:]
     /// Page templates by path, parsed once.
     var templates: [String: PageTemplate] = [:]
+    /// The locale strings a page template and a static tree's pages use, by template path and tree.
+    var usedStrings: [UsedStringsKey: Set<String>] = [:]
     /// Page locales by folder, default and the strings the template uses, read once.
     var locales: [LocalesKey: [PageLocale]] = [:]
     /// Pages baked per app, template and locales, shared by the sites that bake alike.
@@ -309,6 +311,13 @@ struct SnapshotBuild {
         let tree: StaticTreeKey
         let locale: BakedPages.Key.LocaleKey
         let languages: String
+    }
+
+    /// What makes two sites' used locale strings the same: the page template (by path, parsed once per build)
+    /// and the static tree whose 404.html and index.html are the other pages.
+    struct UsedStringsKey: Hashable {
+        let template: String
+        let tree: StaticTreeKey
     }
 
     /// What makes two sites' page locales the same.
