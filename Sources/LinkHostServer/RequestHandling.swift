@@ -157,9 +157,9 @@ extension Server {
         return queue(native.snapshot.sites[0].notFound, on: incoming, native: native)
     }
 
-    /// True for the answers whose body is made per request, so neither the fast path nor a prepared copy may
-    /// send them as they are: the metrics, and the health probe while certificates are managed. The one place
-    /// that says so; `filled` makes their bodies.
+    /// True for the `Router.Answer.live` answers whose body is made now, so their prepared copy may not be
+    /// sent as it is: the metrics, and the health probe while certificates are managed or a config failure is
+    /// told. The one place that says so; `filled` makes their bodies.
     private func isLive(_ route: Route) -> Bool {
         route == .metrics || (route == .health && (metrics.certificates.isActive || metrics.configStatus.hasHealthLines))
     }

@@ -35,7 +35,7 @@ public final class Snapshot: Sendable {
     /// The answers on `Beacon.path`.
     package let beaconAnswers: BeaconAnswers
     /// The paths answered the same on every host: health, metrics and the beacon path (whose table entry
-    /// answers GET and HEAD with its 405, on the fast path and the router's alike).
+    /// answers any method but POST with its 405: `Router.decide` finds the beacon path by it).
     @usableFromInline package let shared: ByteKeyedTable<Resource>
     /// Which site answers which host.
     @usableFromInline package let directory: SiteDirectory
@@ -142,7 +142,7 @@ public final class Snapshot: Sendable {
         sites[directory.siteIndex(forAuthority: host?.utf8)]
     }
 
-    /// The site for a `Host` value's bytes, for the server's hot path.
+    /// The site for a `Host` value's bytes, without a copy (`Router.decide`).
     @inlinable
     package func site<Bytes: BidirectionalCollection<UInt8>>(forAuthority authority: Bytes?) -> Site {
         sites[directory.siteIndex(forAuthority: authority)]
