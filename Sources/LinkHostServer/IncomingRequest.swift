@@ -8,7 +8,8 @@ import Glibc
 /// One request as the answer path reads it, and where its answer goes: libmicrohttpd's connection in
 /// production (`NativeRequest`), a request a test fills in memory (`InMemoryRequest`). `Server.answer` is
 /// generic over it, so the production path is specialized for `NativeRequest` and reads the same bytes,
-/// without a `String` or an allocation, as it would from the connection directly.
+/// without a `String` or an allocation, as it would from the connection directly. `Router.decide` reads it
+/// through `DecidedRequest`.
 protocol IncomingRequest {
     /// The method's bytes, valid until the request completes.
     var method: UnsafeBufferPointer<UInt8> { get }
@@ -45,6 +46,22 @@ extension IncomingRequest {
     func headerBytes(_ name: StaticString) -> UnsafeBufferPointer<UInt8> {
         header(name).map(Server.bytes) ?? UnsafeBufferPointer(start: nil, count: 0)
     }
+}
+
+/// An incoming request as `Router.decide` reads it: the method, path and Host in place, other fields and
+/// query items only when the decision asks for them.
+struct DecidedRequest<Incoming: IncomingRequest>: RequestHead {
+    let incoming: Incoming
+
+    var method: UnsafeBufferPointer<UInt8> { incoming.method }
+    var path: UnsafeBufferPointer<UInt8> { incoming.path }
+    var host: UnsafeBufferPointer<UInt8>? { incoming.header("Host").map(Server.bytes) }
+    func queryItem(_ name: String) -> String? { name.withCString { incoming.queryValue($0) }.map { String(cString: $0) } }
+    var language: String? { incoming.queryString("lang") }
+    var acceptLanguage: String? { incoming.headerString("Accept-Language") }
+    var ifNoneMatch: String? { incoming.headerString("If-None-Match") }
+    var fetchSite: String? { incoming.headerString("Sec-Fetch-Site") }
+    var origin: String? { incoming.headerString("Origin") }
 }
 
 /// A request libmicrohttpd holds: every read goes to the connection, every answer is queued on it.

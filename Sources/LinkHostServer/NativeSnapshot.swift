@@ -6,8 +6,8 @@ import Glibc
 #endif
 
 /// A snapshot with what the adapter needs to serve it without conversions per request: a native
-/// libmicrohttpd copy of each prepared response, the call pages' headers and the query item names in C
-/// form, each site's metric counters, and the cache of rendered pages.
+/// libmicrohttpd copy of each prepared response, the call pages' headers in C form, each site's metric
+/// counters, and the cache of rendered pages.
 ///
 /// Unchecked: MHD responses are immutable once built and reference-counted by MHD, and its
 /// documentation allows queueing one response on many connections from many threads.
@@ -26,8 +26,6 @@ final class NativeSnapshot: @unchecked Sendable {
     let pageHeaders: [[PageHeaders]]
     /// Each site's reusable responses for rendered pages, by site index.
     let shells: [PageShells]
-    /// The query item names any link template reads, NUL-terminated, with their Swift form.
-    let queryItemNames: [(name: String, cString: [CChar])]
     /// Each site's counters, by site index.
     let counters: [Metrics.SiteCounters]
     /// Each site's label as the access log writes it, by site index (made once, not per line).
@@ -58,7 +56,6 @@ final class NativeSnapshot: @unchecked Sendable {
             return made
         }
         shells = pageHeaders.map(PageShells.init)
-        queryItemNames = snapshot.queryItemNames.map { ($0, Array($0.utf8CString)) }
         counters = metrics.counters(forSites: snapshot.sites.map(\.config.label))
         siteLabels = snapshot.sites.map { Array($0.config.label.utf8) }
         let budget = PageCacheBudget(limit: snapshot.config.server.pageCacheBytes, metrics: metrics)
@@ -75,13 +72,6 @@ final class NativeSnapshot: @unchecked Sendable {
     deinit {
         // MHD keeps its own reference for responses still being sent, so this never cuts one short.
         for response in responses { if let response { MHD_destroy_response(response) } }
-    }
-
-    /// The raw value of query item `name` (one of `queryItemNames`) in the request, as a `String`.
-    func queryValue<Incoming: IncomingRequest>(_ incoming: Incoming, _ name: String) -> String? {
-        guard let item = queryItemNames.first(where: { $0.name == name }) else { return nil }
-        let value = item.cString.withUnsafeBufferPointer { incoming.queryValue($0.baseAddress!) }
-        return value.map { String(cString: $0) }
     }
 
     /// A native response for `response`, its header Strings converted here: for what is prepared at load,

@@ -8,9 +8,9 @@ import Glibc
 /// Call pages and QR codes: from the page cache when it holds them, else rendered straight into the
 /// buffer libmicrohttpd sends, with the headers the snapshot keeps in C form.
 extension Server {
-    /// Answers a call page or QR code named by `target` on `site`; `host` is the request's Host bytes when
-    /// the site's URLs come from it (`hostText`, its `String`, when the caller has one already).
-    func answerPage<Incoming: IncomingRequest>(_ target: PageTarget, site: Site, host: UnsafeBufferPointer<UInt8>?, hostText: String?,
+    /// Answers a call page or QR code named by `target` on `site`; `host` is the host its URLs name when the
+    /// site's URLs come from the request (`Router.decide` chose it).
+    func answerPage<Incoming: IncomingRequest>(_ target: PageTarget, site: Site, host: UnsafeBufferPointer<UInt8>?,
                                                ifNoneMatch: UnsafePointer<CChar>?, request: RequestBytes<Incoming>, native: NativeSnapshot) -> MHD_Result {
         let incoming = request.incoming
         let cache = native.pages[site.index]
@@ -28,7 +28,7 @@ extension Server {
                 finish(request, route: route, status: cached.status, bytes: cached.bytes, site: site, native: native)
                 return cached.result
             }
-            let page = PageRequest(site: site, target: target, host: hostText ?? host.map { String(decoding: $0, as: UTF8.self) })
+            let page = PageRequest(site: site, target: target, host: host.map { String(decoding: $0, as: UTF8.self) })
             // A page asked for the first time (most are asked for once) goes out in a reused response; a page
             // the cache keeps, or a conditional request, gets a response of its own.
             let admitted = key.map(cache.admits) ?? false

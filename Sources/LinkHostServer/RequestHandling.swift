@@ -9,109 +9,52 @@ import Glibc
 extension Server {
     /// Answers one request whose headers have arrived: libmicrohttpd's (`NativeRequest`), or a test's
     /// (`InMemoryRequest`). Generic, not an existential, so the production path is specialized and keeps its
-    /// byte handling free of allocations.
+    /// byte handling free of allocations. What answers is `Router.decide`'s, made once on the request's bytes;
+    /// what is left here is what needs the server: counters, clocks, the page cache and the native responses.
     func answer<Incoming: IncomingRequest>(_ incoming: Incoming, started: UInt64) -> MHD_Result {
         let native = current.withLock { $0 }
         if metricsOnly { return answerMetricsOnly(incoming, native: native) }
-        let path = incoming.path
-        let methodBytes = incoming.method
-        let userAgent = incoming.headerBytes("User-Agent")
-        let hostField = incoming.header("Host")
-        let site = native.snapshot.site(forAuthority: hostField.map(Self.bytes))
-        let request = RequestBytes(incoming: incoming, userAgent: userAgent, started: started)
-        // server.strictHosts: a host no site lists gets nothing of the default site's, on either listener.
-        if let refusal = native.snapshot.strictHostRefusal(authority: hostField.map(Self.bytes), site: site, path: path) {
-            return respond(refusal, to: request, site: site, native: native)
-        }
-        // The plain-HTTP listener beside HTTPS answers challenges and redirects itself (Certificates/).
-        if let plainHTTP, let response = plainHTTP.intercept(incoming, path: path, site: site, snapshot: native.snapshot, hostField: hostField) {
+        let request = RequestBytes(incoming: incoming, userAgent: incoming.headerBytes("User-Agent"), started: started)
+        let decision = native.router.decide(DecidedRequest(incoming: incoming))
+        let site = decision.site
+        // The plain-HTTP listener beside HTTPS answers challenges and redirects itself (Certificates/), on the
+        // hosts server.strictHosts lets through.
+        if let plainHTTP, !decision.answer.isUnknownHost,
+           let response = plainHTTP.intercept(incoming, path: incoming.path, site: site, snapshot: native.snapshot, hostField: incoming.header("Host")) {
             return respond(response, to: request, site: site, native: native)
         }
-        if Self.isGetOrHead(methodBytes) {
-            let ifNoneMatch = incoming.header("If-None-Match")
-            // The hot path: an unconditional GET or HEAD of a file computed at load is answered from the
-            // request's bytes, without making a String, from the very table `Router.decide` reads.
-            if let resource = native.snapshot.exactResource(path, on: site) {
-                if ifNoneMatch == nil, !isLive(resource.ok.route) {
-                    return respond(resource.ok, to: request, site: site, native: native)
-                }
-            } else if Self.isPlainOriginForm(path) {
-                // Not a file: a call page, its QR code or the 404, decided by `Router.pageTarget` as `decide`
-                // does, on the same bytes. Absolute-form targets and escapes go the long way below.
-                let target = native.router.pageTarget(
-                    path: path, on: site, query: { native.queryValue(incoming, $0) },
-                    language: { incoming.queryString("lang") },
-                    acceptLanguage: { incoming.headerString("Accept-Language") })
-                guard let target else {
-                    let notFound = site.notFound(language: { incoming.queryString("lang") },
-                                                 acceptLanguage: { incoming.headerString("Accept-Language") })
-                    return respond(notFound, to: request, site: site, native: native)
-                }
-                let authority = hostField.map(Self.bytes)
-                switch native.snapshot.pageHost(authority: authority, site: site) {
-                case .noRequestHost:
-                    return answerPage(target, site: site, host: nil, hostText: nil, ifNoneMatch: ifNoneMatch, request: request, native: native)
-                case .request(let range):
-                    let host = UnsafeBufferPointer(rebasing: authority![range])
-                    return answerPage(target, site: site, host: host, hostText: nil, ifNoneMatch: ifNoneMatch, request: request, native: native)
-                case .lowercased(let bytes):
-                    return bytes.withUnsafeBufferPointer { host in
-                        answerPage(target, site: site, host: host, hostText: nil, ifNoneMatch: ifNoneMatch, request: request, native: native)
-                    }
-                case .refused:
-                    return respond(native.snapshot.hostRefused, to: request, site: site, native: native)
-                }
-            }
-        }
-        return answerRouted(request, hostField: hostField, native: native)
-    }
-
-    /// The long way for everything the byte paths above leave: other methods, conditional requests for
-    /// files, absolute-form targets, escaped paths, health with certificates, metrics.
-    private func answerRouted<Incoming: IncomingRequest>(_ bytes: RequestBytes<Incoming>, hostField: UnsafePointer<CChar>?, native: NativeSnapshot) -> MHD_Result {
-        let incoming = bytes.incoming
-        var query: [String: String] = [:]
-        for item in native.queryItemNames {
-            if let value = native.queryValue(incoming, item.name) { query[item.name] = value }
-        }
-        let request = Request(
-            method: String(decoding: bytes.method, as: UTF8.self),
-            path: String(decoding: bytes.path, as: UTF8.self),
-            query: query,
-            ifNoneMatch: incoming.headerString("If-None-Match"),
-            userAgent: bytes.userAgent.isEmpty ? nil : String(decoding: bytes.userAgent, as: UTF8.self),
-            host: hostField.map { String(cString: $0) },
-            acceptLanguage: incoming.headerString("Accept-Language"),
-            language: incoming.queryString("lang"))
-        let decision = native.router.decide(request)
         switch decision.answer {
-        case .prepared(let response):
-            if response.route == .beacon, response.status == 400 {
-                native.counters[decision.site.index].beacons.recordDrop(.malformed)
-            }
-            return respond(isLive(response.route) ? filled(response) : response, to: bytes, site: decision.site, native: native)
+        case .prepared(let response), .unknownHost(let response), .hostRefused(let response):
+            return respond(response, to: request, site: site, native: native)
+        case .live(let response):
+            return respond(isLive(response.route) ? filled(response) : response, to: request, site: site, native: native)
+        case .malformedBeacon(let response):
+            native.counters[site.index].beacons.recordDrop(.malformed)
+            return respond(response, to: request, site: site, native: native)
+        case .crossSiteBeacon(let response):
+            native.counters[site.index].beacons.recordDrop(.crossSite)
+            return respond(response, to: request, site: site, native: native)
         case .beacon(let beacon):
-            let counters = native.counters[decision.site.index].beacons
-            // Only from the site's own pages: another site's page must not move its counters (issue 30, item 8).
-            guard BeaconOrigin.isOwn(fetchSite: incoming.headerString("Sec-Fetch-Site"),
-                                     origin: incoming.headerString("Origin"),
-                                     host: request.host, site: decision.site, in: native.snapshot) else {
-                counters.recordDrop(.crossSite)
-                return respond(native.snapshot.beaconAnswers.forbidden, to: bytes, site: decision.site, native: native)
-            }
+            let counters = native.counters[site.index].beacons
             // Counted only within the client's share and the site's allowance: a flood moves the numbers by at
             // most that much, and one address flooding leaves the site's allowance to the other guests.
             guard counters.admit(client: clientAddress(incoming, native: native), now: LogTime.monotonicNanoseconds()) else {
                 counters.recordDrop(.rate)
-                return respond(native.snapshot.beaconAnswers.limited, to: bytes, site: decision.site, native: native)
+                return respond(native.snapshot.beaconAnswers.limited, to: request, site: site, native: native)
             }
             counters.record(beacon)
-            return respond(native.snapshot.beaconAnswers.accepted, to: bytes, site: decision.site, native: native)
-        case .callPage(let page):
-            let host = Array((page.host ?? "").utf8)
-            return host.withUnsafeBufferPointer { host in
-                answerPage(PageTarget(link: page.link, kind: page.kind), site: decision.site, host: page.host == nil ? nil : host,
-                           hostText: page.host, ifNoneMatch: incoming.header("If-None-Match"), request: bytes, native: native)
+            return respond(native.snapshot.beaconAnswers.accepted, to: request, site: site, native: native)
+        case .page(let target, let host):
+            let ifNoneMatch = incoming.header("If-None-Match")
+            switch host {
+            case .none:
+                return answerPage(target, site: site, host: nil, ifNoneMatch: ifNoneMatch, request: request, native: native)
+            case .request(let bytes):
+                return answerPage(target, site: site, host: UnsafeBufferPointer(rebasing: bytes), ifNoneMatch: ifNoneMatch, request: request, native: native)
+            case .lowercased(let bytes):
+                return bytes.withUnsafeBufferPointer { host in
+                    answerPage(target, site: site, host: host, ifNoneMatch: ifNoneMatch, request: request, native: native)
+                }
             }
         }
     }
@@ -214,9 +157,9 @@ extension Server {
         return queue(native.snapshot.sites[0].notFound, on: incoming, native: native)
     }
 
-    /// True for the answers whose body is made per request, so neither the fast path nor a prepared copy may
-    /// send them as they are: the metrics, and the health probe while certificates are managed. The one place
-    /// that says so; `filled` makes their bodies.
+    /// True for the `Router.Answer.live` answers whose body is made now, so their prepared copy may not be
+    /// sent as it is: the metrics, and the health probe while certificates are managed or a config failure is
+    /// told. The one place that says so; `filled` makes their bodies.
     private func isLive(_ route: Route) -> Bool {
         route == .metrics || (route == .health && (metrics.certificates.isActive || metrics.configStatus.hasHealthLines))
     }
@@ -241,15 +184,13 @@ extension Server {
     static func bytes(_ text: UnsafePointer<CChar>) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
     }
+}
 
-    private static func isGetOrHead(_ method: UnsafeBufferPointer<UInt8>) -> Bool {
-        (method.count == 3 && method[0] == UInt8(ascii: "G") && method[1] == UInt8(ascii: "E") && method[2] == UInt8(ascii: "T"))
-            || (method.count == 4 && method[0] == UInt8(ascii: "H") && method[1] == UInt8(ascii: "E") && method[2] == UInt8(ascii: "A") && method[3] == UInt8(ascii: "D"))
-    }
-
-    /// A path `Router.decide` reads as it is: origin form (it starts with "/"), with no escape to decode.
-    private static func isPlainOriginForm(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
-        path.first == UInt8(ascii: "/") && !path.contains(UInt8(ascii: "%"))
+extension Router.Answer {
+    /// True for `server.strictHosts`' refusal, which the plain-HTTP listener must not turn into a redirect.
+    var isUnknownHost: Bool {
+        if case .unknownHost = self { return true }
+        return false
     }
 }
 

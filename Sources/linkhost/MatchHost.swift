@@ -3,8 +3,8 @@ import LinkHostCore
 import LinkHostServer
 
 /// What linkhost itself answers for a `match` URL, decided as the server decides it: by the snapshot the
-/// server would build from the config (`Snapshot.strictHostRefusal`, `Router.decide`), not by a copy of
-/// their rules; and whether the config's sites list the URL's host at all.
+/// server would build from the config and the server's own `Router.decide`, not by a copy of its rules; and
+/// whether the config's sites list the URL's host at all.
 ///
 /// A config with `sites` answers a host none of them lists with its default site (the top level), which is
 /// rarely what the user meant to ask about; with `server.strictHosts` it answers such a host 404.
@@ -36,8 +36,8 @@ struct MatchHost {
     /// The 404 the server answers on `authority` for `urlPath` because of `server.strictHosts`, or nil.
     func strictRefusal(_ authority: String, urlPath: String) -> Response? {
         guard let snapshot else { return nil }
-        let site = snapshot.site(forHost: authority)
-        return snapshot.strictHostRefusal(authority: Array(authority.utf8), site: site, path: (urlPath.isEmpty ? "/" : urlPath).utf8)
+        guard case .unknownHost(let refusal) = Router(snapshot: snapshot).decide(Request(path: urlPath.isEmpty ? "/" : urlPath, host: authority)).answer else { return nil }
+        return refusal
     }
 
     /// The whole answer for a host the server refuses under `server.strictHosts`, association files included
@@ -71,11 +71,10 @@ struct MatchHost {
         let described = MatchCommand.servedAs(url, on: site)
         guard let snapshot else { return "no answer: the server would not start with \(path): \(failure ?? "")" }
         let request = Request(path: url.path.isEmpty ? "/" : url.path, query: QueryItems.firstValues(url.query ?? ""), host: authority)
-        guard case .prepared(let response) = Router(snapshot: snapshot).decide(request).answer else { return described }
-        switch response.preparedID {
-        case snapshot.unknownHost.preparedID: return "\(response.status) \(bodyLine(response)) (server.strictHosts)"
-        case snapshot.hostRefused.preparedID: return "\(response.status) on this host, which the config does not name (on a host it names: \(described))"
-        default: return described
+        switch Router(snapshot: snapshot).decide(request).answer {
+        case .unknownHost(let response): return "\(response.status) \(bodyLine(response)) (server.strictHosts)"
+        case .hostRefused(let response): return "\(response.status) on this host, which the config does not name (on a host it names: \(described))"
+        case .prepared, .live, .beacon, .crossSiteBeacon, .malformedBeacon, .page: return described
         }
     }
 

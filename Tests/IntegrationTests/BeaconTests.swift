@@ -120,10 +120,9 @@ struct BeaconTests {
             wanted += tap.actions.map { "linkhost_page_actions_total{site=\"default\",action=\"\($0)\",platform=\"\(tap.platform)\"}" }
             // sendBeacon queues the report and returns: it may land a moment after the visit ends.
             var series: [String: Int] = [:]
-            for _ in 0..<50 {
+            _ = try await eventually {
                 series = try await Self.beaconSeries(server)
-                if wanted.allSatisfy({ series[$0] == 1 }) { break }
-                try await Task.sleep(for: .milliseconds(100))
+                return wanted.allSatisfy { series[$0] == 1 }
             }
             for name in wanted { #expect(series[name] == 1, "\(tap.device) tapping #\(tap.id): \(name) is \(series[name] ?? 0)") }
         }

@@ -127,6 +127,8 @@ final class CacheProxy {
                 throw HarnessError("\(name) exited at start:\n\(child.stderr.text)\(child.stdout.text)\((try? String(contentsOfFile: folder + "/error.log", encoding: .utf8)) ?? "")")
             }
             if ContinuousClock.now >= deadline { break }
+            // Pacing between connection attempts: nginx and Varnish announce nothing when they listen, so a
+            // connection accepted is the only sign, and each refusal is kept for the message below.
             try await Task.sleep(for: .milliseconds(50))
         }
         // Whether another process gets through where this one is refused, and every socket on the port.

@@ -5,9 +5,9 @@ import Testing
 import Glibc
 #endif
 
-/// The call-link page: both link shapes, headers, languages and revalidation in process (`InProcessServer`, the
-/// server's answer path without a socket); HEAD framing, invalid links and reflection, QR decoding and the page
-/// cache across reloads over real sockets.
+/// The call-link page: both link shapes, headers, languages, revalidation, invalid links and reflection in
+/// process (`InProcessServer`, the server's answer path without a socket); HEAD framing, a hostile Host, QR
+/// decoding and the page cache across reloads over real sockets.
 @Suite("Call page", .timeLimit(.minutes(1)))
 struct CallPageTests {
     @Test("A valid call link answers 200 HTML with the call ID, type, app name and locked-down headers")
@@ -60,7 +60,7 @@ struct CallPageTests {
 
     @Test("Invalid call links get the friendly 404 page and never reflect the input", arguments: invalidLinks)
     func invalidLink(path: String) async throws {
-        let server = try await LinkHostProcess.start(SiteFixture())
+        let server = try await InProcessServer.start(SiteFixture())
         let response = try await server.request("GET", path)
         #expect(response.status == 404, "\(response)")
         for marker in ["script", "alert", "Set-Cookie", "evil", "INJECT", "onload", "secret", "ttttt", "xxxxx"] {

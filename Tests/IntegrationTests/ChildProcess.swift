@@ -339,18 +339,18 @@ final class ChildProcess: Sendable {
     /// child and its group are killed and `ChildTimeout` thrown, whether or not its output is still open.
     func waitForExit(timeout: Duration) async throws -> Termination {
         let deadline = ContinuousClock.now + timeout
-        // Polls from 1 ms up to 10 ms: a short tool is seen to end at once, a long wait costs little.
+        // Pacing from 1 ms up to 10 ms: nothing here reports an exit as it happens (waitpid is asked without
+        // blocking, so no thread is held), so a short tool is seen to end at once and a long wait costs little.
         var pause = 1
         while reap(timeoutMilliseconds: 0) == nil {
             if ContinuousClock.now >= deadline { throw killForDeadline(timeout) }
             try await Task.sleep(for: .milliseconds(pause))
             pause = min(pause * 2, 10)
         }
-        // The pipes close when it exits; give the reader threads a moment to drain them.
-        let drainDeadline = ContinuousClock.now + .seconds(2)
-        while !(stdout.isFinished && stderr.isFinished) && ContinuousClock.now < drainDeadline {
-            try await Task.sleep(for: .milliseconds(1))
-        }
+        // The pipes close when it exits: the reader threads' end of file is the event, within a moment.
+        var news = OutputNews([stdout, stderr], until: ContinuousClock.now + .seconds(2))
+        defer { news.stop() }
+        while !(stdout.isFinished && stderr.isFinished), await news.next() {}
         return termination()
     }
 

@@ -5,7 +5,8 @@ import Testing
 import Glibc
 #endif
 
-/// Hardening, round three (docs/hardening.md, R1–R9): each finding against the real binary over real sockets.
+/// Hardening, round three (docs/hardening.md, R1–R9): each finding against the real binary over real sockets,
+/// but which host a page names (R1), which the request's decision settles, in process.
 @Suite("Hardening, round three", .serialized)
 struct HardeningRoundThreeTests {
     static let victim = "/call/victim42?type=video"
@@ -43,7 +44,8 @@ struct HardeningRoundThreeTests {
         var config = TestConfig()
         config.baseURL = nil
         config.extra["sites"] = [["hosts": ["links.example.com"]]]
-        let server = try await LinkHostProcess.start(try SiteFixture(config))
+        // In process: which host a page names is the request's decision (`PageHost`), the same bytes on the wire.
+        let server = try await InProcessServer.start(try SiteFixture(config))
         let page = try await server.request("GET", Self.victim, headers: [("Host", host)])
         #expect(page.status == status, "\(host): \(page)")
         if status == 200 {

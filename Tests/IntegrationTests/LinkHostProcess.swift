@@ -124,20 +124,21 @@ final class LinkHostProcess: Sendable {
     /// request is in the server's hands, instead of a sleep that may end before the server ran at all.
     func waitUntilRead(by client: RawHTTPClient, timeout: Duration = happensWithin) async throws {
         let (local, remote) = (String(format: ":%04X", port), String(format: ":%04X", client.localPort))
-        let deadline = ContinuousClock.now + timeout
         var last = "no such connection"
-        while ContinuousClock.now < deadline {
+        // The kernel tells no one when a receive queue empties: `eventually` looks at /proc until it has.
+        let read = try await eventually(timeout: timeout) {
             for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
                 let rows = Self.readWhole(table).split(separator: "\n").map { $0.split(separator: " ") }
                 // sl local_address rem_address st tx_queue:rx_queue …
                 if let row = rows.first(where: { $0.count > 4 && $0[1].hasSuffix(local) && $0[2].hasSuffix(remote) }) {
                     let queues = row[4].split(separator: ":")
-                    if queues.count == 2, Int(queues[1], radix: 16) == 0 { return }
+                    if queues.count == 2, Int(queues[1], radix: 16) == 0 { return true }
                     last = "receive queue \(row[4])"
                 }
             }
-            try await Task.sleep(for: .milliseconds(5))
+            return false
         }
+        if read { return }
         throw HarnessError("linkhost did not read what the client on port \(client.localPort) sent within \(timeout) (\(last))\n--- linkhost stderr ---\n\(stderrTail())")
     }
 

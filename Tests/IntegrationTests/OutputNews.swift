@@ -19,6 +19,7 @@ struct OutputNews {
         self.deadline = deadline
         self.tokens = captures.map { $0.watch(continuation) }
         self.timer = Task {
+            // Not a poll: the deadline itself, which ends the stream so that `next` returns false.
             try? await Task.sleep(until: deadline, clock: .continuous)
             continuation.finish()
         }

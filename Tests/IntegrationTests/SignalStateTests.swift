@@ -6,17 +6,20 @@ import Glibc
 #endif
 
 /// Signals that arrive while the server is in another state than plain serving: while it starts,
-/// while a reload is being built. The site carries 40 MB of static files, so that loading its
-/// snapshot takes long enough (about two seconds in a debug build) for a signal to land inside it,
+/// while a reload is being built. The site carries 10 MB of static files, so that loading its
+/// snapshot takes long enough (about half a second in a debug build) for a signal to land inside it,
 /// and the tests learn where the server is from its notifications (NOTIFY_SOCKET), not from timing.
 @Suite("Signals during start and reload", .timeLimit(.minutes(2)))
 struct SignalStateTests {
-    /// A fixture whose snapshot is slow to build: 1,600 files of 25 KB each in `public/big/`.
+    /// A fixture whose snapshot is slow to build: 400 files of 25 KB each in `public/big/`. The signals are
+    /// sent from a thread woken by the notification (`NotifySocket.signal`), so they need a window of
+    /// milliseconds; more files only made the tests outlast their waits on a loaded machine (a reload, on its
+    /// lower-priority thread, took 40 s of 1,600 files in a full parallel run, and generation 3 needs two).
     static func slowSite(_ config: TestConfig = TestConfig()) throws -> SiteFixture {
         let site = try SiteFixture(config)
         try FileManager.default.createDirectory(atPath: site.publicPath + "/big", withIntermediateDirectories: true)
         let block = String(repeating: "linkhost slow snapshot ", count: 1100)
-        for index in 0..<1600 {
+        for index in 0..<400 {
             try site.write("\(index) \(block)", to: "public/big/file\(index).txt")
         }
         return site
@@ -69,7 +72,7 @@ struct SignalStateTests {
         let server = try await LinkHostProcess.start(site, environment: ["NOTIFY_SOCKET": notify.path], timeout: .seconds(60))
         _ = try await notify.wait(for: "READY=1", timeout: .seconds(60))
         server.signal(SIGHUP)
-        // RELOADING=1: the reload thread is building the 40 MB snapshot now (as long as the start took).
+        // RELOADING=1: the reload thread is building the 10 MB snapshot now (as long as the start took).
         _ = try await notify.signal([SIGTERM], when: "RELOADING=1") { server.signal($0) }
         let stop = ContinuousClock.now
         let ended = try await server.waitForExit(timeout: .seconds(30))
@@ -86,7 +89,7 @@ struct SignalStateTests {
         let server = try await LinkHostProcess.start(site, environment: ["NOTIFY_SOCKET": notify.path], timeout: .seconds(60))
         _ = try await notify.wait(for: "READY=1", timeout: .seconds(60))
         server.signal(SIGHUP)
-        // RELOADING=1 comes when the reload thread begins to build the 40 MB snapshot (two seconds or so).
+        // RELOADING=1 comes when the reload thread begins to build the 10 MB snapshot (half a second or so).
         _ = try await notify.signal(Array(repeating: SIGHUP, count: 5), when: "RELOADING=1") { server.signal($0) }
         try await server.waitForStderr(containing: "(generation 3)", timeout: .seconds(60))
         #expect(server.stderr.components(separatedBy: "reloaded ").count - 1 == 2, "\(server.stderr)")

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Static files from `public/`, unknown paths, and attempts to read anything outside the static root: files,
-/// index files and trailing slashes in process (`InProcessServer`); traversal and escapes over real sockets.
+/// index files, trailing slashes and an escaped name in process (`InProcessServer`); traversal over real sockets.
 @Suite("Static files and unknown paths", .timeLimit(.minutes(1)))
 struct StaticFileTests {
     @Test("A static file is served with its content type, ETag and caching, and revalidates to 304")
@@ -42,7 +42,7 @@ struct StaticFileTests {
 
     @Test("A percent-encoded file name (`/a%20b.txt`) reaches the file `a b.txt`")
     func percentEncodedName() async throws {
-        let server = try await LinkHostProcess.start(SiteFixture())
+        let server = try await InProcessServer.start(SiteFixture())
         let response = try await server.request("GET", "/a%20b.txt")
         #expect(response.status == 200, "\(response)")
         #expect(response.text == SiteFixture.publicFiles["a b.txt"])

@@ -59,6 +59,8 @@ struct SystemdNamedSocketTests {
         while child.isRunning && (attempts < 20 || ContinuousClock.now < deadline) {
             attempts += 1
             if (try? await RawHTTPClient.open(port: bound[0], timeout: .seconds(1)).request("GET", "/healthz")) != nil { break }
+            // Pacing between attempts, not a poll for news: each attempt is what makes systemd-socket-activate
+            // start linkhost, and the child's exit (checked by the loop) is the event that ends them.
             try await Task.sleep(for: .milliseconds(100))
         }
         // Generous: in a full parallel run on two shared cores a debug linkhost may take seconds to load.

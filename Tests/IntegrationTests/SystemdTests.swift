@@ -22,25 +22,10 @@ final class NotifySocket: Sendable {
         unlink(path)
     }
 
-    /// Messages received until one contains `field` (e.g. "READY=1"), or throws after `timeout`.
-    /// Polls without blocking and sleeps between looks, so no cooperative-pool thread is held.
+    /// Messages received until one contains `field` (e.g. "READY=1"), or throws after `timeout`: `signal`
+    /// with none to send, so the datagram's arrival is what wakes the wait (poll(2), on a thread of its own).
     func wait(for field: String, timeout: Duration = .seconds(10)) async throws -> [String] {
-        var messages: [String] = []
-        let deadline = ContinuousClock.now + timeout
-        var buffer = [CChar](repeating: 0, count: 4096)
-        while true {
-            let count = lhtest_notify_receive(descriptor, &buffer, Int32(buffer.count), 0)
-            guard count > 0 else {
-                // Checked after the look, so a message that came while this task waited is still seen.
-                if ContinuousClock.now >= deadline { break }
-                try await Task.sleep(for: .milliseconds(10))
-                continue
-            }
-            let message = String(decoding: buffer.prefix(Int(count)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            messages.append(message)
-            if message.split(separator: "\n").contains(Substring(field)) { return messages }
-        }
-        throw HarnessError("no \(field) on the notify socket within \(timeout); got \(messages)")
+        try await signal([], when: field, timeout: timeout) { _ in }
     }
 
     /// Waits for `field` on a thread of its own and sends `signals` the moment it comes: the

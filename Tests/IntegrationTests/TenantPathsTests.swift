@@ -101,7 +101,7 @@ struct TenantPathsTests {
     @Test("a site file that names no paths still inherits the top level's template, locales and static folder")
     func inheritsWithoutPaths() async throws {
         let site = try Self.fixture(["sites.d/plain.json": Self.tenant("plain")])
-        let server = try await LinkHostProcess.start(site)
+        let server = try await InProcessServer.start(site)
         let plain = [("Host", "plain.example")]
         #expect(try await server.request("GET", "/style.css", headers: plain).text == "body { color: #123456 }\n")
         let page = try await server.request("GET", "/call/abc", headers: plain)
@@ -130,7 +130,7 @@ struct TenantPathsTests {
             "sites.d/globex/brand.css": "body { color: #0a0 }\n",
         ])
         try FileManager.default.copyItem(atPath: site.publicPath + "/call.html", toPath: site.directory + "/sites.d/globex/call.html")
-        let server = try await LinkHostProcess.start(site)
+        let server = try await InProcessServer.start(site)
         let globex = [("Host", "globex.example")]
         #expect(try await server.request("GET", "/brand.css", headers: globex).status == 200)
         let raw = try await server.request("GET", "/call.html", headers: globex)

@@ -41,7 +41,7 @@ struct TenantSitesTests {
             }
             #expect(try await server.request("GET", "/healthz", headers: [("Host", host)]).status == 200, "\(host): probes use the pod's address")
             let conditional = try await server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", host), ("If-None-Match", "\"x\"")])
-            #expect(conditional.status == 404, "\(host): the long way refuses it too")
+            #expect(conditional.status == 404, "\(host): with a validator too")
         }
         let listed = try await server.request("GET", "/.well-known/apple-app-site-association", headers: [("Host", "links.example.com")])
         #expect(listed.status == 200 && aasaAppIDs(parseJSON(listed.body)) == [TestConfig().appID], "\(listed)")

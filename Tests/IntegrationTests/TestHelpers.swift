@@ -42,6 +42,7 @@ func eventually(timeout: Duration = happensWithin, _ condition: () async throws 
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try await condition() { return true }
+        // Pacing, the one poll's: what `condition` looks at (a counter, a file, a kernel table) sends no news.
         try await Task.sleep(for: .milliseconds(20))
     }
     return try await condition()

@@ -3,7 +3,7 @@ import Testing
 import LinkHostTestSupport
 import LinkHostJSON
 
-/// `server.strictHosts` as `Router.decide` applies it (the server asks `Snapshot.strictHostRefusal` the same).
+/// `server.strictHosts` as `Router.decide` applies it, for the server and `match` alike.
 @Suite("Strict hosts")
 struct StrictHostsTests {
     private static func router(strict: Bool, acmeHosts: [String] = []) throws -> Router {

@@ -8,8 +8,6 @@ public struct Beacon: Sendable, Hashable {
     /// The path every host answers beacons on. A static file can never have it (hidden names are not served),
     /// and a cache passes a POST through to the origin, so every report reaches linkhost.
     public static let path = "/.linkhost/beacon"
-    /// The query items a beacon is read from.
-    public static let queryItemNames = ["e", "p"]
 
     /// What happened on the page.
     public enum Event: Int, Sendable, CaseIterable {

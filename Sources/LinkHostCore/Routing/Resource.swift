@@ -47,10 +47,11 @@ package final class Resource: Sendable {
         return Resource(ok: strip(ok), notModified: strip(notModified), etag: etag)
     }
 
-    /// Picks the 200 or the 304 for a request.
-    package func response(for request: Request) -> Response {
+    /// The 200, or the 304 when the request's `If-None-Match` field names this representation.
+    @usableFromInline
+    package func response(ifNoneMatch field: String?) -> Response {
         let (ok, notModified, etag) = fixed ?? made()
-        if let field = request.ifNoneMatch, EntityTag.ifNoneMatch(field, matches: etag) { return notModified }
+        if let field, EntityTag.ifNoneMatch(field, matches: etag) { return notModified }
         return ok
     }
 }

@@ -1,9 +1,12 @@
 import CallLinks
 
-/// Maps a request value to a response value; no sockets, no clocks, no disk.
+/// Decides every request, once: the site its host chooses, `server.strictHosts`' refusal, a file (or its 304,
+/// or 405), a beacon, a call page or QR code and the host it names, or the site's 404. No sockets, no clocks,
+/// no disk.
 ///
-/// `decide` is the routing itself; the server's fast path answers from the same tables `decide` reads
-/// (`Snapshot.exactResource`), and renders call pages through `decide` too, so both give the same answers.
+/// `decide` reads the request where it is (`RequestHead`): the server asks it on its hot path with
+/// libmicrohttpd's bytes, and a test's in-memory request, a `Request` value (`respond(to:)`, `match`, the
+/// fuzzer) go through the same function, so no second routing can drift from it.
 public struct Router: Sendable {
     /// The snapshot being served.
     public let snapshot: Snapshot
@@ -11,70 +14,125 @@ public struct Router: Sendable {
     /// Makes a router over a snapshot.
     public init(snapshot: Snapshot) { self.snapshot = snapshot }
 
-    /// What answers a request, and on which site.
-    package struct Decision: Sendable {
+    /// What answers a request, and on which site. `Part` is a piece of the request's own bytes (a page's host).
+    @usableFromInline
+    package struct Decision<Part> {
         /// The site the request's host chose.
         package let site: Site
         /// The answer.
-        package let answer: Answer
+        package let answer: Answer<Part>
+
+        @usableFromInline
+        init(site: Site, answer: Answer<Part>) {
+            self.site = site
+            self.answer = answer
+        }
     }
 
-    /// An answer: a response computed at load, or a call page still to render.
-    package enum Answer: Sendable {
-        /// A response computed at load (its `preparedID` is set), or the metrics page to fill.
+    /// Every kind of answer; the server handles each case (an exhaustive `switch`), so a new one is a compile error there.
+    @usableFromInline
+    package enum Answer<Part> {
+        /// A response computed at load, sent as it is: a file or its 304, a 404, a 405.
         case prepared(Response)
-        /// A call page: the page to render, and the key its rendering is cached under.
-        case callPage(PageRequest)
-        /// A report from the page's script to count (`Beacon`); the server answers `beaconAnswers.accepted`,
-        /// or `limited` when the site is over its rate.
+        /// The health probe or the metrics page: prepared, but the server fills its body while it has live lines.
+        case live(Response)
+        /// `server.strictHosts`: no site lists the host (`Snapshot.unknownHost`).
+        case unknownHost(Response)
+        /// A call link asked for with a Host the config does not name (`Snapshot.hostRefused`).
+        case hostRefused(Response)
+        /// A beacon from the site's own page: the server counts it within the rates (`beaconAnswers.accepted`
+        /// or `.limited`).
         case beacon(Beacon)
+        /// A beacon sent from another site's page (`BeaconOrigin`): `beaconAnswers.forbidden`, counted as dropped.
+        case crossSiteBeacon(Response)
+        /// A POST to the beacon path that names no beacon: `beaconAnswers.malformed`, counted as dropped.
+        case malformedBeacon(Response)
+        /// A call page or QR code to render (or take from the page cache); `host` is what its absolute URLs name.
+        case page(PageTarget, host: PageHostName<Part>)
     }
 
-    /// The response for a request.
+    /// The response for a request made of strings: the decision, with a page rendered by the core.
     public func respond(to request: Request) -> Response {
-        switch decide(request).answer {
-        case .prepared(let response): return response
-        case .callPage(let page): return page.render()?.response(for: request.inOriginForm) ?? page.site.notFound
-        case .beacon: return snapshot.beaconAnswers.accepted
+        let decision = decide(request)
+        switch decision.answer {
+        case .prepared(let response), .live(let response), .unknownHost(let response), .hostRefused(let response),
+             .crossSiteBeacon(let response), .malformedBeacon(let response):
+            return response
+        case .beacon:
+            return snapshot.beaconAnswers.accepted
+        case .page(let target, let host):
+            let page = PageRequest(site: decision.site, target: target, host: host.text)
+            return page.render()?.response(ifNoneMatch: request.ifNoneMatch) ?? decision.site.notFound
         }
     }
 
-    /// Decides what answers `request`.
-    package func decide(_ request: Request) -> Decision {
-        let request = request.inOriginForm
-        let site = snapshot.site(forHost: request.host)
-        if let refusal = snapshot.strictHostRefusal(authority: request.host.map { Array($0.utf8) }, site: site, path: request.path.utf8) {
-            return Decision(site: site, answer: .prepared(refusal))
-        }
-        return Decision(site: site, answer: answer(request, on: site))
+    /// Decides a request made of strings (tests, `match`, the fuzzer) with the server's own `decide`.
+    package func decide(_ request: Request) -> Decision<ArraySlice<UInt8>> {
+        decide(RequestValueHead(request))
     }
 
-    private func answer(_ request: Request, on site: Site) -> Answer {
-        if request.path == Beacon.path {
-            guard request.method == "POST" else { return .prepared(snapshot.beaconAnswers.methodNotAllowed) }
-            guard let beacon = Beacon(event: request.query["e"], platform: request.query["p"]) else { return .prepared(snapshot.beaconAnswers.malformed) }
-            return .beacon(beacon)
+    /// Decides what answers `request`, reading its fields and query items only as far as the answer needs.
+    @inlinable
+    package func decide<Head: RequestHead>(_ request: Head) -> Decision<Head.Bytes.SubSequence> {
+        let target = request.path[...]
+        // RFC 9112 §3.2.2: an absolute-form target's authority takes the place of Host.
+        guard target.first != UInt8(ascii: "/"), let absolute = Self.absoluteForm(target) else {
+            return decide(request, path: target, authority: request.host.map { $0[...] })
         }
-        if let resource = snapshot.exactResource(request.path.utf8, on: site) ?? decodedResource(request.path, on: site) {
-            return .prepared(request.isRead ? resource.response(for: request) : snapshot.methodNotAllowed)
+        if absolute.path.isEmpty { return decide(request, path: CollectionOfOne(UInt8(ascii: "/")), authority: absolute.authority) }
+        return decide(request, path: absolute.path, authority: absolute.authority)
+    }
+
+    /// The decision on `path` (origin form) and `authority` (the Host, or an absolute target's).
+    @inlinable
+    func decide<Head: RequestHead, Path: BidirectionalCollection<UInt8>>(_ request: Head, path: Path, authority: Head.Bytes.SubSequence?)
+        -> Decision<Head.Bytes.SubSequence> {
+        let site = snapshot.site(forAuthority: authority)
+        // server.strictHosts: a host no site lists gets nothing of the default site's, on either listener.
+        if let refusal = snapshot.strictHostRefusal(authority: authority, site: site, path: path) {
+            return Decision(site: site, answer: .unknownHost(refusal))
         }
-        guard let target = pageTarget(path: request.path.utf8, on: site, query: { request.query[$0] },
+        return Decision(site: site, answer: answer(request, path: path, authority: authority, on: site))
+    }
+
+    @inlinable
+    func answer<Head: RequestHead, Path: BidirectionalCollection<UInt8>>(_ request: Head, path: Path, authority: Head.Bytes.SubSequence?, on site: Site)
+        -> Answer<Head.Bytes.SubSequence> {
+        let isRead = Self.isRead(request.method)
+        // A file computed at load, found by the path as sent, or as decoded when it has an escape.
+        if let resource = snapshot.exactResource(path, on: site) ?? decodedResource(path, on: site) {
+            let response = resource.response(ifNoneMatch: request.ifNoneMatch)
+            if response.route == .beacon { return beacon(request, authority: authority, on: site) }
+            guard isRead else { return .prepared(snapshot.methodNotAllowed) }
+            return response.route == .health || response.route == .metrics ? .live(response) : .prepared(response)
+        }
+        guard let target = pageTarget(path: path, on: site, query: { request.queryItem($0) },
                                       language: { request.language }, acceptLanguage: { request.acceptLanguage })
         else { return .prepared(site.notFound(language: { request.language }, acceptLanguage: { request.acceptLanguage })) }
-        guard request.isRead else { return .prepared(snapshot.methodNotAllowed) }
-        let authority = request.host.map { Array($0.utf8) }
-        let host: String?
+        guard isRead else { return .prepared(snapshot.methodNotAllowed) }
         switch snapshot.pageHost(authority: authority, site: site) {
-        case .noRequestHost: host = nil
-        case .request(let range): host = authority.map { String(decoding: $0[range], as: UTF8.self) }
-        case .lowercased(let bytes): host = String(decoding: bytes, as: UTF8.self)
-        case .refused: return .prepared(snapshot.hostRefused)
+        case .noRequestHost: return .page(target, host: .none)
+        case .request(let range): return .page(target, host: .request(authority![range]))
+        case .lowercased(let bytes): return .page(target, host: .lowercased(bytes))
+        case .refused: return .hostRefused(snapshot.hostRefused)
         }
-        return .callPage(PageRequest(site: site, target: target, host: host))
     }
 
-    /// The call page or QR code a path that is no file asks for on `site`, or nil for none (a 404): the
-    /// decision `decide` makes, on the request's bytes, so the server reaches it without making a `Request`.
+    /// The beacon path (`Beacon.path`, every host): a beacon on POST from the site's own page, else its refusal.
+    @usableFromInline
+    func beacon<Head: RequestHead>(_ request: Head, authority: Head.Bytes.SubSequence?, on site: Site) -> Answer<Head.Bytes.SubSequence> {
+        let answers = snapshot.beaconAnswers
+        guard request.method.elementsEqual("POST".utf8) else { return .prepared(answers.methodNotAllowed) }
+        guard let beacon = Beacon(event: request.queryItem("e"), platform: request.queryItem("p")) else { return .malformedBeacon(answers.malformed) }
+        // Only from the site's own pages: another site's page must not move its counters (issue 30, item 8).
+        let host = authority.map { String(decoding: $0, as: UTF8.self) }
+        guard BeaconOrigin.isOwn(fetchSite: request.fetchSite, origin: request.origin, host: host, site: site, in: snapshot) else {
+            return .crossSiteBeacon(answers.forbidden)
+        }
+        return .beacon(beacon)
+    }
+
+    /// The call page or QR code a path that is no file asks for on `site`, or nil for none (a 404).
     /// `query` gives the raw value of a query item; `language` and `acceptLanguage` are read only for pages.
     @inlinable
     package func pageTarget<Path: BidirectionalCollection<UInt8>>(path: Path, on site: Site, query: (String) -> String?,
@@ -92,73 +150,67 @@ public struct Router: Sendable {
         return nil
     }
 
-    /// Static file names may need percent-encoding in a URL; decode strictly, only when there is an escape.
-    private func decodedResource(_ path: String, on site: Site) -> Resource? {
-        guard path.utf8.contains(UInt8(ascii: "%")), let decoded = PathDecoding.decode(path) else { return nil }
-        return snapshot.exactResource(decoded.utf8, on: site)
+    /// Static file names may need percent-encoding in a URL; decoded strictly, only when there is an escape.
+    @inlinable
+    func decodedResource<Path: Collection<UInt8>>(_ path: Path, on site: Site) -> Resource? {
+        guard path.contains(UInt8(ascii: "%")) else { return nil }
+        return decodedResource(String(decoding: path, as: UTF8.self), on: site)
     }
-}
 
-/// What a call link's request asks for: its page in a language, or its QR-code image.
-@usableFromInline
-package enum PageKind: Hashable, Sendable {
-    /// The HTML page, in the chosen locale.
-    case page(LanguageChoice)
-    /// The SVG image of the canonical URL (`…/qr.svg`), the same in every language.
-    case qrCode
-    /// The same image as PNG (`…/qr.png`).
-    case qrCodePNG
-}
-
-/// Which call a request names, whichever link shape it used, and what of it: its page or its QR code.
-@usableFromInline
-package struct PageTarget: Sendable {
-    /// The call.
-    package let link: CallLink
-    /// The page in a language, or the QR code.
-    package let kind: PageKind
-
-    /// Makes a target.
     @usableFromInline
-    package init(link: CallLink, kind: PageKind) {
-        self.link = link
-        self.kind = kind
-    }
-}
-
-/// One call page or QR code to render: everything its bytes depend on, which is also its cache key.
-package struct PageRequest: Sendable {
-    /// The site whose page it is.
-    package let site: Site
-    /// The call, whichever link shape named it.
-    package let link: CallLink
-    /// The page in a language, or the QR code.
-    package let kind: PageKind
-    /// The host of the page's absolute URLs when the site builds them from the Host (`PageHost`), as chosen
-    /// from the request's: part of the cache key.
-    package let host: String?
-
-    /// The page `target` names on `site`; `host` is the one `PageHost` chose, nil under a base URL.
-    package init(site: Site, target: PageTarget, host: String?) {
-        self.site = site
-        link = target.link
-        kind = target.kind
-        self.host = host
+    func decodedResource(_ path: String, on site: Site) -> Resource? {
+        PathDecoding.decode(path).flatMap { snapshot.exactResource($0.utf8, on: site) }
     }
 
-    /// The rendered page (or image) with its 304; nil for a QR code when the site has no origin to encode.
-    package func render() -> Resource? {
-        switch kind {
-        case .page(let language): return site.callPage.render(link, language: language, host: host)
-        case .qrCode: return site.callPage.renderQRCode(link, host: host)
-        case .qrCodePNG: return site.callPage.renderQRCode(link, host: host, png: true)
+    /// GET and HEAD, the only methods linkhost serves content for (as sent: methods are case-sensitive).
+    @inlinable
+    static func isRead<Method: Collection<UInt8>>(_ method: Method) -> Bool {
+        var bytes = method.makeIterator()
+        switch (bytes.next(), bytes.next(), bytes.next(), bytes.next(), bytes.next()) {
+        case (UInt8(ascii: "G"), UInt8(ascii: "E"), UInt8(ascii: "T"), nil, nil): return true
+        case (UInt8(ascii: "H"), UInt8(ascii: "E"), UInt8(ascii: "A"), UInt8(ascii: "D"), nil): return true
+        default: return false
         }
     }
 
-    /// The position of the rendered page's headers in `CallPage.headerSets`; nil for a QR code.
-    package var headerSet: Int? {
-        guard case .page(let language) = kind else { return nil }
-        return site.callPage.headerSet(for: language)
+    /// The authority and path of an absolute-form target (`http://host/path`, scheme in any case), nil for any
+    /// other form. The path is empty when the target has none.
+    @inlinable
+    static func absoluteForm<Target: Collection<UInt8>>(_ target: Target) -> (authority: Target.SubSequence, path: Target.SubSequence)?
+    where Target.SubSequence == Target {
+        var rest = target
+        for byte in "http".utf8 {
+            guard let first = rest.first, first | 0x20 == byte else { return nil }
+            rest = rest.dropFirst()
+        }
+        if rest.first.map({ $0 | 0x20 }) == UInt8(ascii: "s") { rest = rest.dropFirst() }
+        for byte in "://".utf8 {
+            guard rest.first == byte else { return nil }
+            rest = rest.dropFirst()
+        }
+        let slash = rest.firstIndex(of: UInt8(ascii: "/")) ?? rest.endIndex
+        return (rest[..<slash], rest[slash...])
     }
 }
 
+/// The host a call page's absolute URLs name, as `Router` chose it (`PageHost`).
+@usableFromInline
+package enum PageHostName<Part> {
+    /// None from the request: the site's `baseURL`, or no origin at all.
+    case none
+    /// These bytes of the request (lowercase already).
+    case request(Part)
+    /// The request's host, lowercased.
+    case lowercased([UInt8])
+}
+
+extension PageHostName where Part: Collection<UInt8> {
+    /// The host as text, nil for none.
+    package var text: String? {
+        switch self {
+        case .none: return nil
+        case .request(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .lowercased(let bytes): return String(decoding: bytes, as: UTF8.self)
+        }
+    }
+}

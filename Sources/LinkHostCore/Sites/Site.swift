@@ -159,6 +159,7 @@ public final class Site: Sendable {
 
     /// The not-found page in the language a request asks for; `language` (`?lang=`) and `acceptLanguage`
     /// are read only when the page has more than one language.
+    @usableFromInline
     package func notFound(language: () -> String?, acceptLanguage: () -> String?) -> Response {
         notFoundPages.response(chooser: callPage.chooser, language: language, acceptLanguage: acceptLanguage)
     }

@@ -31,18 +31,16 @@ public final class Snapshot: Sendable {
     /// the connection is closed after it.
     public let contentTooLarge: Response
     /// The answer for methods other than GET and HEAD on served paths, on every site.
-    package let methodNotAllowed: Response
+    @usableFromInline package let methodNotAllowed: Response
     /// The answers on `Beacon.path`.
     package let beaconAnswers: BeaconAnswers
     /// The paths answered the same on every host: health, metrics and the beacon path (whose table entry
-    /// answers GET and HEAD with its 405, on the fast path and the router's alike).
+    /// answers any method but POST with its 405: `Router.decide` finds the beacon path by it).
     @usableFromInline package let shared: ByteKeyedTable<Resource>
     /// Which site answers which host.
     @usableFromInline package let directory: SiteDirectory
     /// The names the default site vouches for without a base URL: the hosts it gets certificates for.
     @usableFromInline let defaultSiteNames: ByteKeyedTable<Bool>
-    /// The query item names any site's link templates read, and a beacon's: all the server ever extracts from a query.
-    public let queryItemNames: [String]
 
     /// Builds a snapshot, loading the files the config names; throws with every problem found. A site of a
     /// site file that fails to build fails alone (`SiteFileIsolation`): its `lastGood` version serves, or none.
@@ -124,9 +122,6 @@ public final class Snapshot: Sendable {
         var defaultNames = ByteKeyedTable<Bool>(foldsCase: true)
         for host in config.server.acme?.hosts ?? [] { _ = defaultNames.insert(Array(host.utf8), true) }
         defaultSiteNames = defaultNames
-        var names: [String] = []
-        for name in config.sites.flatMap(\.callLinks.links.queryItemNames) + Beacon.queryItemNames where !names.contains(name) { names.append(name) }
-        queryItemNames = names
         preparedResponses = build.prepared.all
         warnings = build.warnings + Self.hiddenPageSources(config, sources: sources)
     }
@@ -147,7 +142,7 @@ public final class Snapshot: Sendable {
         sites[directory.siteIndex(forAuthority: host?.utf8)]
     }
 
-    /// The site for a `Host` value's bytes, for the server's hot path.
+    /// The site for a `Host` value's bytes, without a copy (`Router.decide`).
     @inlinable
     package func site<Bytes: BidirectionalCollection<UInt8>>(forAuthority authority: Bytes?) -> Site {
         sites[directory.siteIndex(forAuthority: authority)]
@@ -193,8 +188,9 @@ public final class Snapshot: Sendable {
     }
 
     /// Which host `site`'s call pages and QR images name for a request with this `Host` value (`PageHost`).
+    /// Asked by `Router.decide` alone (internal, so nothing else can choose a page's host another way).
     @inlinable
-    package func pageHost<Bytes: RandomAccessCollection<UInt8>>(authority: Bytes?, site: Site) -> PageHost where Bytes.Index == Int {
+    func pageHost<Bytes: RandomAccessCollection<UInt8>>(authority: Bytes?, site: Site) -> PageHost where Bytes.Index == Int {
         PageHost.choose(authority: authority, site: site) { defaultSiteNames.value(for: $0) != nil }
     }
 
@@ -214,8 +210,9 @@ public final class Snapshot: Sendable {
     /// `unknownHost` when `server.strictHosts` is on, `site` is the default one (no site lists the host),
     /// the host is not one of the top level's names (`server.tls.acme.hosts`) and `path` is not one every
     /// host answers (health, metrics: probes use the pod's address; beacons do come from pages); nil when the site answers.
+    /// Asked by `Router.decide` alone, first for every request (internal, so no path can skip or repeat it).
     @inlinable
-    package func strictHostRefusal<Authority: BidirectionalCollection<UInt8>, Path: Collection<UInt8>>(authority: Authority?, site: Site, path: Path) -> Response? {
+    func strictHostRefusal<Authority: BidirectionalCollection<UInt8>, Path: Collection<UInt8>>(authority: Authority?, site: Site, path: Path) -> Response? {
         guard strictHosts, site.index == 0, shared.value(for: path) == nil || path.elementsEqual(Beacon.path.utf8) else { return nil }
         if let authority, defaultSiteNames.value(for: HostName.host(ofAuthority: authority)) != nil { return nil }
         return unknownHost

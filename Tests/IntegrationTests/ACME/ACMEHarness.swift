@@ -76,13 +76,12 @@ final class PebbleCA: Sendable {
             try await pebble.waitForOutput(containing: "Listening on: 127.0.0.1:\(acmePort)")
             // Pebble prints that line before it binds: a client started at once found the port refused and
             // waited out its 60 s retry. Ready means a connection is accepted (or Pebble's exit is reported).
-            let deadline = ContinuousClock.now + .seconds(10)
-            while true {
-                if await acceptsConnections(port: acmePort) { break }
-                guard pebble.isRunning, dns.isRunning, ContinuousClock.now < deadline else {
-                    throw HarnessError("Pebble does not accept connections on 127.0.0.1:\(acmePort):\n\(pebble.output)\(dns.output)")
-                }
-                try await Task.sleep(for: .milliseconds(50))
+            // A bind sends no news to anyone: `eventually` tries the port (and stops early should either program end).
+            let ready = try await eventually(timeout: .seconds(10)) {
+                await acceptsConnections(port: acmePort) || !pebble.isRunning || !dns.isRunning
+            }
+            guard ready, pebble.isRunning, dns.isRunning else {
+                throw HarnessError("Pebble does not accept connections on 127.0.0.1:\(acmePort):\n\(pebble.output)\(dns.output)")
             }
             return (acmePort, managementPort, dns, pebble)
         }
@@ -191,12 +190,13 @@ final class OpenTLSConnection: Sendable {
     func get(_ path: String, host: String, timeout: Double = 10) async throws -> String {
         let before = child.stdout.bytes.count
         child.writeInput("GET \(path) HTTP/1.1\r\nHost: \(host)\r\n\r\n")
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        // Each piece of the answer is news on stdout; its end of file, the connection closing.
+        var news = OutputNews([child.stdout], until: ContinuousClock.now + .milliseconds(Int(timeout * 1000)))
+        defer { news.stop() }
+        while await news.next() {
             let text = String(decoding: child.stdout.bytes.dropFirst(before), as: UTF8.self)
             if text.contains("\r\n\r\n") { return text.components(separatedBy: "\r\n").first ?? "" }
-            guard child.isRunning else { throw HarnessError("the TLS connection closed: \(text)") }
-            try await Task.sleep(for: .milliseconds(20))
+            guard child.isRunning, !child.stdout.isFinished else { throw HarnessError("the TLS connection closed: \(text)") }
         }
         throw HarnessError("no answer on the open TLS connection within \(timeout) s")
     }

@@ -28,12 +28,8 @@ struct FakeCATests {
             let script = String(#filePath.dropLast("FakeCATests.swift".count)) + "fake_ca.py"
             process = try ChildProcess(executable: python, arguments: [script, folder.path + "/port", folder.path + "/listener.pem", folder.path + "/listener.key",
                                                                        folder.path + "/ca.pem", folder.path + "/ca.key", folder.path + "/requests.jsonl", "\(httpPort)"])
-            let deadline = Date().addingTimeInterval(10)
-            let started = process
-            while !FileManager.default.fileExists(atPath: folder.path + "/port") {
-                guard Date() < deadline, started.isRunning else { throw HarnessError("the fake CA did not start: \(started.output)") }
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            // Its line once the port file is written and the socket listens; an exit before it fails here with its output.
+            try await process.waitForOutput(containing: "fake CA listening", timeout: .seconds(10))
             port = Int(folder.read("port")) ?? 0
         }
 

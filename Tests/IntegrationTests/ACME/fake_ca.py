@@ -223,4 +223,6 @@ server.socket = context.wrap_socket(server.socket, server_side=True)
 with open(PORT_FILE + ".tmp", "w") as handle:
     handle.write(str(server.server_address[1]))
 os.rename(PORT_FILE + ".tmp", PORT_FILE)
+# The line the test waits for: the port file is whole and the socket listens.
+print("fake CA listening", flush=True)
 server.serve_forever()

@@ -3,13 +3,51 @@ import Foundation
 import LinkHostCore
 import Testing
 
-/// The server answers unconditional GETs of files computed at load from its byte-keyed fast path; everything
-/// else goes through `Router`. Both must give the same answers, or a file would depend on how it was asked for.
-/// Driven in process (`InProcessServer`): the server's own answer path, without a socket; the wire's framing of
-/// these answers is the socket suites' (AssociationFileTests, CallPageTests, HostileRequestTests).
-@Suite("Fast path and Router agree")
-struct FastPathAgreementTests {
-    @Test("for every resource of every site: the same status, headers and body from the server's answer path as from Router.respond")
+/// Every request is decided once (`Router.decide`), whoever asks; what still differs is how the answer is made
+/// and sent: libmicrohttpd's request or a test's `InMemoryRequest` (each reads the request's fields its own way),
+/// the server's native responses and its page renderer (written straight into the response's buffer, kept in the
+/// page cache, reused shells) or the core's `Router.respond`. Those must agree, or an answer would depend on who
+/// made it. The wire's framing of these answers is the socket suites' (AssociationFileTests, CallPageTests,
+/// HostileRequestTests).
+@Suite("The server's answers agree: over a socket, in process, and the core's")
+struct AnswerAgreementTests {
+    @Test("the same requests over a socket and in process: the same status, fields (but Date and Content-Length) and body")
+    func socketAndInProcess() async throws {
+        let fixture = try SitesTests.twoSites(baseURL: false)
+        let wire = try await LinkHostProcess.start(fixture)
+        let memory = try await InProcessServer.start(fixture)
+        let aasa = "/.well-known/apple-app-site-association"
+        let aasaTag = try #require(try await memory.request("GET", aasa, headers: [("Host", "localhost")]).header("ETag"))
+        let pageTag = try #require(try await memory.request("GET", "/call/abc123?type=video", headers: [("Host", "localhost")]).header("ETag"))
+        let requests: [(method: String, target: String, headers: [(String, String)])] = [
+            ("GET", aasa, []), ("HEAD", aasa, []), ("GET", "/apple-app-site-association", []), ("GET", "/.well-known/assetlinks.json", []),
+            ("GET", aasa, [("Host", "brand.example.org")]), ("GET", aasa, [("Host", "x.brand.example.net:8443")]),
+            ("GET", "/.well-known/apple-app-site-%61ssociation", []), ("GET", "http://brand.example.org" + aasa, []),
+            ("GET", aasa, [("If-None-Match", aasaTag)]), ("GET", aasa, [("If-None-Match", "\"other\"")]), ("POST", aasa, []),
+            ("GET", "/healthz", []), ("GET", "/no/such/page", [("Accept-Language", "de")]), ("DELETE", "/no/such/page", []),
+            ("GET", "/call/abc123?type=video", []), ("HEAD", "/call/abc123?type=video", []), ("GET", "/call/abc123?type=video&lang=de", []),
+            ("GET", "/call/abc123?type=video", [("If-None-Match", pageTag)]), ("GET", "/call/abc123/qr.svg?type=video", []),
+            ("GET", "/join?call_id=abc123&call_type=livestream", []), ("GET", "/join?call_id&call_id=abc123", []),
+            ("GET", "/call/abc123", [("Host", "LOCALHOST:8080")]), ("GET", "/call/abc123", [("Host", "evil.example")]),
+            ("GET", "http://localhost:9/call/abc123", [("Host", "evil.example")]), ("POST", "/call/abc123", []),
+            ("GET", "/meet/xyz", [("Host", "brand.example.org")]),
+            ("POST", "/.linkhost/beacon?e=view&p=ios", []), ("POST", "/.linkhost/beacon?e=view&p=mars", []),
+            ("POST", "/.linkhost/beacon?e=view&p=ios", [("Sec-Fetch-Site", "cross-site")]), ("GET", "/.linkhost/beacon", []),
+        ]
+        for request in requests {
+            // localhost: a name pages may be built from, unless the request names another.
+            let headers = request.headers.contains { $0.0 == "Host" } ? request.headers : [("Host", "localhost")] + request.headers
+            let overSocket = try await wire.request(request.method, request.target, headers: headers)
+            let inProcess = try await memory.request(request.method, request.target, headers: headers)
+            let where_ = "\(request.method) \(request.target) \(headers)"
+            let fields = { (response: HTTPResponse) in response.headers.filter { !["date", "content-length"].contains($0.name.lowercased()) }.map { "\($0.name): \($0.value)" } }
+            #expect(overSocket.status == inProcess.status, "\(where_): \(overSocket.status) over the socket, \(inProcess.status) in process")
+            #expect(fields(overSocket) == fields(inProcess), "\(where_): \(fields(overSocket)) vs \(fields(inProcess))")
+            #expect(overSocket.body == inProcess.body, "\(where_): the bodies differ")
+        }
+    }
+
+    @Test("for every resource of every site: the same status, headers and body from the server's native responses as from Router.respond")
     func everyResource() async throws {
         let (server, router) = try await Self.twoSites()
         var compared = 0
@@ -29,7 +67,7 @@ struct FastPathAgreementTests {
         #expect(compared >= 2 * 2 * 8, "compared \(compared)")
     }
 
-    @Test("for call pages and QR codes of every shape, rendered and cached, in the byte path and the Router's: the same answers", arguments: [true, false])
+    @Test("for call pages and QR codes of every shape, rendered, reused and cached by the server and rendered by the core: the same answers", arguments: [true, false])
     func callPages(baseURL: Bool) async throws {
         let (server, router) = try await Self.twoSites(baseURL: baseURL)
         var compared = 0
