@@ -4,7 +4,7 @@ CONFIG ?= config/linkhost.json
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || command -v sudo >/dev/null && [ "$$(id -u)" != 0 ] && echo sudo)
 APT    := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 
-.PHONY: deps test-deps build release package run test diagnostics-doc config-doc builtin-public check-recipes check-apple check-html soak-tests screenshots fuzz sanitize soak slowloris flood bench bench-engine bench-tenants bench-profile clean
+.PHONY: deps test-deps build release package run test diagnostics-doc config-doc preview-image builtin-public check-recipes check-apple check-html soak-tests screenshots fuzz sanitize soak slowloris flood bench bench-engine bench-tenants bench-profile clean
 
 # Installs the C libraries' headers when pkg-config cannot find them (fresh Debian/Ubuntu machines):
 # libmicrohttpd (the server) and libqrencode (QR codes on call pages); and the Public Suffix List that holds
@@ -110,6 +110,11 @@ diagnostics-doc: deps
 # docs/configuration.md, the config reference, from Sources/LinkHostCore/Config/ConfigKeyTable*.swift (the integrator runs it after merging keys).
 config-doc: deps
 	LINKHOST_RECORD_CONFIG_KEYS=1 $(SWIFT) test --filter "ConfigKeyTableTests/configurationDoc"
+
+# Sources/LinkHostCore/Page/DefaultPreviewImage+PNG.swift, the default og:image's bytes, from its drawing
+# (after changing DefaultPreviewImage.draw: no snapshot draws it, so match and validate start fast).
+preview-image: deps
+	LINKHOST_RECORD_PREVIEW_IMAGE=1 $(SWIFT) test --filter "DefaultPreviewImageTests"
 
 # Sources/LinkHostCore/Page/BuiltInPublic/, the page compiled into the binary, from public/ (run it after editing
 # public/: BuiltInPublicTests fails until the two agree; docs/call-page.md, "The page built into linkhost").

@@ -9,19 +9,28 @@ enum DefaultPreviewImage {
     static let width = 1200
     static let height = 630
 
-    /// The PNG, drawn once per process.
-    static let png: [UInt8] = draw()
+    /// The PNG, as `draw()` makes it, kept in `DefaultPreviewImage+PNG.swift`: drawing and compressing it costs
+    /// more than the rest of a small config's snapshot in a debug build, and every `match` builds one.
+    /// `DefaultPreviewImageTests` fails until the kept bytes are the drawing's (`make preview-image` writes them).
+    static let png: [UInt8] = bytes(hex: pngHex)
+
+    /// The bytes of a string of hexadecimal digit pairs.
+    static func bytes(hex: String) -> [UInt8] {
+        let digits = Array(hex.utf8).map { $0 <= UInt8(ascii: "9") ? $0 - UInt8(ascii: "0") : $0 - UInt8(ascii: "a") + 10 }
+        return stride(from: 0, to: digits.count - 1, by: 2).map { digits[$0] << 4 | digits[$0 + 1] }
+    }
 
     /// The page's `--accent` (#1b5cff), white, and a shade between for the tile's edge.
     private static let palette: [UInt8] = [0x1B, 0x5C, 0xFF, 0xFF, 0xFF, 0xFF, 0xC9, 0xD8, 0xFF]
 
-    private static func draw() -> [UInt8] {
+    /// The picture drawn and compressed: what `png` holds.
+    static func draw() -> [UInt8] {
         // The mark of public/call.html's header in its 48-unit viewBox, scaled to a 300-pixel tile.
         let scale = 300.0 / 48.0
         let left = Double(width - 300) / 2, top = Double(height - 300) / 2
         func tile(_ x: Double, _ y: Double) -> (Double, Double) { ((x - left) / scale, (y - top) / scale) }
         // Every row starts with filter type 0 and is the accent colour (index 0) outside the tile, so only the
-        // tile's pixels are worked out: a snapshot draws this on every load, `match` and `validate` included.
+        // tile's pixels are worked out.
         var scanlines = [UInt8](repeating: 0, count: (width + 1) * height)
         let columns = Int(left)..<Int(left) + 300, rows = Int(top)..<Int(top) + 300
         for y in rows {
