@@ -3,7 +3,8 @@ import CallLinks
 /// The per-request values of a call page: each URL written straight in the form the page needs, from
 /// parts made at load in every form (`URLText`), so a render escapes and encodes nothing but the Host.
 extension CallPage {
-    /// Computes every per-request field the templates use, once each.
+    /// Computes every per-request field the templates use, once each. One exhaustive switch: a new field must
+    /// say here whether a request fills it or the bake (`BakedPages`) always does, or the build fails.
     func fill(_ values: inout PageValues, link: CallLink, host: String?) {
         let used = renderedFields
         let origin = Origin(base: baseURLText, host: host)
@@ -12,92 +13,95 @@ extension CallPage {
             origin.append(form, to: &bytes)
             canonical.path.append(form, callID: link.callID, callType: link.callType, path: nil, to: &bytes)
         }
-        for (field, bytes) in appBytes where used.contains(field) { values.set(field) { $0.append(contentsOf: bytes) } }
-        if used.contains(.callId) { values.set(.callId) { $0.append(contentsOf: link.callID.utf8) } }
-        if used.contains(.callType) { values.set(.callType) { $0.append(contentsOf: link.callType.utf8) } }
-        if used.contains(.canonicalURL) { values.set(.canonicalURL) { canonicalURL(.escaped, into: &$0) } }
-        if used.contains(.openInAppURL) {
-            values.set(.openInAppURL) { bytes in
-                if let openInAppTemplate {
-                    openInAppTemplate.append(.escaped, callID: link.callID, callType: link.callType, path: canonical.prefix, to: &bytes)
-                } else if let schemePrefix {
-                    bytes.append(contentsOf: schemePrefix.escaped)
+        for field in PageTemplate.Field.allCases where used.contains(field) {
+            switch field {
+            case .appName, .appStoreID, .appStoreURL, .appClipBundleID:
+                // The site's app, escaped at load: a value of the request so that tenants share one bake.
+                if let app = appBytes.first(where: { $0.field == field }) { values.set(field) { $0.append(contentsOf: app.bytes) } }
+            case .callId: values.set(.callId) { $0.append(contentsOf: link.callID.utf8) }
+            case .callType: values.set(.callType) { $0.append(contentsOf: link.callType.utf8) }
+            case .canonicalURL: values.set(.canonicalURL) { canonicalURL(.escaped, into: &$0) }
+            case .openInAppURL:
+                values.set(.openInAppURL) { bytes in
+                    if let openInAppTemplate {
+                        openInAppTemplate.append(.escaped, callID: link.callID, callType: link.callType, path: canonical.prefix, to: &bytes)
+                    } else if let schemePrefix {
+                        bytes.append(contentsOf: schemePrefix.escaped)
+                        canonical.path.append(.escaped, callID: link.callID, callType: link.callType, path: nil, to: &bytes)
+                    }
+                }
+            case .openInAppHostURL:
+                // The same call on the site's second host: a universal link to another domain than the page's.
+                values.set(.openInAppHostURL) { bytes in
+                    guard let openInAppHostOrigin else { return }
+                    bytes.append(contentsOf: openInAppHostOrigin.escaped)
                     canonical.path.append(.escaped, callID: link.callID, callType: link.callType, path: nil, to: &bytes)
                 }
-            }
-        }
-        if used.contains(.openInAppHostURL) {
-            // The same call on the site's second host: a universal link to another domain than the page's.
-            values.set(.openInAppHostURL) { bytes in
-                guard let openInAppHostOrigin else { return }
-                bytes.append(contentsOf: openInAppHostOrigin.escaped)
-                canonical.path.append(.escaped, callID: link.callID, callType: link.callType, path: nil, to: &bytes)
-            }
-        }
-        if androidApp != nil {
-            // Google Play hands `referrer` to the app installed from this page (Install Referrer API), so the
-            // first launch can join the call: a deferred deep link without an SDK.
-            if used.contains(.playStoreURL) {
+            case .playStoreURL:
+                // Google Play hands `referrer` to the app installed from this page (Install Referrer API), so the
+                // first launch can join the call: a deferred deep link without an SDK.
+                guard androidApp != nil else { continue }
                 values.set(.playStoreURL) { bytes in
                     bytes.append(contentsOf: playStorePrefix.escaped)
                     canonicalURL(.encoded, into: &bytes)
                 }
-            }
-            if used.contains(.intentURL) {
-                // intent://HOST/PATH#Intent;scheme=https;package=…;S.browser_fallback_url=PLAY;end: the canonical
-                // URL itself, so the app opens through the https App Links filter `print android-manifest`
-                // declares, and Chrome goes to Play (carrying the call) when the package is not installed.
-                // Escaping never touches ":" or "/", so the escaped URL splits at its "://" as the raw one does.
-                values.set(.intentURL) { bytes in
+            case .intentURL:
+                guard androidApp != nil else { continue }
+                values.set(.intentURL) { bytes in intent(origin: origin, canonicalURL: canonicalURL, into: &bytes) }
+            case .webJoinURL:
+                values.set(.webJoinURL) { webJoinTemplate?.append(.escaped, callID: link.callID, callType: link.callType, path: canonical.prefix, to: &$0) }
+            case .imageURL:
+                values.set(.imageURL) { bytes in
                     guard origin.exists else { return }
-                    let start = bytes.count
-                    canonicalURL(.escaped, into: &bytes)
-                    guard let separator = Self.firstSchemeSeparator(in: bytes, start..<bytes.count) else {
-                        bytes.removeSubrange(start...)
-                        return
-                    }
-                    let scheme = Array(bytes[start..<separator])
-                    bytes.replaceSubrange(start..<(separator + 3), with: Self.intentStart)
-                    bytes.append(contentsOf: Self.intentScheme)
-                    bytes.append(contentsOf: scheme)
-                    bytes.append(contentsOf: intentPackagePart)
-                    // Chrome loads the fallback when the app is missing: Play, the app's own install page, or
-                    // (an app with none) this page again, never a Play listing that does not exist.
-                    switch androidInstallPage {
-                    case nil:
-                        bytes.append(contentsOf: playStorePrefix.encoded)
-                        canonicalURL(.encodedTwice, into: &bytes)
-                    case .page?:
-                        bytes.append(contentsOf: androidInstallURL?.encoded ?? [])
-                    case .none?:
-                        canonicalURL(.encoded, into: &bytes)
-                    }
-                    bytes.append(contentsOf: Self.intentEnd)
+                    origin.append(.escaped, to: &bytes)
+                    bytes.append(contentsOf: previewImagePath)
                 }
+            case .qrCodeURL:
+                // The image encodes an absolute URL; without an origin there is none to encode.
+                values.set(.qrCodeURL) { bytes in
+                    if origin.exists { canonical.qrCode.append(.escaped, callID: link.callID, callType: link.callType, path: nil, to: &bytes) }
+                }
+            case .qrCode:
+                var raw: [UInt8] = []
+                canonicalURL(.raw, into: &raw)
+                let markup = origin.exists ? QRCodeMarkup.svg(for: String(decoding: raw, as: UTF8.self)) : ""
+                values.set(.qrCode) { $0.append(contentsOf: markup.utf8) }
+            case .lang, .dir, .languages, .desktopScheme, .inPlayStore:
+                // Always the bake's (the locale's, the site's): never left for a request.
+                continue
             }
         }
-        if used.contains(.webJoinURL) {
-            values.set(.webJoinURL) { webJoinTemplate?.append(.escaped, callID: link.callID, callType: link.callType, path: canonical.prefix, to: &$0) }
+    }
+
+    /// intent://HOST/PATH#Intent;scheme=https;package=…;S.browser_fallback_url=PLAY;end: the canonical URL itself,
+    /// so the app opens through the https App Links filter `print android-manifest` declares, and Chrome goes to
+    /// Play (carrying the call) when the package is not installed. Escaping never touches ":" or "/", so the
+    /// escaped URL splits at its "://" as the raw one does.
+    private func intent(origin: Origin, canonicalURL: (URLForm, inout [UInt8]) -> Void, into bytes: inout [UInt8]) {
+        guard origin.exists else { return }
+        let start = bytes.count
+        canonicalURL(.escaped, &bytes)
+        guard let separator = Self.firstSchemeSeparator(in: bytes, start..<bytes.count) else {
+            bytes.removeSubrange(start...)
+            return
         }
-        if used.contains(.imageURL) {
-            values.set(.imageURL) { bytes in
-                guard origin.exists else { return }
-                origin.append(.escaped, to: &bytes)
-                bytes.append(contentsOf: previewImagePath)
-            }
+        let scheme = Array(bytes[start..<separator])
+        bytes.replaceSubrange(start..<(separator + 3), with: Self.intentStart)
+        bytes.append(contentsOf: Self.intentScheme)
+        bytes.append(contentsOf: scheme)
+        bytes.append(contentsOf: intentPackagePart)
+        // Chrome loads the fallback when the app is missing: Play, the app's own install page, or (an app with
+        // none) this page again, never a Play listing that does not exist.
+        switch androidInstallPage {
+        case nil:
+            bytes.append(contentsOf: playStorePrefix.encoded)
+            canonicalURL(.encodedTwice, &bytes)
+        case .page?:
+            bytes.append(contentsOf: androidInstallURL?.encoded ?? [])
+        case .none?:
+            canonicalURL(.encoded, &bytes)
         }
-        if used.contains(.qrCodeURL) {
-            // The image encodes an absolute URL; without an origin there is none to encode.
-            values.set(.qrCodeURL) { bytes in
-                if origin.exists { canonical.qrCode.append(.escaped, callID: link.callID, callType: link.callType, path: nil, to: &bytes) }
-            }
-        }
-        if used.contains(.qrCode) {
-            var raw: [UInt8] = []
-            canonicalURL(.raw, into: &raw)
-            let markup = origin.exists ? QRCodeMarkup.svg(for: String(decoding: raw, as: UTF8.self)) : ""
-            values.set(.qrCode) { $0.append(contentsOf: markup.utf8) }
-        }
+        bytes.append(contentsOf: Self.intentEnd)
     }
 
     private static let intentStart = Array("intent://".utf8)
