@@ -1,8 +1,8 @@
 import Testing
 @testable import LinkHostCore
 
-/// A page's per-request values live in fixed tables indexed by `Field.slot` (`PageValues`' ranges, an
-/// `InlineArray` whose count Swift wants as a literal, and `PageFieldSet`'s bits): a field past their end
+/// A page's per-request values are placed by field: `PageFieldRanges` through an exhaustive switch (the
+/// compiler holds it), `PageFieldSet` by `Field.slot` in the bits of an integer, where a field past the end
 /// would trap on the first page that uses it. These fail first.
 @Suite("Page field slots")
 struct PageFieldSlotTests {
@@ -12,10 +12,9 @@ struct PageFieldSlotTests {
         #expect(slots.sorted() == Array(0..<PageTemplate.Field.allCases.count), "give each field of PageTemplate.Field the next free slot in PageProgram.swift")
     }
 
-    @Test("the value tables and the field set have room for every field")
-    func tablesHoldEveryField() {
+    @Test("the field set has a bit for every field")
+    func setHoldsEveryField() {
         let fields = PageTemplate.Field.allCases.count
-        #expect(PageValues.FieldRanges(repeating: 0).count >= fields, "raise PageValues.FieldRanges' count to \(fields)")
         #expect(PageFieldSet.Bits.bitWidth >= fields, "widen PageFieldSet.Bits to hold \(fields) fields")
     }
 

@@ -128,28 +128,30 @@ package struct PagePlan {
 struct PageValues {
     /// The values' bytes, one after the other.
     var bytes: [UInt8] = []
-    /// Where each field's bytes start and end, by `Field.slot`: an `InlineArray`, so a page's values take no
-    /// allocation besides `bytes`. Its count must be a literal; `PageFieldSlotTests` fails when `Field` outgrows it.
-    typealias FieldRanges = InlineArray<20, Int>
-    private var starts = FieldRanges(repeating: 0)
-    private var ends = FieldRanges(repeating: 0)
+    /// Where each field's bytes start and end (`PageFieldRanges`: no allocation besides `bytes`).
+    private var ranges = PageFieldRanges()
+    /// Every field once, made at first use rather than per digest.
+    private static let fields = PageTemplate.Field.allCases
 
     init(capacity: Int) {
         bytes.reserveCapacity(capacity)
     }
 
     /// The bytes of a field, as a range of `bytes`; empty for a field not set.
-    func escaped(_ field: PageTemplate.Field) -> Range<Int> { starts[field.slot]..<ends[field.slot] }
+    func escaped(_ field: PageTemplate.Field) -> Range<Int> { ranges[field] }
 
     /// Whether the field's value is empty, as sections test it. The values computed per request hold no
     /// control characters (templates and hosts are checked, IDs are tokens), so a value is empty exactly
     /// when its escaped form is.
-    func isEmpty(_ field: PageTemplate.Field) -> Bool { starts[field.slot] == ends[field.slot] }
+    func isEmpty(_ field: PageTemplate.Field) -> Bool { ranges[field].isEmpty }
 
     /// A digest of the values' bytes and where each field's stand, folded into `seed`.
     func digest(seed: UInt64) -> UInt64 {
         var hash = EntityTag.combine(seed, EntityTag.digest(bytes.span))
-        for slot in starts.indices { hash = EntityTag.combine(hash, UInt64(starts[slot]) << 32 | UInt64(ends[slot])) }
+        for field in Self.fields {
+            let range = ranges[field]
+            hash = EntityTag.combine(hash, UInt64(range.lowerBound) << 32 | UInt64(range.upperBound))
+        }
         return hash
     }
 
@@ -157,8 +159,7 @@ struct PageValues {
     mutating func set(_ field: PageTemplate.Field, _ build: (inout [UInt8]) -> Void) {
         let start = bytes.count
         build(&bytes)
-        starts[field.slot] = start
-        ends[field.slot] = bytes.count
+        ranges[field] = start..<bytes.count
     }
 }
 
@@ -176,7 +177,7 @@ struct PageFieldSet: Sendable {
 }
 
 extension PageTemplate.Field {
-    /// The field's position in `PageValues`' tables and `PageFieldSet`'s bits: each field its own, from 0 up
+    /// The field's bit in `PageFieldSet`: each field its own, from 0 up
     /// (`PageFieldSlotTests`).
     var slot: Int {
         switch self {
