@@ -76,12 +76,14 @@ def minimal_tenant(index):
             "android": [{"name": f"Tenant {index}", "packageName": f"com.tenant{index}.video", "sha256CertFingerprints": [fingerprint(str(index))]}]}
 
 
-def operator_tenant(index):
+def operator_tenant(index, host=None, open_host=None):
     """The tenant an operator writes (deploy/multi-tenant, docs/kubernetes.md; issue 42): its own host and
     `callLinks.baseURL`, an App Store ID, two signing keys (upload key and Play signing); by its last digit an
     App Clip (3 in 10), iOS only (1 in 10), Android only (1 in 10), a second host the iPhone's open button uses
-    (1 in 10). Deterministic: the same index, the same file."""
-    host = tenant_host(index)
+    (1 in 10). Deterministic: the same index, the same file. `host` and `open_host` name others (a fleet under
+    one wildcard certificate needs each one label below it)."""
+    host = host or tenant_host(index)
+    open_host = open_host or f"open.{host}"
     kind = index % 10
     # A site that lists one platform's apps says it has none of the other's ("apps": [], "android": []), or it
     # would be read as a mistake (LH125): the top level's apps are not inherited by a site with apps of its own.
@@ -95,8 +97,8 @@ def operator_tenant(index):
         site["android"] = [{"name": f"Tenant {index}", "packageName": f"com.tenant{index}.video",
                             "sha256CertFingerprints": [fingerprint(f"upload {index}"), fingerprint(f"play {index}")]}]
     if kind == 3:
-        site["hosts"].append(f"open.{host}")
-        site["callLinks"]["openInAppHost"] = f"open.{host}"
+        site["hosts"].append(open_host)
+        site["callLinks"]["openInAppHost"] = open_host
     return site
 
 

@@ -6,7 +6,6 @@ wildcard certificate for *.fleet.test, serves them with the given binary on 127.
 
     python3 Benchmarks/oneoff/check_fleet.py [BINARY] [TENANTS]   (defaults: .build/release/linkhost, 1000)
 """
-import hashlib
 import json
 import os
 import resource
@@ -16,30 +15,15 @@ import tempfile
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def fingerprint(seed):
-    digest = hashlib.sha256(seed.encode()).hexdigest().upper()
-    return ":".join(digest[i:i + 2] for i in range(0, 64, 2))
+sys.path.insert(0, os.path.join(REPO, "Benchmarks"))
+from harness.tenants import operator_tenant  # noqa: E402  (after the path that finds it)
 
 
 def write_fleet(folder, count):
     os.makedirs(os.path.join(folder, "sites.d"), exist_ok=True)
     for index in range(count):
-        host = f"t{index:05d}.fleet.test"
-        site = {"id": f"t{index:05d}", "hosts": [host], "callLinks": {"baseURL": f"https://{host}"}, "apps": [], "android": []}
-        kind = index % 10
-        if kind != 1:
-            app = {"name": f"Tenant {index}", "teamID": f"T{index:09d}", "bundleID": f"com.tenant{index}.video", "appStoreID": str(1000000 + index)}
-            if kind in (2, 5, 8):
-                app["appClipBundleID"] = f"com.tenant{index}.video.Clip"
-            site["apps"] = [app]
-        if kind != 0:
-            site["android"] = [{"name": f"Tenant {index}", "packageName": f"com.tenant{index}.video",
-                                "sha256CertFingerprints": [fingerprint(f"upload{index}"), fingerprint(f"play{index}")]}]
-        if kind == 3:
-            site["hosts"].append(f"open{index:05d}.fleet.test")
-            site["callLinks"]["openInAppHost"] = f"open{index:05d}.fleet.test"
+        # The bench's operator tenant, each host one label below the certificate's *.fleet.test.
+        site = operator_tenant(index, host=f"t{index:05d}.fleet.test", open_host=f"open{index:05d}.fleet.test")
         with open(os.path.join(folder, "sites.d", f"t{index:05d}.json"), "w") as handle:
             json.dump(site, handle)
     public = os.path.join(REPO, "public")
