@@ -15,19 +15,7 @@ struct CheckHostDeadlineTests {
         ]))
         let arguments = ["check", hostile.origin, healthy.origin, "--allow-http", "--cacert", hostile.certificate.cert,
                          "--cdn-url", healthy.origin + "/a/v1/", "--timeout", "2"]
-        let binary = try LinkHostCLI.binaryPath()
-        // Started and timed on a thread of its own: a busy cooperative pool must not stretch what is measured.
-        let (ended, took) = await onThreads([arguments], width: 1) { arguments -> (Result<Termination, HarnessError>, Duration) in
-            let started = ContinuousClock.now
-            do {
-                let child = try ChildProcess(executable: binary, arguments: arguments, environment: LinkHostCLI.baseEnvironment)
-                let termination = try child.waitForExitBlocking(timeout: .seconds(60))
-                return (.success(termination), ContinuousClock.now - started)
-            } catch {
-                return (.failure(HarnessError("\(error)")), ContinuousClock.now - started)
-            }
-        }[0]
-        let run = try ended.get()
+        let (run, took) = try await LinkHostCLI.runTimed(arguments)
         #expect(took < .seconds(5), "check --timeout 2 took \(took) for a host that trickles: \(run)")
         #expect(run.exitCode == 1, "the hostile host answered, then failed: \(run)")
         let lines = run.stdout.split(separator: "\n").map(String.init)

@@ -23,6 +23,19 @@ enum LinkHostCLI {
         return try await child.waitForExit(timeout: timeout)
     }
 
+    /// `run(_:)` started, waited for and timed on a thread of its own, for tests that bound how long a command
+    /// takes: an `await` resumes only when the cooperative pool has a free thread, which on a busy machine
+    /// added seconds that were not the command's.
+    static func runTimed(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> (Termination, Duration) {
+        let binary = try binaryPath()
+        return try await onThread("timed linkhost run") {
+            let started = ContinuousClock.now
+            let child = try ChildProcess(executable: binary, arguments: arguments, environment: baseEnvironment)
+            let termination = try child.waitForExitBlocking(timeout: timeout)
+            return (termination, ContinuousClock.now - started)
+        }
+    }
+
     /// `LINKHOST_BINARY`, else `linkhost` beside the running test bundle (SwiftPM builds the
     /// executable target the integration tests depend on into the same folder), else the package's
     /// `.build/debug/linkhost`.
