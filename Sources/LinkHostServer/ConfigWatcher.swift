@@ -125,7 +125,7 @@ enum ConfigWatcher {
                 if now.file != acted.file {
                     what = now.file.target.isEmpty ? "\(path) is gone" : "\(path) changed (now \(now.file.target), \(now.file.size) bytes)"
                 } else if let pattern = now.siteFiles.pattern, let before = acted.siteFiles.files, let after = now.siteFiles.files {
-                    let changes = Self.contentChanges(pattern, before: before, after: after, loaded: config.siteFilesDigest)
+                    let changes = Self.contentChanges(pattern, before: before, after: after, loaded: config.siteFileDigests)
                     acted = now
                     // A volume swap that changed no byte of any site file (another key of the ConfigMap): nothing to load.
                     guard !changes.isEmpty else { continue }
@@ -140,11 +140,10 @@ enum ConfigWatcher {
         }
     }
 
-    /// Which site files differ by content from the load serving (`loaded`, its `siteFilesDigest`): a file whose
+    /// Which site files differ by content from the load serving (`loaded`, its `siteFileDigests`): a file whose
     /// `stat` is as it was is as loaded; any other is read and hashed as a load would (a swap of the whole
     /// volume reads each file once, then names only those whose bytes changed).
-    static func contentChanges(_ pattern: SiteFilePattern, before: [Fingerprint], after: [Fingerprint], loaded: String) -> SiteFileChanges {
-        let baseline = SiteFileChanges.digests(of: loaded)
+    static func contentChanges(_ pattern: SiteFilePattern, before: [Fingerprint], after: [Fingerprint], loaded baseline: [String: String]) -> SiteFileChanges {
         let old = Dictionary(before.map { ($0.target, $0) }, uniquingKeysWith: { first, _ in first })
         var now: [String: String] = [:]
         for file in after {

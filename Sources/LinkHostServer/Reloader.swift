@@ -82,7 +82,7 @@ final class Reloader: Sendable {
         var old: Snapshot? = service.snapshot
         let (oldGeneration, oldSHA256) = (old?.generation ?? 0, old?.configSHA256 ?? "")
         // What the reload line compares the new site files with, kept past the old snapshot.
-        let oldSiteFiles = old?.config.siteFilesDigest ?? ""
+        let oldSiteFiles = old?.config.siteFileDigests ?? [:]
         let generation = oldGeneration + 1
         attempts.add(1, ordering: .relaxed)
         let still = "still serving generation \(oldGeneration) (config sha256:\(oldSHA256))"
@@ -101,7 +101,7 @@ final class Reloader: Sendable {
                 csys_return_free_memory()
                 service.metrics.recordReload(.ok, generation: generation)
                 service.metrics.serving(snapshot)
-                let changes = SiteFileChanges(before: SiteFileChanges.digests(of: oldSiteFiles), after: SiteFileChanges.digests(of: snapshot.config.siteFilesDigest))
+                let changes = SiteFileChanges(before: oldSiteFiles, after: snapshot.config.siteFileDigests)
                 let files = changes.isEmpty ? "" : ", site files: \(changes.description)"
                 Lifecycle.info("reloaded \(options.configPath) (generation \(generation)): \(Supervisor.describe(snapshot))\(files), config sha256:\(snapshot.configSHA256)")
                 stateWriter?.write(snapshot.config)

@@ -17,9 +17,15 @@ public struct Config: Sendable, Equatable {
     public var siteFiles: SiteFilePattern? = nil
     /// Site files that failed at this load: their sites serve their last good version or are left out.
     public var siteFileFailures: [SiteFileFailure] = []
-    /// Each site file's name, size and content hash, one line each: the part of the config's identity
-    /// that lies outside the main file (empty without `siteFiles`).
-    public var siteFilesDigest = ""
+    /// Each site file read at this load, by name: its size and content hash (`SiteFiles.digest`), what the
+    /// reload line and the watcher compare (`SiteFileChanges`).
+    public var siteFileDigests: [String: String] = [:]
+
+    /// The part of the config's identity that lies outside the main file: one `name size:hash` line per site
+    /// file, in the folder's order (empty without `siteFiles`).
+    public var siteFilesDigest: String {
+        siteFileDigests.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }.map { "\($0.key) \($0.value)\n" }.joined()
+    }
     /// `sharedApps`: for each app identity (iOS app ID or Android package) the operator shares, the names of
     /// the sites that may list it; an app it lists belongs to those sites only (`SiteFileClaims`).
     public var sharedApps: [String: Set<String>] = [:]

@@ -81,7 +81,7 @@ public enum ConfigLoader {
                                    history: history, shared: shared, cores: cores, fileHash: fileHash, reader: &reader)
         ACMESettingsReader.check(server, sites: [defaultSite] + sites + files.sites, reader: &reader)
         var config = Config(server: server, observability: observability, sites: [defaultSite] + sites + files.sites)
-        (config.siteFiles, config.siteFileFailures, config.siteFilesDigest) = (files.pattern, files.failures, files.digest)
+        (config.siteFiles, config.siteFileFailures, config.siteFileDigests) = (files.pattern, files.failures, files.digests)
         config.sharedApps = shared
         config.isExample = reader.boolean(root, "example", at: "") ?? false
         return (config, reader.diagnostics)

@@ -14,7 +14,7 @@ public struct SiteFileChanges: Sendable, Equatable {
     /// True when nothing differs.
     public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
 
-    /// The differences between two digests by file name (`digests(of:)`), each list in name order.
+    /// The differences between two loads' digests by file name (`Config.siteFileDigests`), each list in name order.
     public init(before: [String: String], after: [String: String]) {
         for (name, digest) in after.sorted(by: { $0.key < $1.key }) {
             switch before[name] {
@@ -24,16 +24,6 @@ public struct SiteFileChanges: Sendable, Equatable {
             }
         }
         removed = before.keys.filter { after[$0] == nil }.sorted()
-    }
-
-    /// Each file's digest by name, from `Config.siteFilesDigest` (one `name size:hash` line per file read).
-    public static func digests(of lines: String) -> [String: String] {
-        var found: [String: String] = [:]
-        for line in lines.split(separator: "\n") {
-            guard let space = line.lastIndex(of: " ") else { continue }
-            found[String(line[..<space])] = String(line[line.index(after: space)...])
-        }
-        return found
     }
 
     /// The size and content hash of a site file's bytes, as a load records it.

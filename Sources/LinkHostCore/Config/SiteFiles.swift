@@ -21,8 +21,8 @@ enum SiteFiles {
         var pattern: SiteFilePattern?
         var sites: [SiteConfig] = []
         var failures: [SiteFileFailure] = []
-        /// `name length:FNV-1a` per file read, so the config's identity changes when any file does.
-        var digest = ""
+        /// Each file read, by name: its `length:FNV-1a`, so the config's identity changes when any file does.
+        var digests: [String: String] = [:]
     }
 
     /// Reads the files of `value` (the `siteFiles` member) after the config's own `sites`, then decides who
@@ -64,7 +64,7 @@ enum SiteFiles {
             wildcards.check(site, isSiteFile: true, reader: &own)
             files[index].diagnostics += own.diagnostics
         }
-        outcome.digest = files.map(\.digest).joined()
+        outcome.digests = Dictionary(files.compactMap { read in read.digest.map { (read.name, $0) } }, uniquingKeysWith: { first, _ in first })
         var claims = SiteFileClaims(operatorHolds: operatorHolds(topLevel: topLevel, sites: sites, acmeHosts: server.acme?.hosts ?? []), record: history.record, shared: shared)
         claims.shown = { SiteFilePattern.printable(pattern.shown($0)) }
         let fates = claims.resolve(files.map { SiteFileClaims.File(name: $0.name, current: $0.servable) })
@@ -119,8 +119,8 @@ enum SiteFiles {
     /// not depend on the other files.
     private struct FileRead: Sendable {
         let name: String
-        /// The file's line of the config's identity; empty when it could not be read.
-        var digest = ""
+        /// The file's size and content hash (`SiteFiles.digest`); nil when it could not be read.
+        var digest: String?
         /// Its site, when the object could be read (with errors or not).
         var site: SiteConfig?
         /// Its problems: why it could not be read, and every finding of its site alone.
@@ -145,7 +145,7 @@ enum SiteFiles {
                 return
             }
             let fileDigest = SiteFiles.digest(bytes)
-            digest = "\(name) \(fileDigest)\n"
+            digest = fileDigest
             let (read, found) = SiteFiles.site(bytes, name: name, shown: shown, topLevel: topLevel, folder: folder)
             guard var site = read else {
                 diagnostics = found
