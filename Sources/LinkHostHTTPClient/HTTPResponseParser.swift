@@ -24,8 +24,7 @@ package struct FetchedResponse: Sendable, Equatable {
 
     /// The first field named `name` (case-insensitive).
     package func header(_ name: String) -> String? {
-        let lowered = name.lowercased()
-        return headers.first { $0.name.lowercased() == lowered }?.value
+        headers.value(named: name)
     }
 
     /// The media type of `Content-Type` without parameters, lower-cased: `application/json`.

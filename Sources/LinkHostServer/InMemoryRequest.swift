@@ -23,8 +23,7 @@ package final class InMemoryRequest: IncomingRequest {
 
         /// The value of the first header named `name` (case-insensitive).
         package func header(_ name: String) -> String? {
-            let lowered = name.lowercased()
-            return headers.first { $0.name.lowercased() == lowered }?.value
+            headers.value(named: name)
         }
 
         /// The body as UTF-8 text.

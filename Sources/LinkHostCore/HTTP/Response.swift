@@ -12,6 +12,14 @@ public struct HTTPHeader: Sendable, Equatable {
     }
 }
 
+extension Array where Element == HTTPHeader {
+    /// The value of the first field named `name`, compared without case as HTTP field names are (RFC 9110 §5.1).
+    public func value(named name: String) -> String? {
+        let lowered = name.lowercased()
+        return first { $0.name.lowercased() == lowered }?.value
+    }
+}
+
 /// An HTTP response as a value: status, headers and body.
 public struct Response: Sendable, Equatable {
     /// Status code.
@@ -39,8 +47,7 @@ public struct Response: Sendable, Equatable {
 
     /// The value of the first header named `name` (case-insensitive).
     public func header(_ name: String) -> String? {
-        let lowered = name.lowercased()
-        return headers.first { $0.name.lowercased() == lowered }?.value
+        headers.value(named: name)
     }
 
     /// The body as UTF-8 text, for tests and tools.
