@@ -30,17 +30,7 @@ enum CopyDifference {
     static func listedApps(_ document: JSONValue) -> [(section: String, ids: [String])] {
         guard let root = document.objectValue else { return [] }
         var sections: [(section: String, ids: [String])] = []
-        var linked: [String] = []
-        switch root["applinks"]?.objectValue?["details"] {
-        case .array(let details)?:
-            for detail in details.compactMap(\.objectValue) {
-                linked += (detail["appIDs"]?.arrayValue ?? []).compactMap(\.stringValue) + [detail["appID"]?.stringValue].compactMap { $0 }
-            }
-        case .object(let keyed)?:
-            linked = keyed.members.map(\.key)
-        default:
-            break
-        }
+        let linked = AASAAppIDs.applinks(document)
         if !linked.isEmpty { sections.append(("applinks", linked)) }
         for section in ["appclips", "webcredentials", "activitycontinuation"] {
             let ids = (root[section]?.objectValue?["apps"]?.arrayValue ?? []).compactMap(\.stringValue)

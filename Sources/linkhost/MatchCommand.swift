@@ -136,7 +136,7 @@ enum MatchCommand: Command {
         var site: SiteConfig?
         if platform != "android" {
             guard let (document, source, loaded) = loadDocument(arguments, host: authority, environment: environment) else { return 2 }
-            let apps = arguments["--app"].map { [$0] } ?? listedApps(document)
+            let apps = arguments["--app"].map { [$0] } ?? AASAAppIDs.applinks(document)
             guard !apps.isEmpty else {
                 StandardStreams.error("linkhost match: \(source) lists no app in applinks.details, so no URL opens an app\n")
                 return 1
@@ -270,25 +270,6 @@ enum MatchCommand: Command {
     /// " for the site links.example.com (sites[0])", or " for the default site" when there are several.
     static func siteName(_ site: SiteConfig, in config: Config) -> String {
         site.hosts.isEmpty ? (config.sites.count > 1 ? " for the default site" : "") : " for the site \(site.label) (\(site.path))"
-    }
-
-    /// Every app the document lists, in order, each once.
-    static func listedApps(_ document: JSONValue) -> [String] {
-        var apps: [String] = []
-        guard let details = document.objectValue?["applinks"]?.objectValue?["details"] else { return [] }
-        switch details {
-        case .array(let elements):
-            for detail in elements.compactMap(\.objectValue) {
-                var ids = detail["appIDs"]?.arrayValue?.compactMap(\.stringValue) ?? []
-                if let single = detail["appID"]?.stringValue { ids.append(single) }
-                for id in ids where !apps.contains(id) { apps.append(id) }
-            }
-        case .object(let object):
-            for key in object.keys where !apps.contains(key) { apps.append(key) }
-        default:
-            break
-        }
-        return apps
     }
 
     /// The line protocol: every non-blank input line gets one answer line, written at once.
