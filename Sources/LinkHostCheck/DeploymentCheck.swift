@@ -166,7 +166,7 @@ struct DeploymentCheckRun {
     private mutating func request(_ method: String, _ path: String, origin: FetchOrigin? = nil, userAgent: String? = nil) -> FetchedResponse? {
         let started = ContinuousClock.now
         let request = FetchRequest(method: method, origin: origin ?? options.origin, path: path, userAgent: userAgent ?? options.userAgent,
-                                   deadline: timeLeft.map { started + $0 })
+                                   timeAllowed: timeLeft)
         if let timeLeft, timeLeft <= .zero {
             records.append(FetchRecord(method: method, url: request.url, error: "not sent: the host's --timeout of \(budget) had run out"))
             unsent.append("\(method) \(origin == nil ? path : request.url)")

@@ -53,20 +53,21 @@ package struct FetchRequest: Sendable, Equatable {
     package var headers: [HTTPHeader]
     /// The body, sent with its `Content-Length` (always sent on POST).
     package var body: [UInt8]
-    /// When the exchange must be over whatever the client's own timeout says: `check` gives each request of a
-    /// host what is left of the host's timeout, so the host's requests together cannot outlast it; nil for none.
-    package var deadline: ContinuousClock.Instant?
+    /// How long the exchange may take from when the client starts it, whatever the client's own timeout says:
+    /// `check` gives each request of a host what is left of the host's timeout, so the host's requests together
+    /// cannot outlast it; nil for none. A span, not an instant, so a report names exactly what the request had.
+    package var timeAllowed: Duration?
 
     /// Makes a request.
     package init(method: String, origin: FetchOrigin, path: String, userAgent: String, headers: [HTTPHeader] = [], body: [UInt8] = [],
-                 deadline: ContinuousClock.Instant? = nil) {
+                 timeAllowed: Duration? = nil) {
         self.method = method
         self.origin = origin
         self.path = path
         self.userAgent = userAgent
         self.headers = headers
         self.body = body
-        self.deadline = deadline
+        self.timeAllowed = timeAllowed
     }
 
     /// The full URL, for messages.

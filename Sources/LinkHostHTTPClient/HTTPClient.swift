@@ -7,7 +7,7 @@ import CHTTPClient
 /// Foundation's URLSession is avoided on purpose: on Linux it brings libcurl and ICU into the binary and the image.
 package struct HTTPClient: Sendable {
     /// Seconds one request's whole exchange may take, from connecting to the last byte, TLS or not; a request's
-    /// own `deadline` may end it sooner.
+    /// own `timeAllowed` may end it sooner.
     package var timeoutSeconds: Int
     /// Largest response (header and body) read; beyond it the fetch fails rather than fill memory.
     package var maximumResponseSize: Int
@@ -30,12 +30,11 @@ package struct HTTPClient: Sendable {
         return { client.fetch($0) }
     }
 
-    /// Sends one request and reads its whole response, by the client's timeout or the request's deadline, whichever comes first.
+    /// Sends one request and reads its whole response, within the client's timeout or the request's `timeAllowed`, whichever is shorter.
     package func fetch(_ request: FetchRequest) -> Result<FetchedResponse, FetchError> {
         let started = ContinuousClock.now
-        let ownDeadline = started + .seconds(timeoutSeconds)
-        let deadline = min(ownDeadline, request.deadline ?? ownDeadline)
-        let allowed = started.duration(to: deadline)
+        let allowed = min(.seconds(timeoutSeconds), request.timeAllowed ?? .seconds(timeoutSeconds))
+        let deadline = started + allowed
         guard allowed > .zero else { return .failure(FetchError(kind: .timeout, message: "not sent: its deadline had passed")) }
         // Rounded up, so the transport's deadline is never before this one and a timeout there means this one passed.
         let milliseconds = allowed.components.seconds * 1000 + (allowed.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
